@@ -1,0 +1,64 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Every target of ours treats warnings as errors: the build stays warning-free.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error)
+]
+
+let package = Package(
+    name: "hcipico",
+    products: [
+        .executable(name: "hcipico", targets: ["hcipico"]),
+        .library(name: "MethodSCRIPT", targets: ["MethodSCRIPT"]),
+        .library(name: "BLEWire", targets: ["BLEWire"]),
+        .library(name: "BLEHost", targets: ["BLEHost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // MARK: Codecs (no I/O, no C)
+        .target(name: "BLEWire", swiftSettings: strict),
+        .target(name: "MethodSCRIPT", swiftSettings: strict),
+
+        // MARK: Protocol engines
+        .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
+
+        // MARK: Command line
+        .executableTarget(
+            name: "hcipico",
+            dependencies: [
+                "MethodSCRIPT",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: Generator and benchmarks
+        .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
+        .executableTarget(
+            name: "Bench",
+            dependencies: [
+                "MethodSCRIPT",
+                "BLEWire",
+                "BLEHost",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "MethodSCRIPTTests",
+            dependencies: [
+                "MethodSCRIPT",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
+    ]
+)

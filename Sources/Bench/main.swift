@@ -1,0 +1,29 @@
+// `swift run -c release Bench [SUITE ...] [--json]`: runs the named suites (all when none is named).
+
+/// One benchmark suite: a name and a function that runs it and prints its table (or JSON).
+struct BenchSuite: Sendable {
+    let name: String
+    let summary: String
+    let run: @Sendable (_ json: Bool) async throws -> Void
+}
+
+let suites: [BenchSuite] = []
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let json = arguments.contains("--json")
+let names = arguments.filter { !$0.hasPrefix("--") }
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("usage: Bench [SUITE ...] [--json]\n\nsuites:")
+    for suite in suites { print("  \(suite.name)\t\(suite.summary)") }
+} else {
+    let unknown = names.filter { name in !suites.contains { $0.name == name } }
+    if !unknown.isEmpty {
+        print(
+            "Bench: unknown suite \(unknown.joined(separator: ", ")); known: \(suites.map(\.name).joined(separator: ", "))"
+        )
+    } else {
+        for suite in suites where names.isEmpty || names.contains(suite.name) {
+            try await suite.run(json)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// The exit statuses of `hcipico`, one per kind of outcome so that a rig's scripts can tell them apart.
+/// `README.md` lists them.
+enum ExitStatus: Int32, CaseIterable {
+    /// Everything asked for was done.
+    case success = 0
+    /// An unexpected internal failure (a bug: please report it).
+    case failure = 1
+    /// Some input lines were malformed (`decode`); every good line was still written.
+    case malformedInput = 2
+    /// The device answered with a MethodSCRIPT error (`!XXXX`).
+    case deviceError = 3
+    /// The link to the device went away before the run ended; what was received is kept.
+    case connectionLost = 4
+    /// The device or the controller did not answer in time.
+    case timeout = 5
+    /// The kernel has no Bluetooth support (`EAFNOSUPPORT`).
+    case noBluetooth = 10
+    /// No such adapter, or no adapter at all.
+    case noAdapter = 11
+    /// The adapter exists but is down (or, for the user channel, is up and must be down).
+    case adapterDown = 12
+    /// Missing `CAP_NET_RAW` / `CAP_NET_ADMIN`.
+    case noPermission = 13
+    /// The adapter or the link is held by another program (`EBUSY`, usually bluetoothd).
+    case busy = 14
+    /// Bad arguments or input refused before anything was sent (ArgumentParser's validation status too).
+    case badInput = 64
+    /// Interrupted by Ctrl-C; what was received is kept and marked incomplete.
+    case interrupted = 130
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `hcipico`: drive EmStat Pico potentiostats and other BLE serial devices over raw HCI and L2CAP.
+@main
+struct HCIPico: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hcipico",
+        abstract: "Drive EmStat Pico potentiostats and other BLE serial devices over raw HCI and L2CAP.",
+        version: "0.1.0",
+        subcommands: []
+    )
+}

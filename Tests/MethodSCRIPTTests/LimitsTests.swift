@@ -1,0 +1,8 @@
+import MethodSCRIPT
+import Testing
+
+@Suite struct LimitsTests {
+    @Test func scriptLinesAreLimitedAsOnTheDevice() {
+        #expect(MethodSCRIPTLimits.maximumScriptLineLength == 128)
+    }
+}

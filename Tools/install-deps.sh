@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages hcipico's build and tests need, only those that are missing.
+# Runs `apt-get update` once before the first install. Fails loudly when it cannot install.
+#
+#   Tools/install-deps.sh build      what `swift build` needs (libbluetooth headers, pkg-config)
+#   Tools/install-deps.sh test       the above plus what every test tier needs
+set -euo pipefail
+
+build_packages=(libbluetooth-dev pkg-config)
+test_packages=()
+
+case "${1:-build}" in
+    build) wanted=("${build_packages[@]}") ;;
+    test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
+    *) echo "install-deps: unknown set '$1' (build or test)" >&2; exit 64 ;;
+esac
+
+missing=()
+for package in "${wanted[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing Debian packages: ${missing[*]}" >&2
+    echo "install-deps: run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || { echo "install-deps: apt-get update failed" >&2; exit 1; }
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || { echo "install-deps: apt-get install ${missing[*]} failed" >&2; exit 1; }
