@@ -4,7 +4,7 @@ import Testing
 @Suite struct ByteReaderTests {
     @Test func readsLittleEndianFieldsAndLocatesTruncation() throws {
         let bytes: [UInt8] = [0x01, 0x34, 0x12, 0x56, 0x34, 0x12, 0xAA]
-        try bytes.withUnsafeBytes { buffer in
+        try bytes.withUnsafeBytes { buffer throws in
             var reader = ByteReader(buffer)
             #expect(try reader.readUInt8() == 0x01)
             #expect(try reader.readUInt16() == 0x1234)
@@ -23,7 +23,7 @@ import Testing
         writer.write(UInt32(0xDEAD_BEEF))
         writer.write(UInt64(0x0102_0304_0506_0708))
         #expect(writer.bytes.prefix(2) == [0xEF, 0xBE])
-        try writer.bytes.withUnsafeBytes { buffer in
+        try writer.bytes.withUnsafeBytes { buffer throws in
             var reader = ByteReader(buffer)
             #expect(try reader.readUInt16() == 0xBEEF)
             #expect(try reader.readUInt32() == 0xDEAD_BEEF)
