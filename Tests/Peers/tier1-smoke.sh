@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Tier-1 smoke: Bumble's own host (anchor.py) against a fresh test peer over H4/TCP, in the
-# peer configurations the user-space tests use. Each case gets its own peer process.
+# Tier-1 smoke: the peer's Pico model unit tests, then Bumble's own host (anchor.py) against a
+# fresh test peer over H4/TCP in the peer configurations the user-space tests use. Each case
+# gets its own peer process.
 # Exit status 0 when every case passed. Artifacts of failed cases are kept under
 # .build/peers/runs/tier1.*/ (peer.out, peer.log, peer.btsnoop, anchor.json).
 #
@@ -35,7 +36,28 @@ stop_peer() {
 }
 trap stop_peer EXIT
 
+summarize() {  # the anchor's JSON in one short line
+    "$python" - "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+parts = [f"{len(r['checks'])} checks ok", f"connect {r['connect_ms']} ms"]
+for kind in ("rtt_write_req", "rtt_write_cmd"):
+    if kind in r:
+        parts.append(f"{kind} median {r[kind]['median_ms']} ms p99 {r[kind]['p99_ms']} ms")
+if "blast" in r:
+    parts.append(f"{r['blast']['notifications_per_s']} notifications/s")
+if "script_ms" in r:
+    parts.append(f"script {r['script_ms']} ms")
+print("; ".join(parts))
+PY
+}
+
 failed=0
+if unit=$(cd "$here" && "$python" -m unittest test_pico 2>&1); then
+    echo "tier1-smoke: PASS test_pico ($(tail -n 3 <<< "$unit" | head -n 1))"
+else
+    echo "$unit"; echo "tier1-smoke: FAIL test_pico"; failed=1
+fi
 run_case() {  # run_case NAME "PEER ARGS" "ANCHOR ARGS" [EXPECTED EVENT]
     local name=$1 dir="$out/$1" started port ready status=0
     mkdir -p "$dir"
@@ -64,7 +86,7 @@ run_case() {  # run_case NAME "PEER ARGS" "ANCHOR ARGS" [EXPECTED EVENT]
     local wall
     wall=$(awk "BEGIN {printf \"%.2f\", $(date +%s.%N) - $started}")
     if [ "$status" = 0 ]; then
-        echo "tier1-smoke: PASS $name (${wall}s) $(head -c 400 "$dir/anchor.json")"
+        echo "tier1-smoke: PASS $name (${wall}s) $(summarize "$dir/anchor.json")"
     else
         echo "tier1-smoke: FAIL $name (${wall}s, status $status), kept $dir"
         cat "$dir/anchor.json"; tail -n 20 "$dir/peer.log"; failed=1
