@@ -100,13 +100,13 @@ trap cleanup EXIT
 "$root/.venv/bin/python" "$here/picopeer.py" --listen 127.0.0.1:0 --btsnoop "$out/peer.btsnoop" \
     $peer_args > "$out/peer.out" 2> "$out/peer.log" &
 peer_pid=$!
-for _ in $(seq 1 150); do
+for _ in $(seq 1 300); do
     grep -q '^READY ' "$out/peer.out" 2>/dev/null && break
     kill -0 "$peer_pid" 2>/dev/null || break
     sleep 0.1
 done
 ready=$(grep -m 1 '^READY ' "$out/peer.out" || true)
-[ -n "$ready" ] || { cat "$out/peer.log" >&2; harness_fail "peer did not print READY within 15 s"; }
+[ -n "$ready" ] || { cat "$out/peer.log" >&2; harness_fail "peer did not print READY within 30 s"; }
 port=$(sed -n 's/.* port=\([0-9]*\).*/\1/p' <<< "$ready")
 peers=$(sed -n 's/.* peripherals=\([^ ]*\).*/\1/p' <<< "$ready")
 

@@ -66,7 +66,7 @@ run_case() {  # run_case NAME "PEER ARGS" "ANCHOR ARGS" [EXPECTED EVENT]
     "$python" "$here/picopeer.py" --listen 127.0.0.1:0 --btsnoop "$dir/peer.btsnoop" $2 \
         > "$dir/peer.out" 2> "$dir/peer.log" &
     peer_pid=$!
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 300); do
         grep -q '^READY ' "$dir/peer.out" 2>/dev/null && break
         kill -0 "$peer_pid" 2>/dev/null || break
         sleep 0.1

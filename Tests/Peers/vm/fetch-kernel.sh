@@ -33,7 +33,7 @@ mkdir -p "$cache/debs"
 deb=$(ls "$cache/debs/${package}_"*.deb 2>/dev/null | head -n 1 || true)
 if [ -z "$deb" ]; then
     echo "fetch-kernel: apt-get download $package" >&2
-    (cd "$cache/debs" && apt-get download -q "$package" >&2) || fail "apt-get download $package failed"
+    (cd "$cache/debs" && timeout 600 apt-get download -q "$package" >&2) || fail "apt-get download $package failed"
     deb=$(ls "$cache/debs/${package}_"*.deb | head -n 1)
 fi
 rm -rf "$target"
