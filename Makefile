@@ -59,7 +59,8 @@ peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
 
 peers-kernel: peers-deps $(ATT_RTT)
-	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo" --bin $(ATT_RTT) -- att_rtt -n 100
+	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
+		--run Tests/Peers/vm/smoke.sh
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

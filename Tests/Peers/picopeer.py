@@ -66,7 +66,7 @@ async def start_peripheral(link, index: int, options) -> Device:
     controller = PeerController(f"peripheral{index + 1}", link=link)
     controller.le_acl_data_packet_length = 251  # the peer's own host is not under test
     device = Device(name=name, address=hci.Address(address), host=Host(controller, AsyncPipeSink(controller)))
-    server = VspServer(device, mode=options.mode, emit=emit, pace=options.pace,
+    server = VspServer(device, mode=options.modes[index % len(options.modes)], emit=emit, pace=options.pace,
                        chunk=options.chunk, disconnect_after=options.disconnect_after)
 
     def on_connection(connection):
@@ -154,7 +154,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--le-acl-len", type=int, default=27, help="LE ACL buffer size reported to the host (27 or 251)")
     parser.add_argument("--le-acl-count", type=int, default=8, help="LE ACL buffers (host credits)")
     parser.add_argument("--peripherals", type=int, default=1, choices=range(1, 5))
-    parser.add_argument("--mode", choices=("pico", "echo"), default="pico")
+    parser.add_argument("--mode", default="pico", metavar="pico|echo[,…]",
+                        help="behaviour behind the VSP service; a comma list gives each peripheral its own")
     parser.add_argument("--name", default="PicoSim", help="first peripheral's name; others get 2, 3, ...")
     parser.add_argument("--pace", type=float, default=0.0, help="script sample interval multiplier (0: no waiting)")
     parser.add_argument("--chunk", type=int, default=0, help="max notification payload (0: ATT_MTU - 3)")
@@ -173,6 +174,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     options = parser.parse_args(argv)
     if options.le_acl_len < 27 or options.le_acl_len > 251:
         parser.error("--le-acl-len must be 27..251")
+    options.modes = options.mode.split(",")
+    if any(mode not in ("pico", "echo") for mode in options.modes):
+        parser.error("--mode takes pico, echo or a comma list of them")
     if options.btsnoop and options.transport:
         parser.error("--btsnoop needs --listen")
     return options
