@@ -106,11 +106,14 @@ class Anchor:
 
     async def scan(self, device, count: int) -> list[hci.Address]:
         found: list[hci.Address] = []
+        kinds: set[str] = set()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         wanted = UUID(VSP_SERVICE_UUID)
 
         def on_advertisement(advertisement):
             uuids = advertisement.data.get(AdvertisingData.COMPLETE_LIST_OF_128_BIT_SERVICE_CLASS_UUIDS) or []
+            if wanted in uuids:
+                kinds.add("legacy" if advertisement.is_legacy else "extended")
             if wanted in uuids and advertisement.address not in found:
                 found.append(advertisement.address)
                 if len(found) == count and not done.done():
@@ -118,10 +121,15 @@ class Anchor:
 
         device.on(device.EVENT_ADVERTISEMENT, on_advertisement)
         t = time.perf_counter_ns()
-        await device.start_scanning(filter_duplicates=True)
+        await device.start_scanning(legacy=self.options.legacy_scan, filter_duplicates=True)
         await asyncio.wait_for(done, 5.0)
         self.result["scan_ms"] = millis(time.perf_counter_ns() - t)
         await device.stop_scanning()
+        # Reports must match the scan commands used: legacy (LE Meta 0x02) after a legacy
+        # scan, extended (0x0D) after an extended one.
+        expected = "legacy" if self.options.legacy_scan else "extended"
+        self.result["advertising_reports"] = sorted(kinds)
+        self.check("advertising_reports", kinds == {expected}, sorted(kinds))
         self.result["peers"] = [str(address) for address in found]
         return found
 
@@ -194,6 +202,8 @@ def main() -> int:
     parser.add_argument("--blast", type=int, default=2000, help="notifications in the blast")
     parser.add_argument("--peripherals", type=int, default=1,
                         help="connect to this many peripherals at once (pico scenario runs on each)")
+    parser.add_argument("--legacy-scan", action="store_true",
+                        help="scan with the legacy commands (LE Set Scan Parameters/Enable)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one reply")
     options = parser.parse_args()
     anchor = Anchor(options)

@@ -150,7 +150,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--listen", default="127.0.0.1:0", metavar="HOST:PORT",
                         help="H4 over TCP server for the central-side controller (port 0: any free port)")
-    target.add_argument("--transport", metavar="SPEC", help="any Bumble transport instead, e.g. pty:/tmp/ble")
+    target.add_argument("--transport", metavar="SPEC", help="any Bumble transport instead, e.g. pty:hci-peer (a link to the pty)")
     parser.add_argument("--le-acl-len", type=int, default=27, help="LE ACL buffer size reported to the host (27 or 251)")
     parser.add_argument("--le-acl-count", type=int, default=8, help="LE ACL buffers (host credits)")
     parser.add_argument("--peripherals", type=int, default=1, choices=range(1, 5))

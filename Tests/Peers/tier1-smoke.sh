@@ -95,7 +95,7 @@ run_case() {  # run_case NAME "PEER ARGS" "ANCHOR ARGS" [EXPECTED EVENT]
 
 run_case echo-acl27 "--mode echo --le-acl-len 27" "--scenario echo --rounds $rounds --blast $blast"
 run_case echo-acl251 "--mode echo --le-acl-len 251" "--scenario echo --rounds $rounds --blast $blast"
-run_case pico-acl27 "--mode pico --le-acl-len 27" "--scenario pico"
+run_case pico-acl27-legacy-scan "--mode pico --le-acl-len 27" "--scenario pico --legacy-scan"
 run_case pico-two-peripherals "--mode pico --peripherals 2" "--scenario pico --peripherals 2"
 run_case pico-conn-update "--mode pico --conn-update --conn-update-delay 0" "--scenario pico" conn-param-update
 if [ "$failed" = 0 ]; then rm -rf "$out"; fi
