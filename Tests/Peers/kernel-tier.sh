@@ -29,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${PEERS_CACHE:-$root/.build/peers}
 started=$(date +%s.%N)
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 harness_fail() { echo "kernel-tier: $*" >&2; exit 3; }
 
 bins=()
