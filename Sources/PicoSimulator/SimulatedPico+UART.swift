@@ -44,7 +44,9 @@ extension SimulatedPico {
             bytes.removeAll(keepingCapacity: true)
             receiveBuffer.read(into: &bytes, maximum: Self.uartChunk)
             receiveLock.unlock()
-            if let rate = configuration.uartBytesPerSecond, rate > 0 {
+            // Only a real-time device is slowed by its UART; a virtual clock must not be moved by it (that
+            // would shift a running script's timestamps).
+            if clock.isRealTime, let rate = configuration.uartBytesPerSecond, rate > 0 {
                 clock.sleep(until: clock.now() + Double(bytes.count) / rate) { false }
             }
             reportModemOut()

@@ -15,8 +15,8 @@ public struct SimulatedPicoConfiguration: Sendable {
     public var modemOutResumeThreshold: Int?
     /// Notification payload limit (ATT_MTU − 3); 20 for the default MTU of 23.
     public var maximumNotificationPayload = 20
-    /// How fast the module hands received bytes to the Pico: 230 400 baud 8N1 = 23 040 bytes/s. Applied with
-    /// the clock, so it only slows a real-time device; `nil` = no limit.
+    /// How fast the module hands received bytes to the Pico: 230 400 baud 8N1 = 23 040 bytes/s. Applied only
+    /// with a real-time clock (a virtual-time device drains at once); `nil` = no limit.
     public var uartBytesPerSecond: Double? = 23_040
     /// Reply to `t`: the first line after `t` and the line before `*`.
     public var firmwareVersion = "espico1209#Nov 22 2026 00:00:00"

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 
@@ -65,5 +66,55 @@ import Testing
         _ = harness.run(script: script)
         let sizes = harness.recorder.notificationSizes.withLock { $0 }
         #expect(sizes.allSatisfy { $0 <= 244 } && sizes.contains { $0 > 20 })
+    }
+}
+
+@Suite struct VSPPacingTests {
+    /// About 3 kB of script: 60 numbered `send_string` lines.
+    static let script: String = {
+        var text = "e\n"
+        for index in 0..<60 { text += "send_string \"line \(index) of a script long enough to need pacing\"\n" }
+        return text + "\n"
+    }()
+
+    static func realTimeDevice() -> PicoHarness {
+        var configuration = SimulatedPicoConfiguration()
+        configuration.clock = WallClock()
+        configuration.receiveBufferCapacity = 256
+        configuration.uartBytesPerSecond = 23_040
+        return PicoHarness(configuration: configuration)
+    }
+
+    @Test func hostHonouringModemOutLosesNothing() {
+        let harness = Self.realTimeDevice()
+        let bytes = Array(Self.script.utf8)
+        var offset = 0
+        let deadline = Date().addingTimeInterval(10)
+        while offset < bytes.count, Date() < deadline {
+            guard harness.pico.modemOut else {
+                Thread.sleep(forTimeInterval: 0.0005)
+                continue
+            }
+            let end = min(offset + 20, bytes.count)
+            harness.pico.receive(bytes[offset..<end])
+            offset = end
+        }
+        #expect(offset == bytes.count)
+        #expect(harness.wait(timeout: 10) { $0.hasSuffix("\n\n") })
+        #expect(harness.pico.droppedByteCount == 0)
+        let check = ReplyCheck(reply: harness.text)
+        #expect(check.problems.isEmpty)
+        #expect(check.texts == (0..<60).map { "line \($0) of a script long enough to need pacing" })
+        #expect(harness.recorder.modemOutReports.withLock { $0.contains(false) })
+    }
+
+    @Test func hostIgnoringModemOutLosesBytes() {
+        let harness = Self.realTimeDevice()
+        let bytes = Array(Self.script.utf8)
+        for start in stride(from: 0, to: bytes.count, by: 20) {
+            harness.pico.receive(bytes[start..<min(start + 20, bytes.count)])
+        }
+        #expect(harness.pico.droppedByteCount > 0)
+        #expect(!harness.pico.modemOut || harness.recorder.modemOutReports.withLock { $0.contains(false) })
     }
 }
