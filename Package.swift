@@ -49,6 +49,7 @@ let package = Package(
                 "MethodSCRIPT",
                 "BLEWire",
                 "BLEHost",
+                "PicoSimulator",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict

@@ -63,7 +63,8 @@ public struct RandlesCircuit: Sendable, Hashable {
 ///
 /// At every potential step the surface fraction of oxidised species jumps to
 /// θ(E) = 1 / (1 + exp(−F(E − E0)/RT)); each jump Δθ at time tₖ adds a Cottrell transient, so
-/// I(t) = nFAC√D · Σ Δθₖ / √(π (t − tₖ)). The Pico's sweeps are staircases, so this is exact for LSV, CV, SWV
+/// I(t) = nFAC√D · Σ Δθₖ / √(π (t − tₖ)) (kept in constant memory by `DiffusionMemory`). The Pico's sweeps
+/// are staircases, so this is exact for LSV, CV, SWV
 /// and DPV and gives the textbook shapes: CV peaks ±29 mV around E0 (ΔEp ≈ 59 mV), ip ∝ √v, SWV/DPV peaks at
 /// E0. Oxidation current is positive. Defaults: E0 = 0.1 V, 1 mM, D = 7.2e-6 cm²/s, A = 0.0707 cm² (3 mm disk),
 /// 25 °C: about 16 µA peak at 100 mV/s.

@@ -4,9 +4,20 @@ import Foundation
 /// loop body (`pck_*`, `timer_get`, …). Sweeps are staircases of `E_step`; the current is sampled at the end of
 /// each step (interval = E_step / scan rate).
 extension ScriptRunner {
+    /// Most points one measurement loop may have (error 4205 beyond it); also keeps every count an `Int`.
+    static let maximumPoints = 100_000_000.0
+
+    /// A point count from a computed `Double`, or error 4205 when it is not finite or too large.
+    func pointCount(_ value: Double, _ statement: ScriptStatement) throws(RunStop) -> Int {
+        guard value.isFinite, value >= 0, value <= Self.maximumPoints else {
+            throw fail(ScriptErrorCode.outOfBounds, statement)
+        }
+        return Int(value)
+    }
+
     /// Number of staircase steps from `from` to `to` (rounded to whole steps).
-    static func steps(from: Double, to: Double, step: Double) -> Int {
-        Int((abs(to - from) / step).rounded())
+    func steps(from: Double, to: Double, step: Double, _ statement: ScriptStatement) throws(RunStop) -> Int {
+        try pointCount((abs(to - from) / step).rounded(), statement)
     }
 
     /// Runs the `meas_loop_*` at statement index `index`.
@@ -45,7 +56,7 @@ extension ScriptRunner {
     ) throws(RunStop) {
         let (potential, interval, duration) = (p[0], p[1], p[2])
         try requirePositive(interval, duration, statement: statement)
-        let count = Int((duration / interval + 1e-9).rounded(.down))
+        let count = try pointCount((duration / interval + 1e-9).rounded(.down), statement)
         guard count >= 1 else { throw fail(0x4029, statement) }
         cell.apply(potential, at: time)
         for _ in 0..<count {
@@ -65,7 +76,7 @@ extension ScriptRunner {
     ) throws(RunStop) {
         let (begin, end, step, rate) = (p[0], p[1], p[2], p[3])
         try requirePositive(step, rate, statement: statement)
-        let steps = Self.steps(from: begin, to: end, step: step)
+        let steps = try steps(from: begin, to: end, step: step, statement)
         guard steps >= 1 else { throw fail(0x4029, statement) }
         let direction = end >= begin ? 1.0 : -1.0
         try sweep(
@@ -84,15 +95,21 @@ extension ScriptRunner {
     ) throws(RunStop) {
         let (begin, vertex1, vertex2, step, rate) = (p[0], p[1], p[2], p[3], p[4])
         try requirePositive(step, rate, statement: statement)
-        var potentials: [Double] = [begin]
+        // begin → vertex 1 → vertex 2 → begin; each scan starts and ends on E_begin.
+        var segments: [(from: Double, direction: Double, count: Int)] = []
         for (from, to) in [(begin, vertex1), (vertex1, vertex2), (vertex2, begin)] {
-            let direction = to >= from ? 1.0 : -1.0
-            let count = Self.steps(from: from, to: to, step: step)
-            for index in stride(from: 1, through: count, by: 1) {
-                potentials.append(from + direction * Double(index) * step)
-            }
+            segments.append((from, to >= from ? 1.0 : -1.0, try steps(from: from, to: to, step: step, statement)))
         }
-        guard potentials.count > 1 else { throw fail(0x4029, statement) }
+        let total = segments.reduce(0) { $0 + $1.count }
+        guard total >= 1 else { throw fail(0x4029, statement) }
+        let potentials = (0...total).lazy.map { index -> Double in
+            var rest = index
+            for segment in segments {
+                if rest <= segment.count { return segment.from + segment.direction * Double(rest) * step }
+                rest -= segment.count
+            }
+            return begin
+        }
         for scan in 0..<loop.scans {
             if loop.scans > 1 { emitCounter(UInt8(ascii: "C"), scan) }
             try sweep(potentials: potentials, interval: step / rate, loop, body)
@@ -124,7 +141,7 @@ extension ScriptRunner {
     ) throws(RunStop) {
         let (begin, end, step, amplitude, frequency) = (p[0], p[1], p[2], p[3], p[4])
         try requirePositive(step, amplitude, frequency, statement: statement)
-        let steps = Self.steps(from: begin, to: end, step: step)
+        let steps = try steps(from: begin, to: end, step: step, statement)
         guard steps >= 1 else { throw fail(0x4029, statement) }
         let direction = end >= begin ? 1.0 : -1.0
         let half = 0.5 / frequency
@@ -155,7 +172,7 @@ extension ScriptRunner {
         try requirePositive(step, pulseTime, rate, statement: statement)
         let interval = step / rate
         guard pulseTime < interval else { throw fail(ScriptErrorCode.outOfBounds, statement) }
-        let steps = Self.steps(from: begin, to: end, step: step)
+        let steps = try steps(from: begin, to: end, step: step, statement)
         guard steps >= 1 else { throw fail(0x4029, statement) }
         let direction = end >= begin ? 1.0 : -1.0
         for index in 0...steps {
@@ -182,7 +199,7 @@ extension ScriptRunner {
         let (amplitude, start, end, count, dc) = (p[0], p[1], p[2], p[3], p[4])
         try requirePositive(amplitude, start, end, count, statement: statement)
         guard count == count.rounded() else { throw fail(ScriptErrorCode.badDatatype, statement) }
-        let points = Int(count)
+        let points = try pointCount(count, statement)
         cell.apply(dc, at: time)
         for index in 0..<points {
             let fraction = points == 1 ? 0 : Double(index) / Double(points - 1)

@@ -125,6 +125,13 @@ public final class SimulatedPico: Sendable {
         return receiveBuffer.modemOut
     }
 
+    /// Bytes received and not yet read by the device's UART.
+    public var pendingByteCount: Int {
+        receiveLock.lock()
+        defer { receiveLock.unlock() }
+        return receiveBuffer.count
+    }
+
     /// Bytes dropped so far because the host overran the receive FIFO.
     public var droppedByteCount: Int {
         receiveLock.lock()
