@@ -46,7 +46,7 @@ extension ScriptRunner {
     mutating func storeCurrent(_ current: Double, in slot: Int) {
         let chosen = ranges.select(for: current).range
         let measured = noise.perturb(current, fullScale: chosen.fullScale)
-        let status = ranges.status(for: measured, in: chosen)
+        let status = ranges.status(for: measured, in: chosen) | (late ? PicoStatus.timingError : 0)
         variables[slot] = VariableValue(
             value: measured,
             type: .current,

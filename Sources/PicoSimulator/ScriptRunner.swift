@@ -49,6 +49,8 @@ struct ScriptRunner {
     var timerOrigin = 0.0
     var measurementLoopCount = 0
     var ignoreAbort = false
+    /// The current point was reached too late (real time only).
+    var late = false
     /// The line being built; reused, so a package costs no allocation once it has grown.
     var line: [UInt8] = []
 
@@ -88,7 +90,6 @@ struct ScriptRunner {
                 emit(Array("\(scriptError)\n".utf8))
             }
         }
-        if outcome != .completed { sink.flush() }
         if case .failed = outcome {
         } else if let start = program.onFinished {
             ignoreAbort = true
@@ -107,12 +108,20 @@ struct ScriptRunner {
         if !ignoreAbort, isAborted() { throw .aborted }
     }
 
-    /// Waits until the scheduled device time `time` has come.
-    func waitForSchedule() throws(RunStop) {
-        if clock.isRealTime { sink.flush() }
+    /// How late a real-time point may be before its currents carry the TIMING_ERROR status bit.
+    static let timingTolerance = 0.010
+
+    /// Waits until the scheduled device time `time` has come. On a real-time clock, a point reached more than
+    /// `timingTolerance` after its time sets `late` (the device's "loop timing not met").
+    mutating func waitForSchedule() throws(RunStop) {
+        let deadline = startInstant + time
+        if clock.isRealTime {
+            sink.flush()
+            late = clock.now() - deadline > Self.timingTolerance
+        }
         let ignore = ignoreAbort
         let aborted = isAborted
-        clock.sleep(until: startInstant + time) { !ignore && aborted() }
+        clock.sleep(until: deadline) { !ignore && aborted() }
         try checkAbort()
     }
 
@@ -139,6 +148,11 @@ struct ScriptRunner {
         }
     }
 
+    static func isInteger(_ argument: ScriptArgument) -> Bool {
+        if case .literal(_, true) = argument { return true }
+        return false
+    }
+
     func value(_ argument: ScriptArgument) -> Double {
         switch argument {
         case .literal(let value, _): value
@@ -160,9 +174,10 @@ struct ScriptRunner {
             variables[slot] = VariableValue(value: value(argument), type: type, isInteger: isInteger)
         case .add(let slot, let argument):
             variables[slot].value += value(argument)
-            if variables[slot].type == .unknown { variables[slot].isInteger = true }
+            variables[slot].isInteger = variables[slot].isInteger && Self.isInteger(argument)
         case .subtract(let slot, let argument):
             variables[slot].value -= value(argument)
+            variables[slot].isInteger = variables[slot].isInteger && Self.isInteger(argument)
         case .setPgstatChannel(let argument):
             guard (0...1).contains(value(argument)) else { throw fail(ScriptErrorCode.outOfBounds, statement) }
         case .setPgstatMode(let argument):

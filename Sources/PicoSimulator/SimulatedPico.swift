@@ -29,6 +29,14 @@ import Synchronization
 /// - The receive side is a `VSPReceiveBuffer`: bytes beyond its capacity are dropped (`droppedByteCount`), and
 ///   it drains at `uartBytesPerSecond` on the configured clock.
 ///
+/// - Packages: `P` lines encoded by `PicoValueFormat`; currents and impedances carry `,1<status>,2<range>`
+///   from `PicoCurrentRange` (low-speed table, or high-speed after `set_pgstat_mode 3`), with TIMING_ERROR set
+///   when a real-time point is reached late. After `Z` the open `M`/`C`/`L` scopes are not closed: the empty
+///   line ends everything.
+///
+/// Inspection: `modemOut`, `pendingByteCount`, `droppedByteCount`, `isRunningScript`. After an MTU exchange call
+/// `setMaximumNotificationPayload(_:)`. Call `stop()` when done: the UART thread keeps the device alive.
+///
 /// Threads: `receive` may be called from any thread and never blocks on the device. Callbacks are called on
 /// the simulator's own threads, one at a time per callback; `output`'s buffer is valid only during the call.
 /// Callbacks must not call back into the same `SimulatedPico` synchronously.
