@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MethodSCRIPT", targets: ["MethodSCRIPT"]),
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
+        .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,6 +27,9 @@ let package = Package(
 
         // MARK: Protocol engines
         .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
+
+        // MARK: Simulated devices
+        .target(name: "PicoSimulator", swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
@@ -45,6 +49,7 @@ let package = Package(
                 "MethodSCRIPT",
                 "BLEWire",
                 "BLEHost",
+                "PicoSimulator",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
@@ -60,5 +65,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
+        .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
     ]
 )
