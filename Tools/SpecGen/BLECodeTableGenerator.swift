@@ -18,7 +18,13 @@ struct BLECodeTableGenerator {
             type: "ATTErrorCode",
             doc: "An ATT error code (Core 5.4 Vol 3 Part F §3.4.1.1 Table 3.4; CSS v11 Part B §1.2).",
             wire: true
-        )
+        ),
+        Table(
+            path: "Specs/ble/hci-errors.csv",
+            type: "HCIStatus",
+            doc: "An HCI error code, as the Status and Reason parameters carry it (Core 5.4 Vol 1 Part F §1.3).",
+            wire: true
+        ),
     ]
 
     func generate(root: URL) throws -> [GeneratedFile] {
