@@ -228,3 +228,27 @@ import Testing
         }
     }
 }
+
+@Suite struct HCICompletedPacketsViewTests {
+    static func viaView(_ bytes: [UInt8]) throws(DecodeError) -> [UInt16] {
+        let result: Result<[UInt16], DecodeError> = bytes.withUnsafeBytes { buffer in
+            do throws(DecodeError) {
+                let view = try HCINumberOfCompletedPacketsEvent.View(event: buffer)
+                return .success((0..<view.count).flatMap { [view[$0].connectionHandle, view[$0].completedPackets] })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    @Test func readsEntriesInPlace() throws {
+        #expect(try Self.viaView([0x13, 0x09, 0x02, 0x01, 0x00, 0x03, 0x00, 0x02, 0x00, 0x04, 0x00]) == [1, 3, 2, 4])
+        #expect(throws: DecodeError(offset: 3, reason: .truncated(needed: 8, available: 4))) {
+            try Self.viaView([0x13, 0x05, 0x02, 0x01, 0x00, 0x03, 0x00])
+        }
+        #expect(throws: DecodeError(offset: 0, reason: .invalidValue(field: "eventCode", value: 0x05))) {
+            try Self.viaView([0x05, 0x01, 0x00])
+        }
+    }
+}
