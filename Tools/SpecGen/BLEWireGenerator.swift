@@ -76,6 +76,10 @@ extension String {
     /// `ATTExchangeMTURequest` less its layer prefix, lower-camel: `exchangeMTURequest`.
     func caseName(droppingPrefix prefix: String) -> String {
         let name = hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+        // `LE` is its own word: `LEPHYUpdateComplete` → `lePHYUpdateComplete`.
+        if name.hasPrefix("LE"), name.count > 2, name.dropFirst(2).first!.isUppercase {
+            return "le" + name.dropFirst(2)
+        }
         let characters = Array(name)
         var upperRun = 0
         while upperRun < characters.count, characters[upperRun].isUppercase { upperRun += 1 }

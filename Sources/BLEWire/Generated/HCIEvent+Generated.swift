@@ -17,7 +17,7 @@ public enum HCIEvent: WireCodable {
     case leDataLengthChange(HCILEDataLengthChangeEvent)
     case leEnhancedConnectionComplete(HCILEEnhancedConnectionCompleteEvent)
     case leEnhancedConnectionCompleteV2(HCILEEnhancedConnectionCompleteV2Event)
-    case lephyUpdateComplete(HCILEPHYUpdateCompleteEvent)
+    case lePHYUpdateComplete(HCILEPHYUpdateCompleteEvent)
     case leExtendedAdvertisingReport(HCILEExtendedAdvertisingReportEvent)
 
     public static var minimumLength: Int { 2 }
@@ -61,7 +61,7 @@ public enum HCIEvent: WireCodable {
             case HCILEDataLengthChangeEvent.subeventCode: self = .leDataLengthChange(try HCILEDataLengthChangeEvent(parsing: &reader))
             case HCILEEnhancedConnectionCompleteEvent.subeventCode: self = .leEnhancedConnectionComplete(try HCILEEnhancedConnectionCompleteEvent(parsing: &reader))
             case HCILEEnhancedConnectionCompleteV2Event.subeventCode: self = .leEnhancedConnectionCompleteV2(try HCILEEnhancedConnectionCompleteV2Event(parsing: &reader))
-            case HCILEPHYUpdateCompleteEvent.subeventCode: self = .lephyUpdateComplete(try HCILEPHYUpdateCompleteEvent(parsing: &reader))
+            case HCILEPHYUpdateCompleteEvent.subeventCode: self = .lePHYUpdateComplete(try HCILEPHYUpdateCompleteEvent(parsing: &reader))
             case HCILEExtendedAdvertisingReportEvent.subeventCode: self = .leExtendedAdvertisingReport(try HCILEExtendedAdvertisingReportEvent(parsing: &reader))
             default:
                 throw DecodeError(
@@ -88,7 +88,7 @@ public enum HCIEvent: WireCodable {
         case .leDataLengthChange(let event): event.encode(into: &writer)
         case .leEnhancedConnectionComplete(let event): event.encode(into: &writer)
         case .leEnhancedConnectionCompleteV2(let event): event.encode(into: &writer)
-        case .lephyUpdateComplete(let event): event.encode(into: &writer)
+        case .lePHYUpdateComplete(let event): event.encode(into: &writer)
         case .leExtendedAdvertisingReport(let event): event.encode(into: &writer)
         }
     }
