@@ -8,7 +8,8 @@ struct BenchSuite: Sendable {
 }
 
 let suites: [BenchSuite] = [
-    simulatorSuite
+    simulatorSuite,
+    WireBench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
