@@ -27,6 +27,9 @@ let package = Package(
         // MARK: Protocol engines
         .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
 
+        // MARK: In-memory transports and fakes (tests and Bench only)
+        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
@@ -45,6 +48,7 @@ let package = Package(
                 "MethodSCRIPT",
                 "BLEWire",
                 "BLEHost",
+                "BLETesting",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
@@ -60,5 +64,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
+        .testTarget(
+            name: "BLEHostTests",
+            dependencies: ["BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
     ]
 )
