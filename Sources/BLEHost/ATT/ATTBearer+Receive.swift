@@ -46,7 +46,7 @@ extension ATTBearer {
             guard pdu[1] == requestOpcode else {
                 return drop("Error Response for 0x\(hex(pdu[1])) while 0x\(hex(requestOpcode)) is pending")
             }
-            let code = ATTError.Code(rawValue: pdu[4])
+            let code = ATTErrorCode(rawValue: pdu[4])
             result = .failure(.att(ATTError(code: code, handle: handleAt(pdu, 2), request: requestOpcode)))
         } else {
             guard opcode == requestOpcode &+ 1 else {

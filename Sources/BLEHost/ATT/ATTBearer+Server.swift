@@ -1,3 +1,5 @@
+import BLEWire
+
 extension ATTBearer {
     /// Sends a Handle Value Notification (server role). A value longer than ATT_MTU − 3 is cut to fit,
     /// as Core 5.4 Vol 3 Part F §3.4.7.1 allows. Builds the PDU on the stack: no allocation.
@@ -72,7 +74,7 @@ extension ATTBearer {
     }
 
     /// Sends an Error Response (server role).
-    func sendError(_ code: ATTError.Code, request: UInt8, handle: UInt16) {
+    func sendError(_ code: ATTErrorCode, request: UInt8, handle: UInt16) {
         let pdu: [UInt8] = [
             ATTOp.errorResponse, request, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
             code.rawValue,
