@@ -18,7 +18,7 @@ import Testing
             services == [
                 GATTService(uuid: BluetoothUUID(0x1800), handle: link.gap.handle, endHandle: link.gap.endHandle),
                 GATTService(
-                    uuid: GATTUUID.genericAttributeService,
+                    uuid: BluetoothUUID.genericAttributeService,
                     handle: link.gatt.handle,
                     endHandle: link.gatt.endHandle
                 ),
@@ -53,12 +53,12 @@ import Testing
         let long = try await link.client.discoverCharacteristics(of: service, uuid: GATTFixture.long)
         #expect(long.count == 1)
         let descriptors = try await link.client.discoverDescriptors(of: long[0])
-        #expect(descriptors.map(\.uuid) == [GATTUUID.characteristicUserDescription])
+        #expect(descriptors.map(\.uuid) == [BluetoothUUID.characteristicUserDescription])
         let tx = try await link.client.discoverDescriptors(of: all[0])
         #expect(
             tx == [
                 GATTDescriptor(
-                    uuid: GATTUUID.clientCharacteristicConfiguration,
+                    uuid: BluetoothUUID.clientCharacteristicConfiguration,
                     handle: link.vsp.characteristics[0].cccdHandle!
                 )
             ]

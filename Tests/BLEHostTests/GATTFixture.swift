@@ -51,9 +51,13 @@ struct GATTFixture {
         )
         let gatt = database.addService(
             GATTServiceDefinition(
-                uuid: GATTUUID.genericAttributeService,
+                uuid: BluetoothUUID.genericAttributeService,
                 characteristics: [
-                    GATTCharacteristicDefinition(uuid: GATTUUID.serviceChanged, properties: .indicate, permissions: [])
+                    GATTCharacteristicDefinition(
+                        uuid: BluetoothUUID.serviceChanged,
+                        properties: .indicate,
+                        permissions: []
+                    )
                 ]
             )
         )
@@ -90,7 +94,7 @@ struct GATTFixture {
                         value: longValue,
                         descriptors: [
                             GATTDescriptorDefinition(
-                                uuid: GATTUUID.characteristicUserDescription,
+                                uuid: BluetoothUUID.characteristicUserDescription,
                                 value: Array("long".utf8)
                             )
                         ]

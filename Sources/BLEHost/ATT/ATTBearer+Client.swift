@@ -1,8 +1,10 @@
+import BLEWire
+
 extension ATTBearer {
     /// Sends a request PDU and waits for its response, in turn behind any request already in flight.
     /// Returns the whole response PDU; an Error Response throws `.att(ATTError)`.
     public func request(_ pdu: [UInt8]) async throws(GATTError) -> [UInt8] {
-        guard let opcode = pdu.first, opcode & ATTOp.commandFlag == 0 else {
+        guard let opcode = pdu.first, opcode & ATTBearer.commandFlag == 0 else {
             throw .invalidArgument("not an ATT request PDU")
         }
         let result = await withCheckedContinuation { (completion: Completion) in
@@ -24,16 +26,14 @@ extension ATTBearer {
     @discardableResult
     public func exchangeMTU(_ clientMTU: Int? = nil) async throws(GATTError) -> Int {
         let offered = min(preferredMTU, max(ATTBearer.defaultMTU, clientMTU ?? preferredMTU))
-        let response = try await request([
-            ATTOp.exchangeMTURequest, UInt8(truncatingIfNeeded: offered), UInt8(truncatingIfNeeded: offered >> 8),
-        ])
-        guard response.count == 3, response[0] == ATTOp.exchangeMTUResponse else {
-            throw .unexpectedResponse(
-                request: ATTOp.exchangeMTURequest,
-                "Exchange MTU response of \(response.count) bytes"
-            )
+        let response: ATTExchangeMTUResponse
+        let bytes = try await request(ATTExchangeMTURequest(clientRxMTU: UInt16(offered)).encodedBytes)
+        do {
+            response = try ATTExchangeMTUResponse(bytes: bytes)
+        } catch {
+            throw .invalidResponse(request: ATTExchangeMTURequest.opcode, error)
         }
-        let serverMTU = Int(response[1]) | Int(response[2]) << 8
+        let serverMTU = Int(response.serverRxMTU)
         let agreed = max(ATTBearer.defaultMTU, min(offered, serverMTU))
         state.withLock { $0.mtu = agreed }
         return agreed

@@ -5,24 +5,29 @@ extension ATTBearer {
     func receive(_ pdu: UnsafeRawBufferPointer) {
         guard let opcode = pdu.first else { return drop("empty PDU") }
         switch opcode {
-        case ATTOp.handleValueNotification:
-            guard pdu.count >= 3 else { return drop("notification of \(pdu.count) bytes") }
+        case ATTHandleValueNotification.opcode:
+            // The hot path: a borrowed view, no copy, no allocation.
+            guard let notification = try? ATTHandleValueNotification.View(pdu: pdu) else {
+                return drop("notification of \(pdu.count) bytes")
+            }
             let handler = state.withLock { $0.notificationHandler }
-            handler?(handleAt(pdu, 1), UnsafeRawBufferPointer(rebasing: pdu[3...]), false)
-        case ATTOp.handleValueIndication:
-            guard pdu.count >= 3 else { return drop("indication of \(pdu.count) bytes") }
+            handler?(notification.handle, notification.value, false)
+        case ATTHandleValueIndication.opcode:
+            guard let indication = try? ATTHandleValueIndication.View(pdu: pdu) else {
+                return drop("indication of \(pdu.count) bytes")
+            }
             let handler = state.withLock { $0.notificationHandler }
-            handler?(handleAt(pdu, 1), UnsafeRawBufferPointer(rebasing: pdu[3...]), true)
-            try? transport.send([ATTOp.handleValueConfirmation])
-        case ATTOp.multipleHandleValueNotification:
+            handler?(indication.handle, indication.value, true)
+            try? transport.send([ATTHandleValueConfirmation.opcode])
+        case ATTMultipleHandleValueNotification.opcode:
             receiveMultipleNotification(pdu)
-        case ATTOp.handleValueConfirmation:
+        case ATTHandleValueConfirmation.opcode:
             let id = state.withLock { $0.indications.inFlight?.id }
             guard let id, pdu.count == 1 else { return drop("confirmation with no indication outstanding") }
             if let next = finish(id, indication: true, with: .success([])) { transmit(next, indication: true) }
-        case ATTOp.exchangeMTURequest:
+        case ATTExchangeMTURequest.opcode:
             answerExchangeMTU(pdu)
-        case _ where ATTOp.isResponse(opcode):
+        case _ where ATTOpcode(rawValue: opcode)?.kind == .response:
             receiveResponse(pdu)
         default:
             serve(pdu)
@@ -41,7 +46,7 @@ extension ATTBearer {
             return drop("response 0x\(hex(opcode)) with no request pending")
         }
         let result: Result<[UInt8], GATTError>
-        if opcode == ATTOp.errorResponse {
+        if opcode == ATTErrorResponse.opcode {
             guard pdu.count == 5 else { return drop("Error Response of \(pdu.count) bytes") }
             guard pdu[1] == requestOpcode else {
                 return drop("Error Response for 0x\(hex(pdu[1])) while 0x\(hex(requestOpcode)) is pending")
@@ -77,7 +82,7 @@ extension ATTBearer {
         let (handler, mtu) = state.withLock { ($0.requestHandler, $0.mtu) }
         guard let handler else {
             // Commands that are not understood are ignored; requests get Request Not Supported.
-            if opcode & ATTOp.commandFlag == 0 { sendError(.requestNotSupported, request: opcode, handle: 0) }
+            if opcode & ATTBearer.commandFlag == 0 { sendError(.requestNotSupported, request: opcode, handle: 0) }
             return
         }
         scratch.response.reset()

@@ -11,7 +11,7 @@ extension ATTBearer {
             byteCount: 3 + length,
             alignment: 1
         ) { pdu in
-            pdu[0] = ATTOp.handleValueNotification
+            pdu[0] = ATTHandleValueNotification.opcode
             pdu[1] = UInt8(truncatingIfNeeded: handle)
             pdu[2] = UInt8(truncatingIfNeeded: handle >> 8)
             if length > 0 {
@@ -47,7 +47,7 @@ extension ATTBearer {
     public func indicate(handle: UInt16, value: [UInt8]) async throws(GATTError) {
         let mtu = self.mtu
         var pdu: [UInt8] = [
-            ATTOp.handleValueIndication, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
+            ATTHandleValueIndication.opcode, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
         ]
         pdu.append(contentsOf: value.prefix(mtu - 3))
         let result = await withCheckedContinuation { (completion: Completion) in
@@ -59,7 +59,7 @@ extension ATTBearer {
     /// Answers an Exchange MTU Request (server role) and adopts the agreed MTU.
     func answerExchangeMTU(_ pdu: UnsafeRawBufferPointer) {
         guard pdu.count == 3 else {
-            sendError(.invalidPDU, request: ATTOp.exchangeMTURequest, handle: 0)
+            sendError(.invalidPDU, request: ATTExchangeMTURequest.opcode, handle: 0)
             return
         }
         let clientMTU = Int(pdu[1]) | Int(pdu[2]) << 8
@@ -68,7 +68,8 @@ extension ATTBearer {
             return state.preferredMTU
         }
         let response: [UInt8] = [
-            ATTOp.exchangeMTUResponse, UInt8(truncatingIfNeeded: serverMTU), UInt8(truncatingIfNeeded: serverMTU >> 8),
+            ATTExchangeMTUResponse.opcode, UInt8(truncatingIfNeeded: serverMTU),
+            UInt8(truncatingIfNeeded: serverMTU >> 8),
         ]
         try? transport.send(response)
     }
@@ -76,7 +77,7 @@ extension ATTBearer {
     /// Sends an Error Response (server role).
     func sendError(_ code: ATTErrorCode, request: UInt8, handle: UInt16) {
         let pdu: [UInt8] = [
-            ATTOp.errorResponse, request, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
+            ATTErrorResponse.opcode, request, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
             code.rawValue,
         ]
         try? transport.send(pdu)

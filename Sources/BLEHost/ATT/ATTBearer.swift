@@ -15,6 +15,8 @@ public final class ATTBearer: Sendable {
     public static let defaultMTU = 23
     /// The largest ATT_MTU: 512-byte attribute values plus the largest header.
     public static let maximumMTU = 517
+    /// Bit 6 of an opcode: a command, which gets no response and is ignored when not understood.
+    static let commandFlag: UInt8 = 0x40
     /// The ATT transaction timeout (Core 5.4 Vol 3 Part F §3.3.3).
     public static let transactionTimeout: Duration = .seconds(30)
 

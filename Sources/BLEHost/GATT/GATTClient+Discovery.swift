@@ -13,7 +13,7 @@ extension GATTClient {
                     ATTReadByGroupTypeRequest(
                         startingHandle: start,
                         endingHandle: 0xFFFF,
-                        attributeGroupType: GATTUUID.primaryService
+                        attributeGroupType: BluetoothUUID.primaryService
                     ),
                     as: ATTReadByGroupTypeResponse.self
                 )
@@ -73,7 +73,7 @@ extension GATTClient {
     /// Finds the included services of `service` (Core 5.4 Vol 3 Part G §4.5.1). A 128-bit included
     /// service UUID is not in the declaration, so it is read from the included service's handle.
     public func discoverIncludedServices(of service: GATTService) async throws(GATTError) -> [GATTIncludedService] {
-        let entries = try await readByTypeEntries(GATTUUID.include, from: service.handle, to: service.endHandle)
+        let entries = try await readByTypeEntries(BluetoothUUID.include, from: service.handle, to: service.endHandle)
         var found: [GATTIncludedService] = []
         for entry in entries {
             let value = entry.value
@@ -103,7 +103,11 @@ extension GATTClient {
         of service: GATTService,
         uuid: BluetoothUUID? = nil
     ) async throws(GATTError) -> [GATTCharacteristic] {
-        let entries = try await readByTypeEntries(GATTUUID.characteristic, from: service.handle, to: service.endHandle)
+        let entries = try await readByTypeEntries(
+            BluetoothUUID.characteristic,
+            from: service.handle,
+            to: service.endHandle
+        )
         var declarations: [(handle: UInt16, properties: UInt8, valueHandle: UInt16, uuid: BluetoothUUID)] = []
         for entry in entries {
             let value = entry.value

@@ -7,8 +7,9 @@ extension GATTClient {
     /// `.serviceChanged`, and calls the `onServiceChanged` handlers. Returns false if the peer has none.
     @discardableResult
     public func enableServiceChanged() async throws(GATTError) -> Bool {
-        guard let service = try await discoverPrimaryServices(uuid: GATTUUID.genericAttributeService).first,
-            let characteristic = try await discoverCharacteristics(of: service, uuid: GATTUUID.serviceChanged).first
+        guard let service = try await discoverPrimaryServices(uuid: BluetoothUUID.genericAttributeService).first,
+            let characteristic = try await discoverCharacteristics(of: service, uuid: BluetoothUUID.serviceChanged)
+                .first
         else { return false }
         _ = try await subscribe(to: characteristic, kind: .indications) { [weak self] value in
             guard value.count == 4 else { return }

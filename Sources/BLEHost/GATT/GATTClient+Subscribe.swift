@@ -91,7 +91,8 @@ extension GATTClient {
     func cccdHandle(of characteristic: GATTCharacteristic) async throws(GATTError) -> UInt16 {
         var descriptors = state.withLock { $0.descriptors[characteristic.valueHandle] }
         if descriptors == nil { descriptors = try await discoverDescriptors(of: characteristic) }
-        guard let cccd = descriptors?.first(where: { $0.uuid == GATTUUID.clientCharacteristicConfiguration }) else {
+        guard let cccd = descriptors?.first(where: { $0.uuid == BluetoothUUID.clientCharacteristicConfiguration })
+        else {
             throw .notFound("no Client Characteristic Configuration descriptor for \(characteristic)")
         }
         return cccd.handle

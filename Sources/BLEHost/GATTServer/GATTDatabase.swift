@@ -56,7 +56,7 @@ public final class GATTDatabase: Sendable {
             definition.uuid.encode(into: &uuidBytes)
             let serviceIndex = storage.attributes.count
             let serviceHandle = append(
-                definition.isPrimary ? GATTUUID.primaryService : GATTUUID.secondaryService,
+                definition.isPrimary ? BluetoothUUID.primaryService : BluetoothUUID.secondaryService,
                 uuidBytes.bytes,
                 .read,
                 .service(endHandle: 0)
@@ -66,7 +66,7 @@ public final class GATTDatabase: Sendable {
                 value.write(included.handle)
                 value.write(included.endHandle)
                 if let short = included.uuid.uuid16 { value.write(short) }
-                _ = append(GATTUUID.include, value.bytes, .read, .include)
+                _ = append(BluetoothUUID.include, value.bytes, .read, .include)
             }
             var characteristics: [GATTServiceHandles.Characteristic] = []
             for characteristic in definition.characteristics {
@@ -75,7 +75,7 @@ public final class GATTDatabase: Sendable {
                 declaration.write(characteristic.properties.rawValue)
                 declaration.write(declarationHandle + 1)
                 characteristic.uuid.encode(into: &declaration)
-                _ = append(GATTUUID.characteristic, declaration.bytes, .read, .declaration)
+                _ = append(BluetoothUUID.characteristic, declaration.bytes, .read, .declaration)
                 storage.characteristics.append(
                     Characteristic(
                         valueHandle: declarationHandle + 1,
@@ -95,7 +95,7 @@ public final class GATTDatabase: Sendable {
                 var cccd: UInt16?
                 if !characteristic.properties.isDisjoint(with: [.notify, .indicate]) {
                     cccd = append(
-                        GATTUUID.clientCharacteristicConfiguration,
+                        BluetoothUUID.clientCharacteristicConfiguration,
                         [0, 0],
                         [.read, .write],
                         .cccd(valueHandle: valueHandle)

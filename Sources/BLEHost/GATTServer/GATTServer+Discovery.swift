@@ -70,7 +70,7 @@ extension GATTServer {
         let request = try decodeRequest(ATTReadByGroupTypeRequest.self, pdu)
         try checkRange(request.startingHandle, request.endingHandle)
         let type = request.attributeGroupType
-        guard type == GATTUUID.primaryService || type == GATTUUID.secondaryService else {
+        guard type == BluetoothUUID.primaryService || type == BluetoothUUID.secondaryService else {
             throw ServerFailure(.unsupportedGroupType, handle: request.startingHandle)
         }
         var entries: [ATTGroupAttributeDataList.Entry] = []
