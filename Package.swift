@@ -31,6 +31,9 @@ let package = Package(
         // MARK: Simulated devices
         .target(name: "PicoSimulator", swiftSettings: strict),
 
+        // MARK: In-memory transports and fakes (tests and Bench only)
+        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
@@ -50,6 +53,7 @@ let package = Package(
                 "BLEWire",
                 "BLEHost",
                 "PicoSimulator",
+                "BLETesting",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
@@ -66,5 +70,10 @@ let package = Package(
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
         .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
+        .testTarget(
+            name: "BLEHostTests",
+            dependencies: ["BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
     ]
 )
