@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MethodSCRIPT", targets: ["MethodSCRIPT"]),
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
+        .library(name: "BLELinux", targets: ["BLELinux"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,11 +28,25 @@ let package = Package(
         // MARK: Protocol engines
         .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
 
+        // MARK: Linux: the only importer of CBlueZ
+        .systemLibrary(
+            name: "CBlueZ",
+            path: "Sources/CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .target(
+            name: "BLELinux",
+            dependencies: ["BLEHost", "BLEWire", "CBlueZ"],
+            swiftSettings: strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
+        ),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
             dependencies: [
                 "MethodSCRIPT",
+                "BLELinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -60,5 +75,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
+        .testTarget(
+            name: "BLELinuxTests",
+            dependencies: ["BLELinux", "BLEHost", "BLEWire", "hcipico"],
+            swiftSettings: strict
+        ),
     ]
 )
