@@ -70,9 +70,10 @@ import Testing
     @Test func partialPacketIsHeldUntilComplete() throws {
         var framer = H4Framer()
         var delivered = 0
-        try [UInt8]([0x04, 0x0E, 0x04, 0x01]).withUnsafeBytes { bytes throws(H4FramingError) in
-            try framer.push(bytes) { _, _ in delivered += 1 }
+        let result: Result<Void, H4FramingError> = [UInt8]([0x04, 0x0E, 0x04, 0x01]).withUnsafeBytes { bytes in
+            Result { () throws(H4FramingError) in try framer.push(bytes) { _, _ in delivered += 1 } }
         }
+        try result.get()
         #expect(delivered == 0)
         #expect(framer.pendingByteCount == 4)
     }

@@ -58,7 +58,7 @@ public final class HCISocket: Sendable {
         return hci
     }
 
-    private init(adapter: HCIAdapterInfo, link: PacketLink) {
+    init(adapter: HCIAdapterInfo, link: PacketLink) {
         self.adapter = adapter
         self.link = link
     }

@@ -51,6 +51,7 @@ final class MockingDriver: Sendable {
     var trace: [MockCall] { calls.withLock { $0 } }
 
     /// Runs `body` with every system call of this task answered by `reply`.
+    @discardableResult
     static func withMocking<Result>(
         _ reply: @escaping @Sendable (MockCall) -> MockReply,
         _ body: (MockingDriver) throws -> Result
