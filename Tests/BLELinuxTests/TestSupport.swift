@@ -64,3 +64,16 @@ func failure<Value>(_ body: () throws(BLELinuxError) -> Value) -> BLELinuxError?
         return error
     }
 }
+
+/// Reads one datagram from the test's end, waiting up to five seconds without blocking a thread of
+/// the cooperative pool (the code under test may need it to send).
+func received(_ fd: CInt) async -> [UInt8]? {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    for _ in 0..<5000 {
+        let result = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if result >= 0 { return Array(buffer[..<result]) }
+        if errno != EAGAIN { return nil }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return nil
+}

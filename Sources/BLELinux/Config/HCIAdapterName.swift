@@ -21,6 +21,7 @@ public struct HCIAdapterName: Sendable, Hashable, CustomStringConvertible {
                 acceptedForms: Self.acceptedForms
             )
         }
+        guard !text.isEmpty else { throw fail(1, "the adapter name is missing") }
         guard text.hasPrefix("hci") else { throw fail(1, "an adapter name starts with 'hci'") }
         let digits = text.dropFirst(3)
         guard !digits.isEmpty else { throw fail(4, "the adapter number is missing") }

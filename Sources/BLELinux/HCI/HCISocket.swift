@@ -45,16 +45,21 @@ public final class HCISocket: Sendable {
         } catch {
             throw BLELinuxError(error, subject: subject)
         }
-        let hci = HCISocket(adapter: adapter, link: link)
         do throws(TransportError) {
-            // The reader holds the socket weakly: dropping the last reference closes it.
-            try link.start(
-                deliver: { [weak hci] bytes in hci?.deliver(bytes) },
-                closed: { [weak hci] reason in hci?.ended(reason) }
-            )
+            return try running(adapter: adapter, link: link)
         } catch {
             throw BLELinuxError(.system, "\(subject): cannot start the reader thread: \(error)")
         }
+    }
+
+    /// A socket over `link`, its reader started.
+    static func running(adapter: HCIAdapterInfo, link: PacketLink) throws(TransportError) -> HCISocket {
+        let hci = HCISocket(adapter: adapter, link: link)
+        // The reader holds the socket weakly: dropping the last reference closes it.
+        try link.start(
+            deliver: { [weak hci] bytes in hci?.deliver(bytes) },
+            closed: { [weak hci] reason in hci?.ended(reason) }
+        )
         return hci
     }
 
