@@ -127,3 +127,14 @@ import Testing
         link.close()
     }
 }
+
+extension PacketLinkTests {
+    @Test func closingTwiceWithoutStartingReturns() throws {
+        let (ours, theirs) = socketPair()
+        defer { close(theirs) }
+        let link = try Self.link(ours)
+        link.close()
+        link.close()  // must not wait for a reader that never ran
+        #expect(link.isFinished)
+    }
+}

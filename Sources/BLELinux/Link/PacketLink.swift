@@ -142,6 +142,7 @@ final class PacketLink: Sendable {
                 return state.socket.take()
             }
             try? socket?.close()
+            finishedSignal.withLock { $0 = true }
             return
         }
         var one: UInt64 = 1
