@@ -59,11 +59,23 @@ public struct BLELinuxError: Error, Sendable, Equatable, CustomStringConvertible
                 underlying: error
             )
         case ENODEV:
-            self.init(.noAdapter, "no Bluetooth adapter \(subject) (\(error.syscall.rawValue): ENODEV); list them with 'hcipico adapters'", underlying: error)
+            self.init(
+                .noAdapter,
+                "no Bluetooth adapter \(subject) (\(error.syscall.rawValue): ENODEV); list them with 'hcipico adapters'",
+                underlying: error
+            )
         case ENETDOWN:
-            self.init(.adapterDown, "adapter \(subject) is down (\(error.syscall.rawValue): ENETDOWN); bring it up with 'btmgmt power on' or 'hciconfig hci0 up'", underlying: error)
+            self.init(
+                .adapterDown,
+                "adapter \(subject) is down (\(error.syscall.rawValue): ENETDOWN); bring it up with 'btmgmt power on' or 'hciconfig hci0 up'",
+                underlying: error
+            )
         case ERFKILL:
-            self.init(.adapterDown, "adapter \(subject) is blocked by rfkill; unblock it with 'rfkill unblock bluetooth'", underlying: error)
+            self.init(
+                .adapterDown,
+                "adapter \(subject) is blocked by rfkill; unblock it with 'rfkill unblock bluetooth'",
+                underlying: error
+            )
         case EBUSY where error.syscall == .connect:
             self.init(
                 .busy,
@@ -71,13 +83,29 @@ public struct BLELinuxError: Error, Sendable, Equatable, CustomStringConvertible
                 underlying: error
             )
         case EBUSY:
-            self.init(.busy, "\(subject) is busy (\(error.syscall.rawValue): EBUSY): another program holds it, usually bluetoothd", underlying: error)
+            self.init(
+                .busy,
+                "\(subject) is busy (\(error.syscall.rawValue): EBUSY): another program holds it, usually bluetoothd",
+                underlying: error
+            )
         case ETIMEDOUT:
-            self.init(.timedOut, "\(subject) did not answer in time (\(error.syscall.rawValue): ETIMEDOUT)", underlying: error)
+            self.init(
+                .timedOut,
+                "\(subject) did not answer in time (\(error.syscall.rawValue): ETIMEDOUT)",
+                underlying: error
+            )
         case ECONNREFUSED, EHOSTUNREACH, EHOSTDOWN, ECONNRESET, ENETUNREACH:
-            self.init(.refused, "\(subject) could not be reached (\(error.syscall.rawValue): \(error.errnoName))", underlying: error)
+            self.init(
+                .refused,
+                "\(subject) could not be reached (\(error.syscall.rawValue): \(error.errnoName))",
+                underlying: error
+            )
         case EACCES:
-            self.init(.securityFailed, "\(subject) refused the security level asked for (pairing or encryption failed; connect: EACCES)", underlying: error)
+            self.init(
+                .securityFailed,
+                "\(subject) refused the security level asked for (pairing or encryption failed; connect: EACCES)",
+                underlying: error
+            )
         default:
             self.init(.system, "\(subject): \(error)", underlying: error)
         }

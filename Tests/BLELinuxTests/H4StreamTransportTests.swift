@@ -62,7 +62,8 @@ import Testing
         #expect(eventually { packets.packets.count == 3 })
         #expect(packets.packets == [Array(Self.stream[0..<7]), Array(Self.stream[7..<17]), Array(Self.stream[17...])])
         // Reset goes out as indicator 0x01 and the packet, in one piece.
-        try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in try transport.send(.command, bytes) }
+        try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in try transport.send(.command, bytes)
+        }
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
         #expect(Array(buffer[..<max(count, 0)]) == [0x01, 0x03, 0x0C, 0x00])
@@ -101,7 +102,9 @@ import Testing
     @Test func tcpNothingListeningIsRefused() throws {
         let (listening, port) = Self.listener()
         close(listening)  // the port is now free: nothing listens
-        let error = failure { () throws(BLELinuxError) in try H4StreamTransport.connectTCP(host: "127.0.0.1", port: port) }
+        let error = failure { () throws(BLELinuxError) in
+            try H4StreamTransport.connectTCP(host: "127.0.0.1", port: port)
+        }
         #expect(error?.kind == .refused)
         #expect(error?.message.contains("nothing listens on tcp:127.0.0.1:\(port)") == true)
     }

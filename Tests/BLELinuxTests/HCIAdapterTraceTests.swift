@@ -26,12 +26,18 @@ import Testing
             case .socket: return MockReply(result: controlFD)
             case .ioctl where call.arguments[1] == CLayout.ioctlGetDeviceList:
                 // dev_num 2, then { dev_id, dev_opt } for 0 and 1.
-                return MockReply(output: le(UInt16(2)) + [0, 0] + le(UInt16(0)) + [0, 0] + le(UInt32(0)) + le(UInt16(1)) + [0, 0] + le(UInt32(0)))
+                return MockReply(
+                    output: le(UInt16(2)) + [0, 0] + le(UInt16(0)) + [0, 0] + le(UInt32(0)) + le(UInt16(1)) + [0, 0]
+                        + le(UInt32(0))
+                )
             case .ioctl where call.arguments[1] == CLayout.ioctlGetDeviceInfo:
                 let index = UInt16(call.bytes[0]) | UInt16(call.bytes[1]) << 8
                 switch index {
                 case 0: return MockReply(output: deviceInfo(index: 0, address: [0, 0, 0, 0, 0, 0], up: false))
-                case 1: return MockReply(output: deviceInfo(index: 1, address: [0x55, 0x44, 0x33, 0x22, 0x11, 0x00], up: true))
+                case 1:
+                    return MockReply(
+                        output: deviceInfo(index: 1, address: [0x55, 0x44, 0x33, 0x22, 0x11, 0x00], up: true)
+                    )
                 default: return .failure(ENODEV)
                 }
             default: return MockReply()
@@ -93,13 +99,19 @@ import Testing
             let trace = driver.trace
             #expect(trace.map(\.syscall) == [.socket, .bind, .setsockopt, .close])
             guard trace.count == 4 else { return }
-            #expect(trace[0].arguments == [31, CLayout.socketRaw | CLayout.socketNonBlock | CLayout.socketCloseOnExec, 1])
+            #expect(
+                trace[0].arguments == [31, CLayout.socketRaw | CLayout.socketNonBlock | CLayout.socketCloseOnExec, 1]
+            )
             // sockaddr_hci { AF_BLUETOOTH, dev 3, HCI_CHANNEL_RAW }
             #expect(trace[1].bytes == [31, 0, 3, 0, 0, 0])
             // hci_filter at SOL_HCI: type_mask = event packets; event_mask bits 0x05, 0x08, 0x0E, 0x0F,
             // 0x3E; opcode 0.
             #expect(trace[2].arguments == [Self.controlFD, 0, 2])
-            #expect(Array(trace[2].bytes.prefix(14)) == le(UInt32(1 << 4)) + le(UInt32(0xC120)) + le(UInt32(1 << 30)) + [0, 0])
+            #expect(
+                Array(trace[2].bytes.prefix(14)) == le(UInt32(1 << 4)) + le(UInt32(0xC120)) + le(UInt32(1 << 30)) + [
+                    0, 0,
+                ]
+            )
         }
     }
 }

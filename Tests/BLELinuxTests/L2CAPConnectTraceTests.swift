@@ -21,7 +21,8 @@ import Testing
             case .getsockopt:
                 switch (call.arguments[1], call.arguments[2]) {
                 case (CLayout.levelSocket, CLayout.optionSocketError): return MockReply(output: le(connectErrno))
-                case (CLayout.levelL2CAP, CLayout.optionConnectionInfo): return MockReply(output: [0x40, 0x00, 0, 0, 0, 0])
+                case (CLayout.levelL2CAP, CLayout.optionConnectionInfo):
+                    return MockReply(output: [0x40, 0x00, 0, 0, 0, 0])
                 case (CLayout.levelBluetooth, CLayout.optionReceiveMTU): return MockReply(output: le(UInt16(517)))
                 default: return .failure(ENOPROTOOPT)
                 }
@@ -101,7 +102,13 @@ import Testing
     @Test func busyLinkIsExplained() {
         MockingDriver.withMocking(Self.kernel(connectErrno: EBUSY)) { driver in
             let error = failure { () throws(BLELinuxError) in
-                try L2CAPATTSocket.connect(to: Self.peer, source: nil, security: nil, timeout: .seconds(5), canceller: nil)
+                try L2CAPATTSocket.connect(
+                    to: Self.peer,
+                    source: nil,
+                    security: nil,
+                    timeout: .seconds(5),
+                    canceller: nil
+                )
             }
             #expect(error?.kind == .busy)
             #expect(error?.message.contains("bluetoothd") == true)
@@ -123,7 +130,13 @@ import Testing
         }
         MockingDriver.withMocking(timingOut) { _ in
             let error = failure { () throws(BLELinuxError) in
-                try L2CAPATTSocket.connect(to: Self.peer, source: nil, security: nil, timeout: .milliseconds(10), canceller: nil)
+                try L2CAPATTSocket.connect(
+                    to: Self.peer,
+                    source: nil,
+                    security: nil,
+                    timeout: .milliseconds(10),
+                    canceller: nil
+                )
             }
             #expect(error?.kind == .timedOut)
         }
@@ -147,7 +160,13 @@ import Testing
         }
         MockingDriver.withMocking(cancelling) { driver in
             let error = failure { () throws(BLELinuxError) in
-                try L2CAPATTSocket.connect(to: Self.peer, source: nil, security: nil, timeout: .seconds(5), canceller: canceller)
+                try L2CAPATTSocket.connect(
+                    to: Self.peer,
+                    source: nil,
+                    security: nil,
+                    timeout: .seconds(5),
+                    canceller: canceller
+                )
             }
             #expect(error?.kind == .cancelled)
             let poll = driver.trace.first { $0.syscall == .poll }

@@ -16,8 +16,15 @@ import Testing
         defer { close(theirs) }
         let link = try Self.link(ours)
         let recorder = Recorder()
-        try link.start(deliver: { recorder.received($0); return nil }, closed: recorder.closed)
-        let pdus: [[UInt8]] = (0..<200).map { index in [0x1B, 0x2A, 0x00] + Array(repeating: UInt8(index), count: index % 40) }
+        try link.start(
+            deliver: {
+                recorder.received($0); return nil
+            },
+            closed: recorder.closed
+        )
+        let pdus: [[UInt8]] = (0..<200).map { index in
+            [0x1B, 0x2A, 0x00] + Array(repeating: UInt8(index), count: index % 40)
+        }
         for pdu in pdus { put(theirs, pdu) }
         #expect(eventually { recorder.pdus.count == pdus.count })
         #expect(recorder.pdus == pdus)
@@ -36,7 +43,12 @@ import Testing
         defer { close(theirs) }
         let link = try Self.link(ours)
         let recorder = Recorder()
-        try link.start(deliver: { recorder.received($0); return nil }, closed: recorder.closed)
+        try link.start(
+            deliver: {
+                recorder.received($0); return nil
+            },
+            closed: recorder.closed
+        )
         usleep(20_000)  // the reader is blocked in epoll_wait with nothing to read
         let started = ContinuousClock.now
         link.close()
@@ -49,13 +61,20 @@ import Testing
         let (ours, theirs) = socketPair()
         let link = try Self.link(ours)
         let recorder = Recorder()
-        try link.start(deliver: { recorder.received($0); return nil }, closed: recorder.closed)
+        try link.start(
+            deliver: {
+                recorder.received($0); return nil
+            },
+            closed: recorder.closed
+        )
         put(theirs, [0x01, 0x02])
         close(theirs)
         #expect(eventually { !recorder.closes.isEmpty })
         #expect(recorder.pdus == [[0x01, 0x02]])
         #expect(recorder.closes == [.disconnected(reason: nil)])
-        #expect(throws: TransportError.closed) { try [UInt8(1)].withBytes { bytes throws(TransportError) in try link.send(bytes) } }
+        #expect(throws: TransportError.closed) {
+            try [UInt8(1)].withBytes { bytes throws(TransportError) in try link.send(bytes) }
+        }
         link.close()
         #expect(recorder.closes.count == 1)
     }
@@ -121,7 +140,12 @@ import Testing
         let link = try Self.link(ours, capacity: 16)
         let total = Mutex(0)
         let recorder = Recorder()
-        try link.start(deliver: { bytes in total.withLock { $0 += bytes.count }; return nil }, closed: recorder.closed)
+        try link.start(
+            deliver: { bytes in
+                total.withLock { $0 += bytes.count }; return nil
+            },
+            closed: recorder.closed
+        )
         put(theirs, [UInt8](repeating: 7, count: 1000))
         #expect(eventually { total.withLock { $0 } == 1000 }, "a 16-byte buffer reads 1000 bytes in many reads")
         link.close()

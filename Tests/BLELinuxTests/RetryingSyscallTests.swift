@@ -41,7 +41,9 @@ import Testing
     }
 
     @Test func socketDescriptorClosesExactlyOnce() throws {
-        try MockingDriver.withMocking(Self.script([MockReply(result: 9), MockReply(), MockReply(result: 10), MockReply()])) {
+        try MockingDriver.withMocking(
+            Self.script([MockReply(result: 9), MockReply(), MockReply(result: 10), MockReply()])
+        ) {
             driver in
             do {
                 let first = try SocketDescriptor.socket(domain: 31, type: 5, protocol: 0)

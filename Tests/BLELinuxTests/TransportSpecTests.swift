@@ -11,7 +11,10 @@ import Testing
         ("serial:/dev/ttyACM0", .serial(device: "/dev/ttyACM0", baudRate: 115_200, flowControl: false)),
         ("serial:/dev/ttyACM0@1000000", .serial(device: "/dev/ttyACM0", baudRate: 1_000_000, flowControl: false)),
         ("serial:/dev/ttyUSB1@3000000,rtscts", .serial(device: "/dev/ttyUSB1", baudRate: 3_000_000, flowControl: true)),
-        ("serial:/dev/serial/by-id/usb-1a86,rtscts", .serial(device: "/dev/serial/by-id/usb-1a86", baudRate: 115_200, flowControl: true)),
+        (
+            "serial:/dev/serial/by-id/usb-1a86,rtscts",
+            .serial(device: "/dev/serial/by-id/usb-1a86", baudRate: 115_200, flowControl: true)
+        ),
         ("tcp:localhost:9000", .tcp(host: "localhost", port: 9000)),
         ("tcp:127.0.0.1:1", .tcp(host: "127.0.0.1", port: 1)),
         ("tcp:[::1]:65535", .tcp(host: "::1", port: 65535)),
@@ -71,14 +74,22 @@ import Testing
     @Test func environmentGivesTheTransportWhenTheOptionIsAbsent() throws {
         let environment = ["HCIPICO_TRANSPORT": "tcp:127.0.0.1:7777"]
         #expect(try TransportSpec.resolve(nil, environment: environment) == .tcp(host: "127.0.0.1", port: 7777))
-        #expect(try TransportSpec.resolve("user:hci2", environment: environment) == .userChannel(adapter: HCIAdapterName(index: 2)))
+        #expect(
+            try TransportSpec.resolve("user:hci2", environment: environment)
+                == .userChannel(adapter: HCIAdapterName(index: 2))
+        )
         #expect(try TransportSpec.resolve(nil, environment: [:]) == .kernel(adapter: nil))
-        #expect(throws: ArgumentSyntaxError.self) { try TransportSpec.resolve(nil, environment: ["HCIPICO_TRANSPORT": "bogus"]) }
+        #expect(throws: ArgumentSyntaxError.self) {
+            try TransportSpec.resolve(nil, environment: ["HCIPICO_TRANSPORT": "bogus"])
+        }
     }
 
     @Test func everyListedBaudRateIsAccepted() throws {
         for rate in TransportSpec.baudRates {
-            #expect(try TransportSpec(parsing: "serial:/dev/ttyS0@\(rate)") == .serial(device: "/dev/ttyS0", baudRate: rate, flowControl: false))
+            #expect(
+                try TransportSpec(parsing: "serial:/dev/ttyS0@\(rate)")
+                    == .serial(device: "/dev/ttyS0", baudRate: rate, flowControl: false)
+            )
         }
     }
 }

@@ -11,7 +11,9 @@ import Testing
             switch call.syscall {
             case .socket: return MockReply(result: 6)
             case .ioctl:
-                return MockReply(output: HCIAdapterTraceTests.deviceInfo(index: 2, address: [1, 2, 3, 4, 5, 6], up: adapterUp))
+                return MockReply(
+                    output: HCIAdapterTraceTests.deviceInfo(index: 2, address: [1, 2, 3, 4, 5, 6], up: adapterUp)
+                )
             case .bind where bindErrno != 0: return .failure(bindErrno)
             case .epollCreate: return MockReply(result: 8)
             case .eventfd: return MockReply(result: 9)
@@ -59,7 +61,12 @@ import Testing
         let (ours, theirs) = socketPair()
         defer { close(theirs) }
         let link = try PacketLink(socket: SocketDescriptor(rawValue: ours), name: "test-user", receiveCapacity: 2048)
-        let adapter = HCIAdapterInfo(name: HCIAdapterName(index: 0), address: BluetoothAddress(value: 1), isUp: false, flags: 0)
+        let adapter = HCIAdapterInfo(
+            name: HCIAdapterName(index: 0),
+            address: BluetoothAddress(value: 1),
+            isUp: false,
+            flags: 0
+        )
         let socket = HCIUserChannelSocket(adapter: adapter, link: link)
         let packets = H4StreamTransportTests.Packets()
         try socket.start(receive: packets.received, closed: packets.closed)

@@ -23,7 +23,11 @@ import Testing
     static let stream: [UInt8] = packets.flatMap { [$0.type.rawValue] + $0.bytes }
 
     /// Feeds `chunks` (cut at `cuts`) and returns what was delivered.
-    static func frame(_ stream: [UInt8], cuts: [Int], limit: Int = H4Framer.largestPacketLength) throws(H4FramingError)
+    static func frame(
+        _ stream: [UInt8],
+        cuts: [Int],
+        limit: Int = H4Framer.largestPacketLength
+    ) throws(H4FramingError)
         -> [Packet]
     {
         var framer = H4Framer(maximumPacketLength: limit)

@@ -2,7 +2,8 @@ public import BLEWire
 
 extension BluetoothAddress {
     /// The accepted form of a device address on the command line.
-    public static let acceptedForms = "six two-digit hex octets separated by ':', most significant first (AA:BB:CC:DD:EE:FF)"
+    public static let acceptedForms =
+        "six two-digit hex octets separated by ':', most significant first (AA:BB:CC:DD:EE:FF)"
 
     /// Parses `AA:BB:CC:DD:EE:FF` strictly (six two-digit hex octets and ':'), saying where it is wrong.
     public init(parsing text: some StringProtocol, type: AddressType) throws(ArgumentSyntaxError) {
@@ -30,7 +31,9 @@ extension BluetoothAddress {
             }
             let separator = start + 2
             if octet < 5 {
-                guard separator < utf8.count else { throw fail(separator + 1, "the address ends after \(octet + 1) octets") }
+                guard separator < utf8.count else {
+                    throw fail(separator + 1, "the address ends after \(octet + 1) octets")
+                }
                 guard utf8[separator] == UInt8(ascii: ":") else {
                     throw fail(separator + 1, "expected ':' after octet \(octet + 1)")
                 }

@@ -80,7 +80,10 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         if let comma = rest.lastIndex(of: ",") {
             let option = rest[rest.index(after: comma)...]
             guard option == "rtscts" else {
-                throw fail(start + rest.distance(from: rest.startIndex, to: comma) + 1, "unknown serial option '\(option)' (only rtscts)")
+                throw fail(
+                    start + rest.distance(from: rest.startIndex, to: comma) + 1,
+                    "unknown serial option '\(option)' (only rtscts)"
+                )
             }
             flowControl = true
             rest = rest[..<comma]
@@ -90,13 +93,18 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
             let text = rest[rest.index(after: at)...]
             let position = start + rest.distance(from: rest.startIndex, to: at) + 1
             guard let rate = Int(text), baudRates.contains(rate) else {
-                throw fail(position, "'\(text)' is not a baud rate termios supports (\(baudRates.map(String.init).joined(separator: ", ")))")
+                throw fail(
+                    position,
+                    "'\(text)' is not a baud rate termios supports (\(baudRates.map(String.init).joined(separator: ", ")))"
+                )
             }
             baudRate = rate
             rest = rest[..<at]
         }
         guard !rest.isEmpty else { throw fail(start, "the serial device path is missing") }
-        guard rest.hasPrefix("/") else { throw fail(start, "the serial device must be an absolute path (/dev/ttyACM0)") }
+        guard rest.hasPrefix("/") else {
+            throw fail(start, "the serial device must be an absolute path (/dev/ttyACM0)")
+        }
         return .serial(device: String(rest), baudRate: baudRate, flowControl: flowControl)
     }
 
@@ -132,7 +140,8 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         case .kernel(nil): "kernel"
         case .kernel(let adapter?): "kernel:\(adapter)"
         case .userChannel(let adapter): "user:\(adapter)"
-        case .serial(let device, let baudRate, let flowControl): "serial:\(device)@\(baudRate)\(flowControl ? ",rtscts" : "")"
+        case .serial(let device, let baudRate, let flowControl):
+            "serial:\(device)@\(baudRate)\(flowControl ? ",rtscts" : "")"
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         }
     }

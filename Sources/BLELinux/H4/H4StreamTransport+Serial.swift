@@ -4,7 +4,11 @@ internal import Glibc
 extension H4StreamTransport {
     /// Opens a UART in raw mode at `baudRate` (one of `TransportSpec.baudRates`), 8N1, with RTS/CTS
     /// hardware flow control when `flowControl` is set.
-    public static func openSerial(device: String, baudRate: Int, flowControl: Bool) throws(BLELinuxError) -> H4StreamTransport {
+    public static func openSerial(
+        device: String,
+        baudRate: Int,
+        flowControl: Bool
+    ) throws(BLELinuxError) -> H4StreamTransport {
         guard let speed = speed(baudRate) else {
             throw BLELinuxError(.system, "\(device): \(baudRate) is not a baud rate termios supports")
         }
@@ -13,7 +17,8 @@ extension H4StreamTransport {
             let flags = O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC
             var path = Array(device.utf8CString)
             let fd = try path.withUnsafeMutableBufferPointer { path in
-                Result { () throws(SystemError) in try blockingSyscall(.open) { system_open(path.baseAddress!, flags) } }
+                Result { () throws(SystemError) in try blockingSyscall(.open) { system_open(path.baseAddress!, flags) }
+                }
             }.get()
             let tty = SocketDescriptor(rawValue: fd)
             var attributes = termios()
@@ -59,13 +64,29 @@ extension H4StreamTransport {
     static func serialError(_ error: SystemError, device: String) -> BLELinuxError {
         switch error.errno {
         case ENOENT, ENXIO, ENODEV:
-            BLELinuxError(.noAdapter, "no serial device \(device) (\(error.syscall.rawValue): \(error.errnoName)); is the controller plugged in?", underlying: error)
+            BLELinuxError(
+                .noAdapter,
+                "no serial device \(device) (\(error.syscall.rawValue): \(error.errnoName)); is the controller plugged in?",
+                underlying: error
+            )
         case EACCES, EPERM:
-            BLELinuxError(.noPermission, "permission denied for \(device) (\(error.syscall.rawValue): \(error.errnoName)); run as root or join the group that owns it (usually dialout)", underlying: error)
+            BLELinuxError(
+                .noPermission,
+                "permission denied for \(device) (\(error.syscall.rawValue): \(error.errnoName)); run as root or join the group that owns it (usually dialout)",
+                underlying: error
+            )
         case EBUSY:
-            BLELinuxError(.busy, "\(device) is held by another program (\(error.syscall.rawValue): EBUSY), perhaps btattach or hciattach", underlying: error)
+            BLELinuxError(
+                .busy,
+                "\(device) is held by another program (\(error.syscall.rawValue): EBUSY), perhaps btattach or hciattach",
+                underlying: error
+            )
         case EINVAL where error.syscall != .open, ENOTTY:
-            BLELinuxError(.system, "\(device) is not a serial port that takes these settings (\(error.syscall.rawValue): \(error.errnoName))", underlying: error)
+            BLELinuxError(
+                .system,
+                "\(device) is not a serial port that takes these settings (\(error.syscall.rawValue): \(error.errnoName))",
+                underlying: error
+            )
         default:
             BLELinuxError(.system, "\(device): \(error)", underlying: error)
         }

@@ -4,7 +4,11 @@ internal import Glibc
 extension H4StreamTransport {
     /// Connects to `host:port` (an emulated controller that speaks H4 over TCP), with `TCP_NODELAY` so
     /// that each packet leaves at once. Blocks the calling thread for at most `timeout` per address.
-    public static func connectTCP(host: String, port: UInt16, timeout: Duration = .seconds(5)) throws(BLELinuxError) -> H4StreamTransport {
+    public static func connectTCP(
+        host: String,
+        port: UInt16,
+        timeout: Duration = .seconds(5)
+    ) throws(BLELinuxError) -> H4StreamTransport {
         let endpoint = TransportSpec.tcp(host: host, port: port).description
         let addresses = try resolve(host: host, port: port)
         var lastError: BLELinuxError?
@@ -76,8 +80,12 @@ extension H4StreamTransport {
                 }
             }
             return socket
-        } catch where error.errno == ECONNREFUSED {
-            throw BLELinuxError(.refused, "nothing listens on \(endpoint) (connect: ECONNREFUSED); is the emulated controller running?", underlying: error)
+        } catch  where error.errno == ECONNREFUSED {
+            throw BLELinuxError(
+                .refused,
+                "nothing listens on \(endpoint) (connect: ECONNREFUSED); is the emulated controller running?",
+                underlying: error
+            )
         } catch {
             throw BLELinuxError(error, subject: endpoint)
         }

@@ -53,10 +53,16 @@ public enum HCIAdapters {
             adapter = candidates[0]
         }
         if requireUp, !adapter.isUp {
-            throw BLELinuxError(.adapterDown, "adapter \(adapter.name) is down; bring it up with 'btmgmt --index \(adapter.name.index) power on' or 'hciconfig \(adapter.name) up'")
+            throw BLELinuxError(
+                .adapterDown,
+                "adapter \(adapter.name) is down; bring it up with 'btmgmt --index \(adapter.name.index) power on' or 'hciconfig \(adapter.name) up'"
+            )
         }
         if requireDown, adapter.isUp {
-            throw BLELinuxError(.adapterUp, "adapter \(adapter.name) is up, and the user channel needs it down: 'hciconfig \(adapter.name) down' (and stop bluetoothd from powering it: systemctl stop bluetooth)")
+            throw BLELinuxError(
+                .adapterUp,
+                "adapter \(adapter.name) is up, and the user channel needs it down: 'hciconfig \(adapter.name) down' (and stop bluetoothd from powering it: systemctl stop bluetooth)"
+            )
         }
         return adapter
     }

@@ -41,7 +41,11 @@ public final class HCISocket: Sendable {
         let subject = adapter.name.description
         let link: PacketLink
         do throws(SystemError) {
-            link = try PacketLink(socket: try openDescriptor(adapter.name.index), name: "hci-\(subject)", receiveCapacity: 1024)
+            link = try PacketLink(
+                socket: try openDescriptor(adapter.name.index),
+                name: "hci-\(subject)",
+                receiveCapacity: 1024
+            )
         } catch {
             throw BLELinuxError(error, subject: subject)
         }
@@ -107,7 +111,9 @@ public final class HCISocket: Sendable {
                 buffer[0] = UInt8(truncatingIfNeeded: opcode)
                 buffer[1] = UInt8(truncatingIfNeeded: opcode >> 8)
                 buffer[2] = UInt8(parameters.count)
-                if !parameters.isEmpty { UnsafeMutableRawBufferPointer(rebasing: buffer[3...]).copyMemory(from: parameters) }
+                if !parameters.isEmpty {
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[3...]).copyMemory(from: parameters)
+                }
                 try link.send(prefix: HCIPacketIndicatorByte.command, UnsafeRawBufferPointer(buffer))
             }
         } catch {
@@ -127,7 +133,9 @@ public final class HCISocket: Sendable {
             await withCheckedContinuation { continuation in
                 register(opcode: opcode, token: token, timeout: timeout, continuation: continuation)
                 do throws(HCICommandError) {
-                    try parameters.withBytes { bytes throws(HCICommandError) in try send(opcode: opcode, parameters: bytes) }
+                    try parameters.withBytes { bytes throws(HCICommandError) in
+                        try send(opcode: opcode, parameters: bytes)
+                    }
                 } catch {
                     finish(opcode: opcode, token: token, with: .failure(error))
                 }
@@ -178,7 +186,10 @@ public final class HCISocket: Sendable {
     /// A stream of the events that are not answers to this socket's commands, from now on. It ends when
     /// the socket closes. Events are buffered up to `bufferSize`; the oldest go first when it is full.
     public func events(bufferSize: Int = 1024) -> AsyncStream<HCIEventPacket> {
-        let (stream, continuation) = AsyncStream.makeStream(of: HCIEventPacket.self, bufferingPolicy: .bufferingNewest(bufferSize))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: HCIEventPacket.self,
+            bufferingPolicy: .bufferingNewest(bufferSize)
+        )
         let key = nextToken.add(1, ordering: .relaxed).newValue
         let alive = subscribers.withLock { subscribers -> Bool in
             guard subscribers.ended == nil else { return false }

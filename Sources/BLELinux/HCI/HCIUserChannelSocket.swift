@@ -19,7 +19,7 @@ public final class HCIUserChannelSocket: HCITransport {
             let socket = try openDescriptor(name.index)
             let link = try PacketLink(socket: socket, name: "user-\(name)", receiveCapacity: receiveCapacity)
             return HCIUserChannelSocket(adapter: adapter, link: link)
-        } catch where error.errno == EBUSY {
+        } catch  where error.errno == EBUSY {
             throw BLELinuxError(
                 .adapterUp,
                 "\(name) cannot be taken over (bind: EBUSY): it is up or another program holds its user channel; run 'hciconfig \(name) down' and stop bluetoothd from powering it (systemctl stop bluetooth)",

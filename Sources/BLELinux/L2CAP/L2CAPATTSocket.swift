@@ -32,12 +32,19 @@ public final class L2CAPATTSocket: ATTTransport {
             throw BLELinuxError(error, subject: peer.description)
         }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<L2CAPATTSocket, BLELinuxError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<L2CAPATTSocket, BLELinuxError>, Never>) in
                 do throws(SystemError) {
                     try ThreadSpawner.spawn(name: "l2cap-connect") {
                         continuation.resume(
                             returning: Result { () throws(BLELinuxError) in
-                                try connect(to: peer, source: source, security: security, timeout: timeout, canceller: canceller)
+                                try connect(
+                                    to: peer,
+                                    source: source,
+                                    security: security,
+                                    timeout: timeout,
+                                    canceller: canceller
+                                )
                             }
                         )
                     }
@@ -63,7 +70,13 @@ public final class L2CAPATTSocket: ATTTransport {
         let subject = "\(peer) (\(peer.type == .public || peer.type == .publicIdentity ? "public" : "random"))"
         let outcome: ConnectOutcome
         do throws(SystemError) {
-            outcome = try attempt(peer: peer, source: source, security: security, timeout: timeout, canceller: canceller)
+            outcome = try attempt(
+                peer: peer,
+                source: source,
+                security: security,
+                timeout: timeout,
+                canceller: canceller
+            )
         } catch {
             throw BLELinuxError(error, subject: subject)
         }
@@ -73,7 +86,10 @@ public final class L2CAPATTSocket: ATTTransport {
         case .cancelled:
             throw BLELinuxError(.cancelled, "connect to \(subject) cancelled")
         case .timedOut:
-            throw BLELinuxError(.timedOut, "\(subject) did not connect within \(timeout) (is it advertising and connectable?)")
+            throw BLELinuxError(
+                .timedOut,
+                "\(subject) did not connect within \(timeout) (is it advertising and connectable?)"
+            )
         }
     }
 
@@ -102,7 +118,8 @@ public final class L2CAPATTSocket: ATTTransport {
             try socket.setOption(level: SOL_BLUETOOTH, name: BT_SECURITY, value)
         }
         var destination = L2CAPAddress.att(peer)
-        let started = try withUnsafeBytes(of: &destination) { bytes throws(SystemError) in try socket.connect(to: bytes) }
+        let started = try withUnsafeBytes(of: &destination) { bytes throws(SystemError) in try socket.connect(to: bytes)
+        }
         if case .wouldBlock = started {
             let cancel = canceller?.descriptor
             switch try Poll.wait(fd: socket.rawValue, events: Int16(POLLOUT), cancel: cancel, timeout: timeout) {
@@ -118,12 +135,14 @@ public final class L2CAPATTSocket: ATTTransport {
         do throws(SystemError) {
             let (value, _) = try socket.option(level: SOL_BLUETOOTH, name: BT_RCVMTU, initial: UInt16(0))
             mtu = value == 0 ? L2CAPAddress.defaultMTU : Int(value)
-        } catch where error.errno == EINVAL || error.errno == ENOPROTOOPT || error.errno == EOPNOTSUPP {
+        } catch  where error.errno == EINVAL || error.errno == ENOPROTOOPT || error.errno == EOPNOTSUPP {
             mtu = L2CAPAddress.defaultMTU
         }
         let name = "att-\(peer.description.suffix(5))"
         let link = try PacketLink(socket: socket, name: name, receiveCapacity: max(mtu, 517))
-        return .connected(L2CAPATTSocket(peer: peer, connectionHandle: info.hci_handle, maximumPDULength: mtu, link: link))
+        return .connected(
+            L2CAPATTSocket(peer: peer, connectionHandle: info.hci_handle, maximumPDULength: mtu, link: link)
+        )
     }
 
     private init(peer: BluetoothAddress, connectionHandle: UInt16, maximumPDULength: Int, link: PacketLink) {

@@ -60,7 +60,8 @@ final class PacketLink: Sendable {
     }
 
     /// Starts the reader thread. `deliver` runs for every read; `closed` runs once at the end.
-    func start(deliver: @escaping Delivery, closed: @escaping @Sendable (TransportError) -> Void) throws(TransportError) {
+    func start(deliver: @escaping Delivery, closed: @escaping @Sendable (TransportError) -> Void) throws(TransportError)
+    {
         let mayStart = state.withLock { state -> Bool in
             guard !state.started, state.socket != nil else { return false }
             state.started = true
@@ -109,23 +110,28 @@ final class PacketLink: Sendable {
         to socket: borrowing SocketDescriptor,
         timeout: Duration
     ) -> Result<Void, TransportError> {
-            var sent = 0
-            while sent < bytes.count || (bytes.isEmpty && sent == 0) {
-                do throws(SystemError) {
-                    let rest = UnsafeRawBufferPointer(rebasing: bytes[sent...])
-                    switch try socket.write(rest) {
-                    case .processed(let count):
-                        if bytes.isEmpty { return .success(()) }
-                        sent += count
-                    case .wouldBlock:
-                        let outcome = try Poll.wait(fd: socket.rawValue, events: Int16(POLLOUT), cancel: nil, timeout: timeout)
-                        if outcome == .timedOut { return .failure(.system(syscall: "write", errno: EAGAIN)) }
-                    }
-                } catch {
-                    return .failure(Self.transportError(error))
+        var sent = 0
+        while sent < bytes.count || (bytes.isEmpty && sent == 0) {
+            do throws(SystemError) {
+                let rest = UnsafeRawBufferPointer(rebasing: bytes[sent...])
+                switch try socket.write(rest) {
+                case .processed(let count):
+                    if bytes.isEmpty { return .success(()) }
+                    sent += count
+                case .wouldBlock:
+                    let outcome = try Poll.wait(
+                        fd: socket.rawValue,
+                        events: Int16(POLLOUT),
+                        cancel: nil,
+                        timeout: timeout
+                    )
+                    if outcome == .timedOut { return .failure(.system(syscall: "write", errno: EAGAIN)) }
                 }
+            } catch {
+                return .failure(Self.transportError(error))
             }
-            return .success(())
+        }
+        return .success(())
     }
 
     /// Stops the reader (if it runs), closes the descriptor and waits until `closed` has been called.
@@ -183,9 +189,14 @@ final class PacketLink: Sendable {
             if stopRequested.load(ordering: .relaxed) { return .closed }
             let ready: CInt
             do throws(SystemError) {
-                guard case .processed(let count) = try retryingSyscall(.epollWait, {
-                    system_epoll_wait(epoll.rawValue, events, 2, -1)
-                }) else { continue }
+                guard
+                    case .processed(let count) = try retryingSyscall(
+                        .epollWait,
+                        {
+                            system_epoll_wait(epoll.rawValue, events, 2, -1)
+                        }
+                    )
+                else { continue }
                 ready = count
             } catch {
                 return Self.transportError(error)

@@ -23,7 +23,9 @@ enum CLayout {
     ]
 
     /// Offsets of the `sockaddr_l2` fields that follow the packed `bdaddr_t`, Swift's and C's.
-    static let sockaddrL2CIDOffset = (MemoryLayout<sockaddr_l2>.offset(of: \.l2_cid)!, cbluez_offsetof_sockaddr_l2_cid())
+    static let sockaddrL2CIDOffset = (
+        MemoryLayout<sockaddr_l2>.offset(of: \.l2_cid)!, cbluez_offsetof_sockaddr_l2_cid()
+    )
     static let sockaddrL2TypeOffset = (
         MemoryLayout<sockaddr_l2>.offset(of: \.l2_bdaddr_type)!, cbluez_offsetof_sockaddr_l2_bdaddr_type()
     )

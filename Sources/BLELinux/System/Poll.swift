@@ -17,13 +17,17 @@ enum Poll {
     ) throws(SystemError) -> Outcome {
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now.advanced(by: $0) }
-        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: cancel ?? -1, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: fd, events: events, revents: 0), pollfd(fd: cancel ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             var milliseconds: CInt = -1
             if let deadline {
                 let left = clock.now.duration(to: deadline)
                 let (seconds, attoseconds) = left.components
-                milliseconds = left <= .zero ? 0 : CInt(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+                milliseconds =
+                    left <= .zero
+                    ? 0 : CInt(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
             }
             let count = fds.count
             let result = try fds.withUnsafeMutableBufferPointer { buffer throws(SystemError) in

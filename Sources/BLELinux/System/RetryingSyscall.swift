@@ -20,7 +20,9 @@ func retryingSyscall<Result: FixedWidthInteger>(
         case EAGAIN:
             return .wouldBlock
         case EBADF, EFAULT:
-            preconditionFailure("\(syscall.rawValue) failed with \(SystemError(syscall: syscall, errno: code).errnoName)")
+            preconditionFailure(
+                "\(syscall.rawValue) failed with \(SystemError(syscall: syscall, errno: code).errnoName)"
+            )
         default:
             throw SystemError(syscall: syscall, errno: code)
         }

@@ -52,7 +52,7 @@ struct SocketDescriptor: ~Copyable {
                 system_connect(rawValue, address.baseAddress!, socklen_t(address.count))
             }
             return .processed(())
-        } catch where error.errno == EINPROGRESS {
+        } catch  where error.errno == EINPROGRESS {
             return .wouldBlock
         }
     }
@@ -60,7 +60,9 @@ struct SocketDescriptor: ~Copyable {
     func setOption<Value>(level: CInt, name: CInt, _ value: Value) throws(SystemError) {
         var value = value
         _ = try blockingSyscall(.setsockopt) {
-            withUnsafeBytes(of: &value) { system_setsockopt(rawValue, level, name, $0.baseAddress!, socklen_t($0.count)) }
+            withUnsafeBytes(of: &value) {
+                system_setsockopt(rawValue, level, name, $0.baseAddress!, socklen_t($0.count))
+            }
         }
     }
 

@@ -165,7 +165,8 @@ func system_epoll_create1(_ flags: CInt) -> CInt {
     return epoll_create1(flags)
 }
 
-func system_epoll_ctl(_ epoll: CInt, _ operation: CInt, _ fd: CInt, _ event: UnsafeMutablePointer<epoll_event>) -> CInt {
+func system_epoll_ctl(_ epoll: CInt, _ operation: CInt, _ fd: CInt, _ event: UnsafeMutablePointer<epoll_event>) -> CInt
+{
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current {
         let arguments = [Int(epoll), Int(operation), Int(fd), Int(event.pointee.events), Int(event.pointee.data.u64)]

@@ -76,7 +76,12 @@ public struct H4Framer {
                 // Fast path: the whole packet is in this chunk.
                 let header = Self.headerLength(type)
                 if bytes.count - index >= header {
-                    let length = header + Self.payloadLength(type, header: UnsafeRawBufferPointer(rebasing: bytes[index..<index + header]))
+                    let length =
+                        header
+                        + Self.payloadLength(
+                            type,
+                            header: UnsafeRawBufferPointer(rebasing: bytes[index..<index + header])
+                        )
                     try check(type, length)
                     if bytes.count - index >= length {
                         partialType = nil
