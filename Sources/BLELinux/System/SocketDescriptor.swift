@@ -1,3 +1,4 @@
+internal import CBlueZ
 internal import Glibc
 
 /// An owned file descriptor (a socket, an epoll instance, an eventfd, a tty), closed exactly once: by
