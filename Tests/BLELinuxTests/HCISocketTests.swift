@@ -119,4 +119,32 @@ import Testing
         }
         hci.close()
     }
+
+    @Test func cancellingTheTaskEndsTheWait() async throws {
+        let (hci, kernel) = try Self.socket()
+        defer { close(kernel) }
+        let waiting = Task {
+            try await hci.command(opcode: 0x2032, parameters: [0x40, 0x00, 0, 2, 2, 0, 0], timeout: .seconds(30))
+        }
+        _ = try #require(await received(kernel))
+        waiting.cancel()
+        await #expect(throws: HCICommandError.cancelled(opcode: 0x2032)) { try await waiting.value }
+        // The opcode is free again: a new command with it is sent and answered.
+        async let again = hci.command(opcode: 0x2032, parameters: [0x40, 0x00, 0, 2, 2, 0, 0], timeout: .seconds(5))
+        _ = try #require(await received(kernel))
+        put(kernel, [0x04, 0x0F, 0x04, 0x00, 0x01, 0x32, 0x20])
+        #expect(try await again == .status(0))
+        hci.close()
+    }
+
+    @Test func alreadyCancelledTaskDoesNotWait() async throws {
+        let (hci, kernel) = try Self.socket()
+        defer { close(kernel) }
+        let waiting = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await hci.command(opcode: 0x0C03, timeout: .seconds(30))
+        }
+        await #expect(throws: HCICommandError.cancelled(opcode: 0x0C03)) { try await waiting.value }
+        hci.close()
+    }
 }

@@ -132,6 +132,11 @@ public final class HCISocket: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 register(opcode: opcode, token: token, timeout: timeout, continuation: continuation)
+                if Task.isCancelled {
+                    // Cancelled before the waiter existed: the cancellation handler found nothing to end.
+                    finish(opcode: opcode, token: token, with: .failure(.cancelled(opcode: opcode)))
+                    return
+                }
                 do throws(HCICommandError) {
                     try parameters.withBytes { bytes throws(HCICommandError) in
                         try send(opcode: opcode, parameters: bytes)
