@@ -5,7 +5,7 @@ import Testing
 @testable import BLELinux
 
 @Suite struct HCIAdapterTraceTests {
-    static let controlFD = 5
+    static let controlFD = 905
 
     /// `hci_dev_info` bytes for adapter `index`: dev_id at 0, name at 2, bdaddr at 10, flags at 16.
     static func deviceInfo(index: UInt16, address: [UInt8], up: Bool) -> [UInt8] {

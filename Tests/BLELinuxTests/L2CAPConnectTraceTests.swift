@@ -5,7 +5,7 @@ import Testing
 @testable import BLELinux
 
 @Suite struct L2CAPConnectTraceTests {
-    static let socketFD = 7
+    static let socketFD = 907
     static let peer = BluetoothAddress(value: 0xAABB_CCDD_EEFF, type: .random)
 
     /// A kernel that accepts the connect after `EINPROGRESS`, reports handle 0x0040 and an MTU of 517,
@@ -26,8 +26,8 @@ import Testing
                 case (CLayout.levelBluetooth, CLayout.optionReceiveMTU): return MockReply(output: le(UInt16(517)))
                 default: return .failure(ENOPROTOOPT)
                 }
-            case .epollCreate: return MockReply(result: 8)
-            case .eventfd: return MockReply(result: 9)
+            case .epollCreate: return MockReply(result: 908)
+            case .eventfd: return MockReply(result: 909)
             default: return MockReply()
             }
         }
@@ -74,7 +74,7 @@ import Testing
             #expect(trace[6].arguments == [Self.socketFD, 6, 2, 6])
             #expect(trace[7].arguments == [Self.socketFD, 274, 13, 2])
             // The descriptor is closed once, with the epoll instance and the eventfd.
-            #expect(Set(trace[12...].map { $0.arguments[0] }) == [Self.socketFD, 8, 9])
+            #expect(Set(trace[12...].map { $0.arguments[0] }) == [Self.socketFD, 908, 909])
         }
     }
 

@@ -42,7 +42,7 @@ import Testing
 
     @Test func socketDescriptorClosesExactlyOnce() throws {
         try MockingDriver.withMocking(
-            Self.script([MockReply(result: 9), MockReply(), MockReply(result: 10), MockReply()])
+            Self.script([MockReply(result: 909), MockReply(), MockReply(result: 910), MockReply()])
         ) {
             driver in
             do {
@@ -51,7 +51,7 @@ import Testing
                 _ = try SocketDescriptor.socket(domain: 31, type: 5, protocol: 0)  // dropped at once: deinit closes
             }
             let closes = driver.trace.filter { $0.syscall == .close }
-            #expect(closes == [MockCall(.close, [9]), MockCall(.close, [10])])
+            #expect(closes == [MockCall(.close, [909]), MockCall(.close, [910])])
         }
     }
 

@@ -9,14 +9,14 @@ import Testing
     static func kernel(adapterUp: Bool, bindErrno: Int32 = 0) -> @Sendable (MockCall) -> MockReply {
         { call in
             switch call.syscall {
-            case .socket: return MockReply(result: 6)
+            case .socket: return MockReply(result: 906)
             case .ioctl:
                 return MockReply(
                     output: HCIAdapterTraceTests.deviceInfo(index: 2, address: [1, 2, 3, 4, 5, 6], up: adapterUp)
                 )
             case .bind where bindErrno != 0: return .failure(bindErrno)
-            case .epollCreate: return MockReply(result: 8)
-            case .eventfd: return MockReply(result: 9)
+            case .epollCreate: return MockReply(result: 908)
+            case .eventfd: return MockReply(result: 909)
             default: return MockReply()
             }
         }

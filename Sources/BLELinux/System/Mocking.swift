@@ -60,6 +60,17 @@ final class MockingDriver: Sendable {
         return try $current.withValue(driver) { try body(driver) }
     }
 
+    /// Runs the async `body` with every system call of this task (and of the threads it starts) answered
+    /// by `reply`.
+    @discardableResult
+    static func withMocking<Result>(
+        _ reply: @escaping @Sendable (MockCall) -> MockReply,
+        _ body: (MockingDriver) async throws -> Result
+    ) async rethrows -> Result {
+        let driver = MockingDriver(reply: reply)
+        return try await $current.withValue(driver) { try await body(driver) }
+    }
+
     /// Records a call and returns its mocked result, copying the reply's output into `output`.
     func call(
         _ syscall: Syscall,
