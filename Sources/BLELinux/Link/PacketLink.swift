@@ -201,10 +201,14 @@ final class PacketLink: Sendable {
             } catch {
                 return Self.transportError(error)
             }
-            for index in 0..<Int(ready) where events[index].data.u64 == Self.wakeToken {
-                return .closed
+            var hungUp = false
+            for index in 0..<Int(ready) {
+                if events[index].data.u64 == Self.wakeToken { return .closed }
+                hungUp = hungUp || events[index].events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
             }
             if let reason = drain(buffer: buffer, deliver: deliver) { return reason }
+            // Hung up or failed, yet nothing more to read: stop rather than wake again at once.
+            if hungUp { return .disconnected(reason: nil) }
         }
     }
 

@@ -4,7 +4,7 @@ import Synchronization
 
 /// One recorded system call: its name, its integer arguments and the bytes it was given (a socket
 /// address, an option value, the data written).
-struct MockCall: Equatable, Sendable, CustomStringConvertible {
+struct MockCall: Hashable, Sendable, CustomStringConvertible {
     var syscall: Syscall
     var arguments: [Int]
     var bytes: [UInt8]
