@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
+        .library(name: "BLELinux", targets: ["BLELinux"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,11 +35,25 @@ let package = Package(
         // MARK: In-memory transports and fakes (tests and Bench only)
         .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
 
+        // MARK: Linux: the only importer of CBlueZ
+        .systemLibrary(
+            name: "CBlueZ",
+            path: "Sources/CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .target(
+            name: "BLELinux",
+            dependencies: ["BLEHost", "BLEWire", "CBlueZ"],
+            swiftSettings: strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
+        ),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
             dependencies: [
                 "MethodSCRIPT",
+                "BLELinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -73,6 +88,11 @@ let package = Package(
         .testTarget(
             name: "BLEHostTests",
             dependencies: ["BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BLELinuxTests",
+            dependencies: ["BLELinux", "BLEHost", "BLEWire", "hcipico"],
             swiftSettings: strict
         ),
     ]

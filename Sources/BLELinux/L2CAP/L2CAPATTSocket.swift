@@ -1,0 +1,176 @@
+public import BLEHost
+public import BLEWire
+internal import CBlueZ
+internal import Glibc
+
+/// The kernel's L2CAP LE socket on the ATT fixed channel (CID 4) to one peer: the kernel creates the LE
+/// connection, does ACL and L2CAP, and gives one whole ATT PDU per read.
+///
+/// Only one ATT socket may exist per LE link: if bluetoothd already attached its GATT client to the
+/// link, `connect` fails with `EBUSY`, reported as `BLELinuxError.Kind.busy` with what to do.
+public final class L2CAPATTSocket: ATTTransport {
+    public let peer: BluetoothAddress
+    /// The HCI connection handle (`L2CAP_CONNINFO`), for raw HCI commands on this link.
+    public let connectionHandle: UInt16
+    /// The channel's receive MTU (`BT_RCVMTU`, or the kernel's fixed-channel default of 672).
+    public let maximumPDULength: Int
+    private let link: PacketLink
+
+    /// Connects to `peer` through `adapter` (nil: the kernel picks the route), asking for `security`
+    /// before data flows (nil: leave the kernel's default). Cancelling the task cancels the connect.
+    public static func connect(
+        to peer: BluetoothAddress,
+        adapter: HCIAdapterName? = nil,
+        security: L2CAPSecurityLevel? = nil,
+        timeout: Duration = .seconds(20)
+    ) async throws(BLELinuxError) -> L2CAPATTSocket {
+        let source = try adapter.map { name throws(BLELinuxError) in try HCIAdapters.resolve(name).address }
+        let canceller: ConnectCanceller
+        do throws(SystemError) {
+            canceller = try ConnectCanceller()
+        } catch {
+            throw BLELinuxError(error, subject: peer.description)
+        }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<L2CAPATTSocket, BLELinuxError>, Never>) in
+                do throws(SystemError) {
+                    try ThreadSpawner.spawn(name: "l2cap-connect") {
+                        continuation.resume(
+                            returning: Result { () throws(BLELinuxError) in
+                                try connect(
+                                    to: peer,
+                                    source: source,
+                                    security: security,
+                                    timeout: timeout,
+                                    canceller: canceller
+                                )
+                            }
+                        )
+                    }
+                } catch {
+                    continuation.resume(returning: .failure(BLELinuxError(error, subject: peer.description)))
+                }
+            }
+        } onCancel: {
+            canceller.cancel()
+        }
+        return try result.get()
+    }
+
+    /// The blocking connect, on the calling thread: socket, bind, `BT_SECURITY`, non-blocking connect,
+    /// poll for completion (or `canceller`, or `timeout`), `SO_ERROR`, `L2CAP_CONNINFO`, `BT_RCVMTU`.
+    static func connect(
+        to peer: BluetoothAddress,
+        source: BluetoothAddress?,
+        security: L2CAPSecurityLevel?,
+        timeout: Duration,
+        canceller: ConnectCanceller?
+    ) throws(BLELinuxError) -> L2CAPATTSocket {
+        let subject = "\(peer) (\(peer.type == .public || peer.type == .publicIdentity ? "public" : "random"))"
+        let outcome: ConnectOutcome
+        do throws(SystemError) {
+            outcome = try attempt(
+                peer: peer,
+                source: source,
+                security: security,
+                timeout: timeout,
+                canceller: canceller
+            )
+        } catch {
+            throw BLELinuxError(error, subject: subject)
+        }
+        switch outcome {
+        case .connected(let socket):
+            return socket
+        case .cancelled:
+            throw BLELinuxError(.cancelled, "connect to \(subject) cancelled")
+        case .timedOut:
+            throw BLELinuxError(
+                .timedOut,
+                "\(subject) did not connect within \(timeout) (is it advertising and connectable?)"
+            )
+        }
+    }
+
+    private enum ConnectOutcome {
+        case connected(L2CAPATTSocket)
+        case cancelled
+        case timedOut
+    }
+
+    private static func attempt(
+        peer: BluetoothAddress,
+        source: BluetoothAddress?,
+        security: L2CAPSecurityLevel?,
+        timeout: Duration,
+        canceller: ConnectCanceller?
+    ) throws(SystemError) -> ConnectOutcome {
+        let socket = try SocketDescriptor.socket(
+            domain: AF_BLUETOOTH,
+            type: CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue),
+            protocol: BTPROTO_L2CAP
+        )
+        try socket.bind(L2CAPAddress.att(source ?? BluetoothAddress(value: 0, type: .public)))
+        if let security {
+            var value = bt_security()
+            value.level = security.rawValue
+            try socket.setOption(level: SOL_BLUETOOTH, name: BT_SECURITY, value)
+        }
+        var destination = L2CAPAddress.att(peer)
+        let started = try withUnsafeBytes(of: &destination) { bytes throws(SystemError) in try socket.connect(to: bytes)
+        }
+        if case .wouldBlock = started {
+            let cancel = canceller?.descriptor
+            switch try Poll.wait(fd: socket.rawValue, events: Int16(POLLOUT), cancel: cancel, timeout: timeout) {
+            case .cancelled: return .cancelled
+            case .timedOut: return .timedOut
+            case .ready:
+                let (code, _) = try socket.option(level: SOL_SOCKET, name: SO_ERROR, initial: CInt(0))
+                if code != 0 { throw SystemError(syscall: .connect, errno: code) }
+            }
+        }
+        let (info, _) = try socket.option(level: SOL_L2CAP, name: L2CAP_CONNINFO, initial: l2cap_conninfo())
+        let mtu: Int
+        do throws(SystemError) {
+            let (value, _) = try socket.option(level: SOL_BLUETOOTH, name: BT_RCVMTU, initial: UInt16(0))
+            mtu = value == 0 ? L2CAPAddress.defaultMTU : Int(value)
+        } catch  where error.errno == EINVAL || error.errno == ENOPROTOOPT || error.errno == EOPNOTSUPP {
+            mtu = L2CAPAddress.defaultMTU
+        }
+        let name = "att-\(peer.description.suffix(5))"
+        let link = try PacketLink(socket: socket, name: name, receiveCapacity: max(mtu, 517))
+        return .connected(
+            L2CAPATTSocket(peer: peer, connectionHandle: info.hci_handle, maximumPDULength: mtu, link: link)
+        )
+    }
+
+    private init(peer: BluetoothAddress, connectionHandle: UInt16, maximumPDULength: Int, link: PacketLink) {
+        self.peer = peer
+        self.connectionHandle = connectionHandle
+        self.maximumPDULength = maximumPDULength
+        self.link = link
+    }
+
+    public func send(_ pdu: UnsafeRawBufferPointer) throws(TransportError) {
+        guard pdu.count <= maximumPDULength else { throw .pduTooLarge(length: pdu.count, limit: maximumPDULength) }
+        try link.send(pdu)
+    }
+
+    public func start(
+        receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+        closed: @escaping @Sendable (TransportError) -> Void
+    ) throws(TransportError) {
+        try link.start(
+            deliver: { bytes in
+                receive(bytes)
+                return nil
+            },
+            closed: closed
+        )
+    }
+
+    public func close() { link.close() }
+
+    deinit { link.close() }
+}

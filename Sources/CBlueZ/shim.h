@@ -1,0 +1,75 @@
+// The C side of hcipico's Linux layer: the libbluetooth headers, plus the few things Swift cannot
+// import from them (function-like ioctl macros, variadic ioctl), each as a `cbluez_` inline function.
+#ifndef CBLUEZ_SHIM_H
+#define CBLUEZ_SHIM_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <bluetooth/bluetooth.h>
+#include <bluetooth/hci.h>
+#include <bluetooth/l2cap.h>
+
+// The layouts the Swift side writes and reads; a header update that moved a field fails the build here.
+_Static_assert(sizeof(bdaddr_t) == 6, "bdaddr_t is six octets");
+_Static_assert(sizeof(struct sockaddr_l2) == 14, "sockaddr_l2 is 14 bytes");
+_Static_assert(offsetof(struct sockaddr_l2, l2_psm) == 2, "sockaddr_l2.l2_psm at 2");
+_Static_assert(offsetof(struct sockaddr_l2, l2_bdaddr) == 4, "sockaddr_l2.l2_bdaddr at 4");
+_Static_assert(offsetof(struct sockaddr_l2, l2_cid) == 10, "sockaddr_l2.l2_cid at 10");
+_Static_assert(offsetof(struct sockaddr_l2, l2_bdaddr_type) == 12, "sockaddr_l2.l2_bdaddr_type at 12");
+_Static_assert(sizeof(struct sockaddr_hci) == 6, "sockaddr_hci is 6 bytes");
+_Static_assert(sizeof(struct hci_filter) == 16, "hci_filter is 16 bytes");
+_Static_assert(sizeof(struct l2cap_conninfo) == 6, "l2cap_conninfo is 6 bytes");
+_Static_assert(sizeof(struct bt_security) == 2, "bt_security is 2 bytes");
+_Static_assert(sizeof(struct hci_dev_req) == 8, "hci_dev_req is 8 bytes");
+_Static_assert(offsetof(struct hci_dev_list_req, dev_req) == 4, "hci_dev_list_req.dev_req at 4");
+_Static_assert(offsetof(struct hci_dev_info, flags) == 16, "hci_dev_info.flags at 16");
+
+/// `HCIGETDEVLIST` (`_IOR('H', 210, int)`).
+static inline unsigned long cbluez_hcigetdevlist(void) { return HCIGETDEVLIST; }
+/// `HCIGETDEVINFO` (`_IOR('H', 211, int)`).
+static inline unsigned long cbluez_hcigetdevinfo(void) { return HCIGETDEVINFO; }
+
+/// `ioctl(2)` with a pointer argument (the C function is variadic, which Swift cannot call).
+static inline int cbluez_ioctl(int fd, unsigned long request, void *argument) {
+    return ioctl(fd, request, argument);
+}
+
+/// `fcntl(2)` with an integer argument.
+static inline int cbluez_fcntl(int fd, int command, int argument) { return fcntl(fd, command, argument); }
+
+/// `open(2)` with flags and no mode.
+static inline int cbluez_open(const char *path, int flags) { return open(path, flags); }
+
+/// Names the calling thread (at most 15 bytes are kept).
+static inline int cbluez_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+/// The thread's `errno` (a macro over a thread-local in glibc).
+static inline int cbluez_errno(void) { return errno; }
+
+/// C's own `sizeof` of the structures the Swift side lays out, for the layout tests.
+static inline size_t cbluez_sizeof_sockaddr_l2(void) { return sizeof(struct sockaddr_l2); }
+static inline size_t cbluez_sizeof_sockaddr_hci(void) { return sizeof(struct sockaddr_hci); }
+static inline size_t cbluez_sizeof_hci_filter(void) { return sizeof(struct hci_filter); }
+static inline size_t cbluez_sizeof_l2cap_conninfo(void) { return sizeof(struct l2cap_conninfo); }
+static inline size_t cbluez_sizeof_bt_security(void) { return sizeof(struct bt_security); }
+static inline size_t cbluez_sizeof_hci_dev_info(void) { return sizeof(struct hci_dev_info); }
+static inline size_t cbluez_offsetof_sockaddr_l2_cid(void) { return offsetof(struct sockaddr_l2, l2_cid); }
+static inline size_t cbluez_offsetof_sockaddr_l2_bdaddr_type(void) {
+    return offsetof(struct sockaddr_l2, l2_bdaddr_type);
+}
+
+#endif
