@@ -91,6 +91,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "HCIHostTests",
+            dependencies: ["BLEHost", "BLEWire", "BLELinux"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "BLELinuxTests",
             dependencies: ["BLELinux", "BLEHost", "BLEWire", "hcipico"],
             swiftSettings: strict

@@ -1,0 +1,11 @@
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes` keeping the body's typed error.
+    func withTypedBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let outcome: Swift.Result<Result, Failure> = withUnsafeBytes { bytes in
+            do throws(Failure) { return .success(try body(bytes)) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+}

@@ -1,0 +1,81 @@
+/// Host → controller ACL flow control (Core 5.4 Vol 4 Part E §4.1.1): the controller buffers
+/// `capacity` packets of at most `length` octets; each packet sent takes a credit, Number Of Completed
+/// Packets gives them back per handle, and a disconnection returns what its handle still held.
+///
+/// PDUs that cannot go out at once (no credit, or others already waiting) wait in `queue`, in order,
+/// as whole L2CAP frames. Kept inside `HCIHost.State`, so every use is under the host's lock.
+struct HCIACLFlow {
+    struct Frame {
+        let handle: UInt16
+        /// The L2CAP frame: basic header and payload.
+        let bytes: [UInt8]
+        /// Octets already sent.
+        var offset = 0
+    }
+
+    private(set) var length = 27
+    private(set) var capacity = 1
+    private(set) var free = 1
+    private(set) var inFlight: [UInt16: Int] = [:]
+    private(set) var queue: [Frame] = []
+    private var queueHead = 0
+
+    mutating func configure(length: Int, count: Int) {
+        self.length = length
+        capacity = count
+        free = count
+        inFlight = [:]
+        queue = []
+        queueHead = 0
+    }
+
+    mutating func reset() { configure(length: length, count: capacity) }
+
+    var hasQueued: Bool { queueHead < queue.count }
+
+    /// Takes a credit for one packet on `handle`; false when none is free.
+    mutating func take(_ handle: UInt16) -> Bool {
+        guard free > 0 else { return false }
+        free -= 1
+        inFlight[handle, default: 0] += 1
+        return true
+    }
+
+    /// Returns `count` credits for `handle` (Number Of Completed Packets), never more than it holds.
+    mutating func complete(_ handle: UInt16, count: Int) {
+        guard let held = inFlight[handle] else { return }
+        let returned = min(held, count)
+        inFlight[handle] = held - returned
+        free = min(capacity, free + returned)
+    }
+
+    /// A handle is gone: its credits come back and its waiting frames are dropped.
+    mutating func remove(_ handle: UInt16) {
+        if let held = inFlight.removeValue(forKey: handle) { free = min(capacity, free + held) }
+        if hasQueued {
+            let remaining = queue[queueHead...].filter { $0.handle != handle }
+            queue = Array(remaining)
+            queueHead = 0
+        }
+    }
+
+    mutating func enqueue(_ frame: Frame) {
+        if queueHead > 64, queueHead * 2 > queue.count {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+        queue.append(frame)
+    }
+
+    /// The next frame to send from, if any.
+    var head: Frame? { hasQueued ? queue[queueHead] : nil }
+
+    mutating func advanceHead(by sent: Int) {
+        queue[queueHead].offset += sent
+        if queue[queueHead].offset >= queue[queueHead].bytes.count { queueHead += 1 }
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
+    }
+}

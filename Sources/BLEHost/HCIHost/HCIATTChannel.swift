@@ -1,0 +1,88 @@
+import Synchronization
+
+/// The ATT fixed channel (L2CAP CID 4) of one `HCIConnection`, as an `ATTTransport`: PDUs are sent as
+/// L2CAP frames through the host's ACL flow control and delivered on the transport's reader thread
+/// straight from the reassembler. PDUs that arrive before `start` are kept (copied) and delivered first.
+public final class HCIATTChannel: ATTTransport {
+    /// ATT's largest MTU (Core 5.4 Vol 3 Part F §3.2.8); the L2CAP frame may be up to 65 535 octets.
+    public let maximumPDULength = 517
+    let host: HCIHost
+    public let handle: UInt16
+    private let state = Mutex(State())
+
+    private struct State {
+        var receive: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+        var closed: (@Sendable (TransportError) -> Void)?
+        var ended: TransportError?
+        var endReported = false
+        var backlog: [[UInt8]] = []
+    }
+
+    init(host: HCIHost, handle: UInt16) {
+        self.host = host
+        self.handle = handle
+    }
+
+    public func send(_ pdu: UnsafeRawBufferPointer) throws(TransportError) {
+        if let ended = state.withLock({ $0.ended }) { throw ended }
+        guard pdu.count <= maximumPDULength else { throw .pduTooLarge(length: pdu.count, limit: maximumPDULength) }
+        try host.sendL2CAP(handle: handle, channel: 0x0004, pdu)
+    }
+
+    public func start(
+        receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+        closed: @escaping @Sendable (TransportError) -> Void
+    ) throws(TransportError) {
+        let (backlog, ended) = state.withLock { state in
+            state.receive = receive
+            state.closed = closed
+            defer { state.backlog = [] }
+            return (state.backlog, state.ended)
+        }
+        for pdu in backlog { pdu.withUnsafeBytes { receive($0) } }
+        if let ended { report(ended) }
+    }
+
+    /// Ends delivery and disconnects the link (in the background, bounded by the command timeout).
+    public func close() {
+        let first = state.withLock { state in
+            defer { if state.ended == nil { state.ended = .closed } }
+            return state.ended == nil
+        }
+        guard first else { return }
+        report(.closed)
+        let host = host
+        let handle = handle
+        Task {
+            let link = host.state.withLock { $0.connections[handle] }
+            try? await link?.disconnect()
+        }
+    }
+
+    /// One ATT PDU from the reassembler (reader thread).
+    func deliver(_ pdu: UnsafeRawBufferPointer) {
+        let receive = state.withLock { state in
+            if state.receive == nil, state.ended == nil, state.backlog.count < 64 { state.backlog.append(Array(pdu)) }
+            return state.ended == nil ? state.receive : nil
+        }
+        receive?(pdu)
+    }
+
+    /// The link went down or the transport closed.
+    func linkClosed(_ reason: TransportError) {
+        state.withLock { state in
+            if state.ended == nil { state.ended = reason }
+        }
+        report(reason)
+    }
+
+    /// Calls `closed` once, if started.
+    private func report(_ reason: TransportError) {
+        let closed = state.withLock { state -> (@Sendable (TransportError) -> Void)? in
+            guard !state.endReported, let closed = state.closed else { return nil }
+            state.endReported = true
+            return closed
+        }
+        closed?(reason)
+    }
+}

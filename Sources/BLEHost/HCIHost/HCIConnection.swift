@@ -1,0 +1,129 @@
+public import BLEWire
+import Synchronization
+
+/// One LE link of an `HCIHost`. `att` carries the ATT fixed channel (CID 4) as an `ATTTransport`;
+/// the LE signaling channel (CID 5) is answered by the host itself; `events` reports parameter, data
+/// length and PHY changes and, last, the disconnection.
+public final class HCIConnection: Sendable, CustomStringConvertible {
+    public let handle: UInt16
+    public let peer: BluetoothAddress
+    /// 0 central, 1 peripheral.
+    public let role: UInt8
+    /// ATT over L2CAP CID 4 on this link: give it to `GATTClient.connect(transport:)`.
+    public let att: HCIATTChannel
+    /// Changes on the link, in order; finishes after `.disconnected`.
+    public let events: AsyncStream<HCIConnectionEvent>
+    let eventSink: AsyncStream<HCIConnectionEvent>.Continuation
+    let reassembler = L2CAPReassembler()
+    /// Strong: the host keeps its connections until they end, so the cycle ends with the link.
+    let host: HCIHost
+    let state: Mutex<State>
+
+    struct State {
+        var interval: UInt16
+        var latency: UInt16
+        var supervisionTimeout: UInt16
+        var disconnectReason: UInt8?
+        var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
+        var signalingIdentifier: UInt8 = 0
+    }
+
+    init(host: HCIHost, handle: UInt16, peer: BluetoothAddress, role: UInt8, interval: UInt16, latency: UInt16, timeout: UInt16) {
+        self.host = host
+        self.handle = handle
+        self.peer = peer
+        self.role = role
+        state = Mutex(State(interval: interval, latency: latency, supervisionTimeout: timeout))
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        att = HCIATTChannel(host: host, handle: handle)
+    }
+
+    public var description: String { "connection 0x\(hex4(handle)) to \(peer)" }
+
+    /// Current interval (1.25 ms), peripheral latency, supervision timeout (10 ms).
+    public var parameters: (interval: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
+        state.withLock { ($0.interval, $0.latency, $0.supervisionTimeout) }
+    }
+
+    /// The HCI reason the link ended with, or nil while it is up.
+    public var disconnectReason: UInt8? { state.withLock { $0.disconnectReason } }
+
+    /// Sends HCI Disconnect (default reason Remote User Terminated Connection) and waits, bounded by
+    /// the command timeout, for Disconnection Complete. Returns at once if the link is already down.
+    public func disconnect(reason: UInt8 = 0x13) async throws(HCIHostError) {
+        if disconnectReason != nil { return }
+        try await host.sendExpectingStatus(HCIDisconnect(connectionHandle: handle, reason: reason))
+        let timeout = host.configuration.commandTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { self?.wakeDisconnectWaiters() }
+        }
+        defer { timer.cancel() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let down = state.withLock { state in
+                if state.disconnectReason != nil { return true }
+                state.disconnectWaiters.append(continuation)
+                return false
+            }
+            if down { continuation.resume() }
+        }
+        if disconnectReason == nil { throw .commandTimeout(opcode: HCIDisconnect.opcode) }
+    }
+
+    private func wakeDisconnectWaiters() {
+        let waiters = state.withLock { state in
+            defer { state.disconnectWaiters = [] }
+            return state.disconnectWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Why the link ended, as the host saw it.
+    enum Ending {
+        case reason(UInt8)
+        case closedTransport(TransportError)
+    }
+
+    /// The link is gone: fail the ATT channel, finish `events`, wake `disconnect()` callers.
+    func didDisconnect(_ ending: Ending) {
+        let reason: UInt8
+        let transportError: TransportError
+        switch ending {
+        case .reason(let code):
+            reason = code
+            transportError = .disconnected(reason: code)
+        case .closedTransport(let error):
+            reason = 0x08
+            transportError = error
+        }
+        state.withLock { state in
+            if state.disconnectReason == nil { state.disconnectReason = reason }
+        }
+        att.linkClosed(transportError)
+        eventSink.yield(.disconnected(reason: reason))
+        eventSink.finish()
+        wakeDisconnectWaiters()
+    }
+
+    /// A complete L2CAP frame (reader thread).
+    func receiveL2CAP(_ channel: UInt16, _ payload: UnsafeRawBufferPointer) {
+        switch channel {
+        case 0x0004: att.deliver(payload)
+        case 0x0005: receiveSignaling(payload)
+        default: host.state.withLock { $0.statistics.droppedL2CAP += 1 }
+        }
+    }
+}
+
+/// What happened on a link, in order.
+public enum HCIConnectionEvent: Sendable, Hashable {
+    /// LE Connection Update Complete (interval 1.25 ms, timeout 10 ms units).
+    case parametersUpdated(status: HCIStatus, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
+    /// The peer asked for new parameters (L2CAP request or LL Remote Connection Parameter Request);
+    /// `accepted` tells how the host answered.
+    case parameterRequest(HCIConnectionParameters, accepted: Bool, viaL2CAP: Bool)
+    case dataLengthChanged(maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16)
+    case phyUpdated(status: HCIStatus, tx: UInt8, rx: UInt8)
+    /// The last event: Disconnection Complete's reason (0x08 when the transport went away).
+    case disconnected(reason: UInt8)
+}

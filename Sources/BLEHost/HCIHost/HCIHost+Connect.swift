@@ -1,0 +1,146 @@
+public import BLEWire
+
+extension HCIHost {
+    /// Connects to `peer` as central: LE Extended Create Connection when the controller has it, LE
+    /// Create Connection otherwise. Scanning is stopped first. After `timeout` (or when the calling
+    /// task is cancelled) the attempt is withdrawn with LE Create Connection Cancel. One attempt runs at
+    /// a time; further callers wait their turn.
+    public func connect(
+        to peer: BluetoothAddress,
+        parameters: HCIConnectionParameters? = nil,
+        timeout: Duration = .seconds(5)
+    ) async throws(HCIHostError) -> HCIConnection {
+        guard let controller else { throw .notRunning(state.withLock { $0.closed }) }
+        await connectGate.acquire()
+        defer { connectGate.release() }
+        try await stopScanning()
+        let wanted = parameters ?? configuration.connectionParameters
+        let own = state.withLock { $0.ownAddressType }
+        let peerType: UInt8 = peer.type == .random || peer.type == .randomIdentity ? 1 : 0
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HCIConnection, HCIHostError>, Never>) in
+                state.withLock { $0.pendingConnect = PendingConnect(address: peer, continuation: continuation) }
+                Task {
+                    do throws(HCIHostError) {
+                        if controller.extendedConnect {
+                            try await sendExpectingStatus(
+                                HCILEExtendedCreateConnection(
+                                    initiatorFilterPolicy: 0,
+                                    ownAddressType: own,
+                                    peerAddressType: peerType,
+                                    peerAddress: peer,
+                                    initiatingPHYs: 0x01,
+                                    phys: [phyParameters(wanted)]
+                                )
+                            )
+                        } else {
+                            let phy = phyParameters(wanted)
+                            try await sendExpectingStatus(
+                                HCILECreateConnection(
+                                    leScanInterval: phy.scanInterval,
+                                    leScanWindow: phy.scanWindow,
+                                    initiatorFilterPolicy: 0,
+                                    peerAddressType: peerType,
+                                    peerAddress: peer,
+                                    ownAddressType: own,
+                                    connectionIntervalMin: wanted.intervalMin,
+                                    connectionIntervalMax: wanted.intervalMax,
+                                    maxLatency: wanted.latency,
+                                    supervisionTimeout: wanted.supervisionTimeout,
+                                    minCELength: 0,
+                                    maxCELength: 0
+                                )
+                            )
+                        }
+                    } catch {
+                        finishConnect(.failure(error))
+                        return
+                    }
+                    try? await Task.sleep(for: timeout)
+                    await withdrawConnect(because: .connectTimeout(peer))
+                }
+            }
+        } onCancel: {
+            Task { await self.withdrawConnect(because: .cancelled) }
+        }
+        return try result.get()
+    }
+
+    private func phyParameters(_ wanted: HCIConnectionParameters) -> HCILEExtendedConnectionPHYParameters {
+        HCILEExtendedConnectionPHYParameters(
+            scanInterval: configuration.scanInterval,
+            scanWindow: configuration.scanWindow,
+            connectionIntervalMin: wanted.intervalMin,
+            connectionIntervalMax: wanted.intervalMax,
+            maxLatency: wanted.latency,
+            supervisionTimeout: wanted.supervisionTimeout,
+            minCELength: 0,
+            maxCELength: 0
+        )
+    }
+
+    /// Cancels a still-pending attempt. The controller answers with a Connection Complete carrying Unknown
+    /// Connection Identifier, which ends the wait with `reason`; if that never comes, the wait ends
+    /// after one more command timeout anyway.
+    private func withdrawConnect(because reason: HCIHostError) async {
+        let pending = state.withLock { state -> Bool in
+            guard state.pendingConnect != nil else { return false }
+            state.pendingConnect?.cancelled = reason
+            return true
+        }
+        guard pending else { return }
+        do throws(HCIHostError) {
+            _ = try await execute(HCILECreateConnectionCancel())
+        } catch {
+            diagnose("LE Create Connection Cancel: \(error)")
+        }
+        try? await Task.sleep(for: configuration.commandTimeout)
+        finishConnect(.failure(reason))
+    }
+
+    private func finishConnect(_ result: Result<HCIConnection, HCIHostError>) {
+        let pending = state.withLock { state in
+            defer { state.pendingConnect = nil }
+            return state.pendingConnect
+        }
+        pending?.continuation.resume(returning: result)
+    }
+
+    /// (Enhanced) Connection Complete, on the reader thread.
+    func connectionComplete(
+        status: HCIStatus,
+        handle: UInt16,
+        role: UInt8,
+        peer: BluetoothAddress,
+        interval: UInt16,
+        latency: UInt16,
+        timeout: UInt16
+    ) {
+        guard status == .success else {
+            let pending = state.withLock { state in
+                defer { state.pendingConnect = nil }
+                return state.pendingConnect
+            }
+            guard let pending else { return }
+            pending.continuation.resume(
+                returning: .failure(pending.cancelled ?? .connectFailed(pending.address, status: status))
+            )
+            return
+        }
+        let link = HCIConnection(
+            host: self,
+            handle: handle,
+            peer: peer,
+            role: role,
+            interval: interval,
+            latency: latency,
+            timeout: timeout
+        )
+        let pending = state.withLock { state in
+            state.connections[handle] = link
+            defer { state.pendingConnect = nil }
+            return state.pendingConnect
+        }
+        pending?.continuation.resume(returning: .success(link))
+    }
+}

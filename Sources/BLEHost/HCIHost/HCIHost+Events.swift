@@ -1,0 +1,123 @@
+import BLEWire
+
+extension HCIHost {
+    /// Every packet from the controller, on the transport's reader thread.
+    func receive(_ type: HCIPacketIndicator, _ packet: UnsafeRawBufferPointer) {
+        switch type {
+        case .acl: receiveACL(packet)
+        case .event: receiveEvent(packet)
+        default: state.withLock { $0.statistics.ignoredEvents += 1 }
+        }
+    }
+
+    private func receiveEvent(_ packet: UnsafeRawBufferPointer) {
+        guard packet.count >= 2 else { return ignoreEvent() }
+        // The per-packet event is read in place; everything else is rare enough to decode fully.
+        if packet[0] == HCINumberOfCompletedPacketsEvent.eventCode { return completedPackets(packet) }
+        let event: HCIEvent
+        do throws(DecodeError) {
+            var reader = ByteReader(packet)
+            event = try HCIEvent(parsing: &reader)
+        } catch {
+            return ignoreEvent()
+        }
+        switch event {
+        case .commandComplete(let complete):
+            finishCommand(opcode: complete.commandOpcode, .success(complete.returnParameters))
+        case .commandStatus(let status):
+            finishCommand(opcode: status.commandOpcode, .success([status.status.rawValue]))
+        case .disconnectionComplete(let complete):
+            guard complete.status == .success else { return }
+            disconnected(handle: complete.connectionHandle, reason: complete.reason)
+        case .leConnectionComplete(let complete):
+            connectionComplete(
+                status: complete.status,
+                handle: complete.connectionHandle,
+                role: complete.role,
+                peer: BluetoothAddress(value: complete.peerAddress.value, type: addressType(complete.peerAddressType)),
+                interval: complete.connectionInterval,
+                latency: complete.peripheralLatency,
+                timeout: complete.supervisionTimeout
+            )
+        case .leEnhancedConnectionComplete(let complete):
+            connectionComplete(
+                status: complete.status,
+                handle: complete.connectionHandle,
+                role: complete.role,
+                peer: BluetoothAddress(value: complete.peerAddress.value, type: addressType(complete.peerAddressType)),
+                interval: complete.connectionInterval,
+                latency: complete.peripheralLatency,
+                timeout: complete.supervisionTimeout
+            )
+        case .leEnhancedConnectionCompleteV2(let complete):
+            connectionComplete(
+                status: complete.status,
+                handle: complete.connectionHandle,
+                role: complete.role,
+                peer: BluetoothAddress(value: complete.peerAddress.value, type: addressType(complete.peerAddressType)),
+                interval: complete.connectionInterval,
+                latency: complete.peripheralLatency,
+                timeout: complete.supervisionTimeout
+            )
+        case .leAdvertisingReport(let event):
+            for report in event.reports { advertised(HCIAdvertisement(report)) }
+        case .leExtendedAdvertisingReport(let event):
+            for report in event.reports { advertised(HCIAdvertisement(report)) }
+        case .leConnectionUpdateComplete(let update):
+            guard let link = connection(update.connectionHandle) else { return ignoreEvent() }
+            if update.status == .success {
+                link.state.withLock { state in
+                    state.interval = update.connectionInterval
+                    state.latency = update.peripheralLatency
+                    state.supervisionTimeout = update.supervisionTimeout
+                }
+            }
+            link.eventSink.yield(
+                .parametersUpdated(
+                    status: update.status,
+                    interval: update.connectionInterval,
+                    latency: update.peripheralLatency,
+                    supervisionTimeout: update.supervisionTimeout
+                )
+            )
+        case .leRemoteConnectionParameterRequest(let request):
+            guard let link = connection(request.connectionHandle) else { return ignoreEvent() }
+            link.remoteParameterRequest(request)
+        case .leDataLengthChange(let change):
+            connection(change.connectionHandle)?.eventSink.yield(
+                .dataLengthChanged(
+                    maxTxOctets: change.maxTxOctets,
+                    maxTxTime: change.maxTxTime,
+                    maxRxOctets: change.maxRxOctets,
+                    maxRxTime: change.maxRxTime
+                )
+            )
+        case .lePHYUpdateComplete(let update):
+            connection(update.connectionHandle)?.eventSink.yield(
+                .phyUpdated(status: update.status, tx: update.txPHY, rx: update.rxPHY)
+            )
+        case .numberOfCompletedPackets, .leReadRemoteFeaturesComplete:
+            break
+        }
+    }
+
+    func connection(_ handle: UInt16) -> HCIConnection? { state.withLock { $0.connections[handle] } }
+
+    private func ignoreEvent() { state.withLock { $0.statistics.ignoredEvents += 1 } }
+
+    private func addressType(_ raw: UInt8) -> BluetoothAddress.AddressType {
+        BluetoothAddress.AddressType(rawValue: raw) ?? .random
+    }
+
+    /// Disconnection Complete: credits of the handle come back, its waiting frames are dropped, the
+    /// link's ATT channel fails every pending request.
+    private func disconnected(handle: UInt16, reason: UInt8) {
+        let link: HCIConnection? = state.withLock { state in
+            state.flow.remove(handle)
+            let link = state.connections.removeValue(forKey: handle)
+            drainACL(&state)
+            return link
+        }
+        link?.didDisconnect(.reason(reason))
+    }
+}

@@ -1,0 +1,120 @@
+import BLEWire
+import Synchronization
+
+/// A user-space Bluetooth LE host (central role) over any `HCITransport`: controller initialisation,
+/// scanning, connections, ACL flow control and fragmentation, L2CAP fixed channels ATT (4) and LE
+/// signaling (5). Each connection's `att` is an `ATTTransport`, so `GATTClient` runs over it unchanged.
+///
+/// The receive path runs synchronously on the transport's reader thread: an ACL packet is reassembled
+/// in the connection's reused buffer and its ATT PDU is handed to the bearer in the same call.
+public final class HCIHost: Sendable {
+    public let transport: any HCITransport
+    public let configuration: HCIHostConfiguration
+    let state = Mutex(State())
+    let commandGate = AsyncGate()
+    let connectGate = AsyncGate()
+    /// Where outgoing ACL packets are built; used only under `state`'s lock.
+    let scratch = ScratchBuffer(capacity: 4 + 1024)
+
+    struct PendingCommand {
+        let opcode: UInt16
+        let continuation: CheckedContinuation<Result<[UInt8], HCIHostError>, Never>
+    }
+
+    struct PendingConnect {
+        let address: BluetoothAddress
+        let continuation: CheckedContinuation<Result<HCIConnection, HCIHostError>, Never>
+        var cancelled: HCIHostError?
+    }
+
+    struct State {
+        var started = false
+        var closed: TransportError?
+        var controller: HCIControllerInfo?
+        var ownAddressType: UInt8 = 0
+        var pendingCommand: PendingCommand?
+        var pendingConnect: PendingConnect?
+        var scan: AsyncStream<HCIAdvertisement>.Continuation?
+        var connections: [UInt16: HCIConnection] = [:]
+        var flow = HCIACLFlow()
+        var statistics = HCIHostStatistics()
+    }
+
+    /// A host on `transport`; nothing is sent until `start()`.
+    public init(transport: any HCITransport, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
+        self.transport = transport
+        self.configuration = configuration
+    }
+
+    /// What initialisation learnt about the controller (nil before `start()` completes).
+    public var controller: HCIControllerInfo? { state.withLock { $0.controller } }
+
+    /// Counters of what the receive path dropped or answered.
+    public var statistics: HCIHostStatistics { state.withLock { $0.statistics } }
+
+    /// The open connections.
+    public var connections: [HCIConnection] { state.withLock { Array($0.connections.values) } }
+
+    /// Starts delivery from the transport and initialises the controller.
+    @discardableResult
+    public func start() async throws(HCIHostError) -> HCIControllerInfo {
+        let already = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        if !already {
+            do throws(TransportError) {
+                try transport.start(
+                    receive: { [weak self] type, packet in self?.receive(type, packet) },
+                    closed: { [weak self] reason in self?.transportClosed(reason) }
+                )
+            } catch {
+                throw .transport(error)
+            }
+        }
+        return try await initialize()
+    }
+
+    /// Disconnects every link (bounded by the command timeout each) and closes the transport.
+    public func shutdown() async {
+        for connection in connections { try? await connection.disconnect() }
+        transport.close()
+    }
+
+    func diagnose(_ line: @autoclosure () -> String) { configuration.diagnostics?(line()) }
+
+    /// Called once when the transport stops: every wait ends with `notRunning`, every link with
+    /// `.disconnected`/`.closed` as the transport reports.
+    func transportClosed(_ reason: TransportError) {
+        let (command, connect, scan, links) = state.withLock { state in
+            state.closed = reason
+            defer {
+                state.pendingCommand = nil
+                state.pendingConnect = nil
+                state.scan = nil
+                state.connections = [:]
+                state.flow.reset()
+            }
+            return (state.pendingCommand, state.pendingConnect, state.scan, Array(state.connections.values))
+        }
+        command?.continuation.resume(returning: .failure(.notRunning(reason)))
+        connect?.continuation.resume(returning: .failure(.notRunning(reason)))
+        scan?.finish()
+        for link in links { link.didDisconnect(.closedTransport(reason)) }
+    }
+}
+
+/// Counters kept by the receive path (read with `HCIHost.statistics`).
+public struct HCIHostStatistics: Sendable, Hashable {
+    /// Events that could not be decoded or were not expected.
+    public var ignoredEvents = 0
+    /// ACL packets for unknown handles, continuations without a start, or malformed L2CAP frames.
+    public var droppedACL = 0
+    /// L2CAP PDUs on channels other than ATT and LE signaling.
+    public var droppedL2CAP = 0
+    /// Signaling commands answered with Command Reject.
+    public var rejectedSignaling = 0
+    /// ACL packets sent and received.
+    public var aclSent = 0
+    public var aclReceived = 0
+}

@@ -1,0 +1,79 @@
+import BLEHost
+import BLEWire
+import Testing
+
+@Suite("HCIHost initialisation")
+struct HCIHostInitTests {
+    @Test("the init sequence, with LE Read Buffer Size v2 when the bitmap has it")
+    func sequenceV2() async throws {
+        let harness = try await HostHarness(.init(leLength: 251, leCount: 6))
+        let opcodes = harness.controller.commandOpcodes
+        #expect(Array(opcodes.prefix(4)) == [0x0C03, 0x1001, 0x1002, 0x1003])
+        for opcode: UInt16 in [0x1009, 0x0C01, 0x2001, 0x2060] { #expect(opcodes.contains(opcode)) }
+        #expect(!opcodes.contains(0x2002))
+        #expect(harness.info.bufferSource == .leReadBufferSizeV2)
+        #expect(harness.info.aclDataLength == 251 && harness.info.aclPacketCount == 6)
+        #expect(harness.info.ownAddress == BluetoothAddress(value: 0x00_00_5E_00_53_01, type: .public))
+        #expect(!harness.info.extendedScanning && !harness.info.extendedConnect)
+        let leMask = try #require(harness.controller.commands(0x2001).first)
+        #expect(leMask[0] & 0x3F == 0x2F)  // connection complete, adv report, update, features, remote param request
+    }
+
+    @Test("falls back to LE Read Buffer Size v1 when v2 is not in the supported-commands bitmap")
+    func fallbackV1() async throws {
+        let harness = try await HostHarness(.init(commands: FakeController.baseCommands, leLength: 27, leCount: 3))
+        let opcodes = harness.controller.commandOpcodes
+        #expect(opcodes.contains(0x2002) && !opcodes.contains(0x2060))
+        #expect(harness.info.bufferSource == .leReadBufferSizeV1)
+        #expect(harness.info.aclDataLength == 27 && harness.info.aclPacketCount == 3)
+    }
+
+    @Test("uses the shared ACL buffer when the LE buffer is reported as 0")
+    func sharedBuffer() async throws {
+        let harness = try await HostHarness(.init(commands: FakeController.baseCommands, leLength: 0, leCount: 0))
+        #expect(harness.controller.commandOpcodes.contains(0x1005))
+        #expect(harness.info.bufferSource == .sharedReadBufferSize)
+        #expect(harness.info.aclDataLength == 310 && harness.info.aclPacketCount == 10)
+    }
+
+    @Test("a static random own address is set when the controller has no public address")
+    func randomAddress() async throws {
+        let harness = try await HostHarness(.init(address: BluetoothAddress(value: 0)))
+        let set = try #require(harness.controller.commands(0x2005).first)
+        #expect(set.count == 6 && set[5] & 0xC0 == 0xC0)
+        #expect(harness.info.ownAddress.type == .random)
+    }
+
+    @Test("a command the controller never answers fails with a typed timeout, bounded")
+    func commandTimeout() async throws {
+        let controller = FakeController(.init(silent: [0x1002]))
+        var configuration = HCIHostConfiguration()
+        configuration.commandTimeout = .milliseconds(100)
+        let host = HCIHost(transport: controller, configuration: configuration)
+        let started = ContinuousClock.now
+        await #expect(throws: HCIHostError.commandTimeout(opcode: 0x1002)) { try await host.start() }
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test("a connection attempt that does not complete is cancelled with LE Create Connection Cancel")
+    func connectTimeout() async throws {
+        let harness = try await HostHarness(.init(completesConnections: false), timeout: .milliseconds(300))
+        await #expect(throws: HCIHostError.connectTimeout(HostHarness.peer)) {
+            _ = try await harness.host.connect(to: HostHarness.peer, timeout: .milliseconds(100))
+        }
+        #expect(harness.controller.commandOpcodes.contains(0x200E))
+    }
+
+    @Test("legacy scanning decodes advertising reports through AdvertisingData")
+    func scanLegacy() async throws {
+        let harness = try await HostHarness()
+        let data = AdvertisingData(flags: 0x06, localName: "PicoSim").encodedBytes
+        let report = HCILEAdvertisingReport(eventType: 0, addressType: 1, address: HostHarness.peer, data: data, rssi: -40)
+        let scanning = Task { try await harness.host.scan(timeout: .seconds(2)) { $0.name == "PicoSim" } }
+        #expect(await eventually { harness.controller.commandOpcodes.contains(0x200C) })
+        harness.controller.event(HCILEAdvertisingReportEvent(reports: [report]))
+        let found = try await scanning.value
+        #expect(found.address == HostHarness.peer && found.rssi == -40 && found.connectable)
+        #expect(harness.controller.commands(0x200C).last == [0, 0])
+    }
+}
