@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel
+	test-peers peers-tier1 peers-kernel peers-h4
 
 all: build
 
@@ -24,7 +24,7 @@ demo: deps
 	@Tools/demo.sh
 
 ## test: every test tier: generated code, formatting, unit and in-memory tests, peers.
-test: test-deps check-generated lint unit test-peers
+test: test-deps check-generated lint unit peers-h4 test-peers
 
 check-generated: deps
 	@Tools/check-generated.sh
@@ -48,6 +48,13 @@ ATT_RTT := $(PEERS_BUILD)/bin/att_rtt
 
 peers-deps: test-deps
 	@Tools/install-peers.sh
+
+## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
+## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request). Without
+## HCIPICO_H4_PEER a plain `swift test` skips these tests.
+peers-h4: peers-deps
+	$(SWIFT) build --build-tests
+	HCIPICO_H4_PEER="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter H4PeerTests
 
 $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)

@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HCIHostTests",
-            dependencies: ["BLEHost", "BLEWire", "BLELinux"],
+            dependencies: ["BLEHost", "BLEWire", "BLELinux", "BLETesting"],
             swiftSettings: strict
         ),
         .testTarget(

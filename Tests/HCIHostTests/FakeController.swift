@@ -136,15 +136,16 @@ final class FakeController: HCITransport {
             complete(opcode, HCILEReadBufferSize.ReturnParameters(status: ok, leACLDataPacketLength: options.leLength, totalNumLEACLDataPackets: options.leCount).encodedBytes)
         case HCIReadBufferSize.opcode:
             complete(opcode, HCIReadBufferSize.ReturnParameters(status: ok, aclDataPacketLength: options.sharedLength, synchronousDataPacketLength: 0, totalNumACLDataPackets: options.sharedCount, totalNumSynchronousDataPackets: 0).encodedBytes)
-        case HCILECreateConnection.opcode:
+        case HCILECreateConnection.opcode, HCILEExtendedCreateConnection.opcode:
             status(opcode)
             guard options.completesConnections else { return }
+            let peerOffset = opcode == HCILECreateConnection.opcode ? 5 : 2
             let handle = state.withLock { state in
                 defer { state.nextHandle += 1 }
                 return state.nextHandle
             }
-            let peer = BluetoothAddress(wireBytes: parameters[6..<12])
-            event(HCILEConnectionCompleteEvent(status: ok, connectionHandle: handle, role: 0, peerAddressType: parameters[5], peerAddress: peer, connectionInterval: 6, peripheralLatency: 0, supervisionTimeout: 200, centralClockAccuracy: 0))
+            let peer = BluetoothAddress(wireBytes: parameters[peerOffset + 1..<peerOffset + 7])
+            event(HCILEConnectionCompleteEvent(status: ok, connectionHandle: handle, role: 0, peerAddressType: parameters[peerOffset], peerAddress: peer, connectionInterval: 6, peripheralLatency: 0, supervisionTimeout: 200, centralClockAccuracy: 0))
         case HCILECreateConnectionCancel.opcode:
             complete(opcode, [0])
             event(HCILEConnectionCompleteEvent(status: .unknownConnectionIdentifier, connectionHandle: 0, role: 0, peerAddressType: 0, peerAddress: BluetoothAddress(value: 0), connectionInterval: 0, peripheralLatency: 0, supervisionTimeout: 0, centralClockAccuracy: 0))

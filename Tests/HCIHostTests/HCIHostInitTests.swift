@@ -76,4 +76,36 @@ struct HCIHostInitTests {
         #expect(found.address == HostHarness.peer && found.rssi == -40 && found.connectable)
         #expect(harness.controller.commands(0x200C).last == [0, 0])
     }
+
+    @Test("extended scanning and Extended Create Connection when the bitmap lists them")
+    func extendedPath() async throws {
+        let commands = FakeController.baseCommands + [
+            HCILESetExtendedScanParameters.self, HCILESetExtendedScanEnable.self, HCILEExtendedCreateConnection.self,
+        ]
+        let harness = try await HostHarness(.init(commands: commands))
+        #expect(harness.info.extendedScanning && harness.info.extendedConnect)
+        let report = HCILEExtendedAdvertisingReport(
+            eventType: 0x0013,
+            addressType: 1,
+            address: HostHarness.peer,
+            primaryPHY: 1,
+            secondaryPHY: 0,
+            advertisingSID: 0xFF,
+            txPower: 127,
+            rssi: -50,
+            periodicAdvertisingInterval: 0,
+            directAddressType: 0,
+            directAddress: BluetoothAddress(value: 0),
+            data: AdvertisingData(localName: "PicoSim").encodedBytes
+        )
+        let scanning = Task { try await harness.host.scan(timeout: .seconds(2)) { $0.name == "PicoSim" } }
+        #expect(await eventually { harness.controller.commandOpcodes.contains(0x2042) })
+        harness.controller.event(HCILEExtendedAdvertisingReportEvent(reports: [report]))
+        let found = try await scanning.value
+        #expect(found.extended && found.connectable && found.rssi == -50)
+        let link = try await harness.host.connect(to: found.address, timeout: .seconds(2))
+        #expect(link.peer == HostHarness.peer)
+        let opcodes = harness.controller.commandOpcodes
+        #expect(opcodes.contains(0x2041) && opcodes.contains(0x2043) && !opcodes.contains(0x200D) && !opcodes.contains(0x200B))
+    }
 }
