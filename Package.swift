@@ -69,6 +69,7 @@ let package = Package(
                 "BLEHost",
                 "PicoSimulator",
                 "BLETesting",
+                "BLELinux",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict

@@ -10,6 +10,7 @@ struct BenchSuite: Sendable {
 let suites: [BenchSuite] = [
     simulatorSuite,
     WireBench.suite,
+    H4Bench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

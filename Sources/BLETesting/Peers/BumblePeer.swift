@@ -96,6 +96,9 @@ public final class BumblePeer: @unchecked Sendable {
         throw StartError(description: "no READY line from the peer within \(readyTimeout); log: \(logPath)")
     }
 
+    /// The peer's process id (for CPU accounting).
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// The `EVENT` lines so far (JSON text after the prefix).
     public var events: [String] {
         output.lines.withLock { $0.filter { $0.hasPrefix("EVENT ") }.map { String($0.dropFirst(6)) } }

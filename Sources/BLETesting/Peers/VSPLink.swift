@@ -79,10 +79,14 @@ public final class VSPLink: Sendable {
     private func received(_ value: UnsafeRawBufferPointer) {
         let continuation: CheckedContinuation<Bool, Never>? = inbox.withLock { inbox in
             inbox.count += 1
-            if inbox.keepBytes { inbox.bytes.append(contentsOf: value) }
+            if inbox.keepBytes {
+                inbox.bytes.append(contentsOf: value)
+            } else {
+                inbox.lastValue.removeAll(keepingCapacity: true)
+                inbox.lastValue.append(contentsOf: value)
+            }
             if let waiter = inbox.waiter, waiter.predicate(inbox) {
                 inbox.waiter = nil
-                if !inbox.keepBytes { inbox.lastValue = Array(value) }
                 return waiter.continuation
             }
             return nil
@@ -124,12 +128,17 @@ public final class VSPLink: Sendable {
     public var unread: String { inbox.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
 
     /// Counts notifications only (no copies kept): for round trips and blasts.
-    public func countOnly() { inbox.withLock { $0.keepBytes = false } }
+    public func countOnly() {
+        inbox.withLock { inbox in
+            inbox.keepBytes = false
+            inbox.lastValue.reserveCapacity(ATTBearer.maximumMTU)
+        }
+    }
 
     /// Notifications received so far.
     public var notificationCount: Int { inbox.withLock { $0.count } }
 
-    /// The value of the notification that satisfied the last `wait(forCount:)` (count-only mode).
+    /// The value of the latest notification (count-only mode).
     public var lastValue: [UInt8] { inbox.withLock { $0.lastValue } }
 
     /// Waits until `count` notifications have arrived in total. False on timeout.
