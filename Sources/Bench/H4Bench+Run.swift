@@ -12,7 +12,11 @@ extension H4Bench {
     /// One peer; our host, then Bumble's host, against it.
     static func measure(script: String, anchor: String, aclLength: Int) async throws -> Result {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-h4-peer-\(aclLength).log").path
-        let peer = try await BumblePeer.start(script: script, arguments: ["--mode", "echo", "--le-acl-len", "\(aclLength)"], logPath: log)
+        let peer = try await BumblePeer.start(
+            script: script,
+            arguments: ["--mode", "echo", "--le-acl-len", "\(aclLength)"],
+            logPath: log
+        )
         defer { peer.stop() }
         let ours = try await runOurs(peer)
         let theirs = try runAnchor(anchor, peer: peer)
@@ -51,15 +55,22 @@ extension H4Bench {
         let peerBefore = processCPU(peer.processIdentifier)
         let ownBefore = ownCPU()
         let start = ContinuousClock.now
-        try await link.client.writeWithoutResponse(Array("blast \(blastCount) \(blastSize)".utf8), to: link.rx.valueHandle)
+        try await link.client.writeWithoutResponse(
+            Array("blast \(blastCount) \(blastSize)".utf8),
+            to: link.rx.valueHandle
+        )
         received += blastCount
         guard await link.wait(forCount: received, timeout: .seconds(60)) else {
-            throw Failure(description: "blast: \(link.notificationCount - received + blastCount) of \(blastCount) arrived")
+            throw Failure(
+                description: "blast: \(link.notificationCount - received + blastCount) of \(blastCount) arrived"
+            )
         }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let last = link.lastValue
-        guard last.count == blastSize, UInt32(last[0]) | UInt32(last[1]) << 8 | UInt32(last[2]) << 16 == UInt32(blastCount - 1) else {
+        guard last.count == blastSize,
+            UInt32(last[0]) | UInt32(last[1]) << 8 | UInt32(last[2]) << 16 == UInt32(blastCount - 1)
+        else {
             throw Failure(description: "blast: last notification is not number \(blastCount - 1) of \(blastSize) bytes")
         }
         let ownUsed = (ownCPU() - ownBefore) / seconds
@@ -76,11 +87,13 @@ extension H4Bench {
 
     /// Runs `anchor.py --scenario echo` against the same peer and reads its JSON.
     static func runAnchor(_ anchor: String, peer: BumblePeer) throws -> Side {
-        let root = URL(fileURLWithPath: anchor).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: anchor).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let python = root.appendingPathComponent(".venv/bin/python").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let shim = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        let shim =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
         process.arguments = [
             "python3", "-c", shim, python, anchor, "--port", "\(peer.port)", "--scenario", "echo",
             "--rounds", "\(rounds)", "--blast", "\(blastCount)",
@@ -95,7 +108,9 @@ extension H4Bench {
             let cmd = object["rtt_write_cmd"] as? [String: Any], let req = object["rtt_write_req"] as? [String: Any],
             let blast = object["blast"] as? [String: Any], let rate = blast["notifications_per_s"] as? Double
         else {
-            throw Failure(description: "anchor.py gave no usable JSON: \(String(decoding: data, as: UTF8.self).prefix(300))")
+            throw Failure(
+                description: "anchor.py gave no usable JSON: \(String(decoding: data, as: UTF8.self).prefix(300))"
+            )
         }
         func latency(_ entry: [String: Any]) -> Latency {
             Latency(median: entry["median_ms"] as? Double ?? .nan, p99: entry["p99_ms"] as? Double ?? .nan)

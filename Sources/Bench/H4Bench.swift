@@ -18,7 +18,8 @@ enum H4Bench {
             print("h4: \(script) not found; run from the checkout or set HCIPICO_H4_PEER")
             return
         }
-        let anchorScript = URL(fileURLWithPath: script).deletingLastPathComponent().appendingPathComponent("anchor.py").path
+        let anchorScript = URL(fileURLWithPath: script).deletingLastPathComponent().appendingPathComponent("anchor.py")
+            .path
         var results: [Result] = []
         for length in [27, 251] {
             results.append(try await measure(script: script, anchor: anchorScript, aclLength: length))
@@ -26,7 +27,9 @@ enum H4Bench {
         if json {
             print("{\"suite\":\"h4\",\"results\":[\(results.map(\.json).joined(separator: ","))]}")
         } else {
-            print("h4: HCIHost (ours) vs Bumble host (anchor), same peer, same run; \(rounds) round trips, \(blastCount) × \(blastSize) B blast")
+            print(
+                "h4: HCIHost (ours) vs Bumble host (anchor), same peer, same run; \(rounds) round trips, \(blastCount) × \(blastSize) B blast"
+            )
             for result in results { result.printTable() }
         }
     }
@@ -39,7 +42,8 @@ enum H4Bench {
         var median: Double
         var p99: Double
         init(_ samples: [Duration]) {
-            let sorted = samples.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }.sorted()
+            let sorted = samples.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }
+                .sorted()
             median = sorted[sorted.count / 2]
             p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
         }

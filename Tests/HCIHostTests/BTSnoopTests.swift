@@ -55,14 +55,52 @@ struct BTSnoopTests {
         #expect(records.count == 2)
         #expect(records[0].received && records[0].indicator == .acl)
         #expect(records[0].packet == [0x40, 0x20, 8, 0, 4, 0, 4, 0, 0x1B, 0x12, 0x00, 0x65])
-        #expect(!records[1].received && records[1].packet == [0x40, 0x00, 9, 0, 5, 0, 4, 0, 0x12, 0x13, 0x00, 0x01, 0x00])
+        #expect(
+            !records[1].received && records[1].packet == [0x40, 0x00, 9, 0, 5, 0, 4, 0, 0x12, 0x13, 0x00, 0x01, 0x00]
+        )
+    }
+
+    @Test(
+        "btmon reads our capture: commands, events and ACL with their directions",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/btmon"), "btmon (apt bluez) not installed")
+    )
+    func btmonReadsCapture() async throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try BTSnoopWriter(path: path)
+        let controller = FakeController()
+        let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: controller, writer: writer))
+        try await host.start()
+        let link = try await host.connect(to: HostHarness.peer, timeout: .seconds(2))
+        try link.att.send([0x02, 0xF7, 0x00])
+        controller.l2cap(handle: link.handle, channel: 4, [0x03, 0x05, 0x02])
+        controller.settle()
+        writer.close()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/btmon")
+        process.arguments = ["-r", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("< HCI Command: Reset"))
+        #expect(text.contains("> HCI Event: Command Complete"))
+        #expect(text.contains("LE Connection Complete"))
+        #expect(text.contains("< ACL Data TX"))
+        #expect(text.contains("> ACL Data RX"))
+        #expect(text.contains("ATT: Exchange MTU Request"))
+        #expect(text.contains("ATT: Exchange MTU Response"))
     }
 
     @Test("a damaged file is a located error")
     func damaged() throws {
         var writer = ByteWriter()
         BTSnoopRecord.encodeFileHeader(into: &writer)
-        BTSnoopRecord(received: true, indicator: .event, unixMicroseconds: 0, packet: [0x0E, 0x01]).encode(into: &writer)
+        BTSnoopRecord(received: true, indicator: .event, unixMicroseconds: 0, packet: [0x0E, 0x01]).encode(
+            into: &writer
+        )
         var bytes = writer.bytes
         bytes.removeLast()
         #expect(throws: DecodeError.self) { try bytes.withUnsafeBytes { try BTSnoopRecord.parseFile($0) } }

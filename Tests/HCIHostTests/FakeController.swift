@@ -97,18 +97,30 @@ final class FakeController: HCITransport {
     func event<Event: WireCodable>(_ event: Event) { deliver(.event, event.encodedBytes) }
 
     func completePackets(handle: UInt16, count: UInt16) {
-        event(HCINumberOfCompletedPacketsEvent(handles: [HCICompletedPackets(connectionHandle: handle, numCompletedPackets: count)]))
+        event(
+            HCINumberOfCompletedPacketsEvent(handles: [
+                HCICompletedPackets(connectionHandle: handle, numCompletedPackets: count)
+            ])
+        )
     }
 
     /// An ACL packet to the host with an explicit boundary flag.
     func acl(handle: UInt16, first: Bool, _ data: [UInt8]) {
-        let header = HCIACLHeader(handle: handle, packetBoundary: first ? .firstFlushable : .continuing, length: UInt16(data.count))
+        let header = HCIACLHeader(
+            handle: handle,
+            packetBoundary: first ? .firstFlushable : .continuing,
+            length: UInt16(data.count)
+        )
         deliver(.acl, header.encodedBytes + data)
     }
 
     /// A whole L2CAP frame on `channel` in one ACL packet, whatever its size.
     func l2cap(handle: UInt16, channel: UInt16, _ payload: [UInt8]) {
-        acl(handle: handle, first: true, L2CAPBasicHeader(length: UInt16(payload.count), channelID: channel).encodedBytes + payload)
+        acl(
+            handle: handle,
+            first: true,
+            L2CAPBasicHeader(length: UInt16(payload.count), channelID: channel).encodedBytes + payload
+        )
     }
 
     private func complete(_ opcode: UInt16, _ parameters: [UInt8]) {
@@ -123,7 +135,17 @@ final class FakeController: HCITransport {
         let ok = HCIStatus.success
         switch opcode {
         case HCIReadLocalVersionInformation.opcode:
-            complete(opcode, HCIReadLocalVersionInformation.ReturnParameters(status: ok, hciVersion: 13, hciSubversion: 1, lmpVersion: 13, companyIdentifier: 0xFFFF, lmpSubversion: 1).encodedBytes)
+            complete(
+                opcode,
+                HCIReadLocalVersionInformation.ReturnParameters(
+                    status: ok,
+                    hciVersion: 13,
+                    hciSubversion: 1,
+                    lmpVersion: 13,
+                    companyIdentifier: 0xFFFF,
+                    lmpSubversion: 1
+                ).encodedBytes
+            )
         case HCIReadLocalSupportedCommands.opcode:
             complete(opcode, [0] + HCISupportedCommands(supporting: options.commands).octets)
         case HCIReadLocalSupportedFeatures.opcode, HCILEReadLocalSupportedFeatures.opcode:
@@ -131,11 +153,36 @@ final class FakeController: HCITransport {
         case HCIReadBDADDR.opcode:
             complete(opcode, [0] + options.address.wireBytes)
         case HCILEReadBufferSizeV2.opcode:
-            complete(opcode, HCILEReadBufferSizeV2.ReturnParameters(status: ok, leACLDataPacketLength: options.leLength, totalNumLEACLDataPackets: options.leCount, isoDataPacketLength: 0, totalNumISODataPackets: 0).encodedBytes)
+            complete(
+                opcode,
+                HCILEReadBufferSizeV2.ReturnParameters(
+                    status: ok,
+                    leACLDataPacketLength: options.leLength,
+                    totalNumLEACLDataPackets: options.leCount,
+                    isoDataPacketLength: 0,
+                    totalNumISODataPackets: 0
+                ).encodedBytes
+            )
         case HCILEReadBufferSize.opcode:
-            complete(opcode, HCILEReadBufferSize.ReturnParameters(status: ok, leACLDataPacketLength: options.leLength, totalNumLEACLDataPackets: options.leCount).encodedBytes)
+            complete(
+                opcode,
+                HCILEReadBufferSize.ReturnParameters(
+                    status: ok,
+                    leACLDataPacketLength: options.leLength,
+                    totalNumLEACLDataPackets: options.leCount
+                ).encodedBytes
+            )
         case HCIReadBufferSize.opcode:
-            complete(opcode, HCIReadBufferSize.ReturnParameters(status: ok, aclDataPacketLength: options.sharedLength, synchronousDataPacketLength: 0, totalNumACLDataPackets: options.sharedCount, totalNumSynchronousDataPackets: 0).encodedBytes)
+            complete(
+                opcode,
+                HCIReadBufferSize.ReturnParameters(
+                    status: ok,
+                    aclDataPacketLength: options.sharedLength,
+                    synchronousDataPacketLength: 0,
+                    totalNumACLDataPackets: options.sharedCount,
+                    totalNumSynchronousDataPackets: 0
+                ).encodedBytes
+            )
         case HCILECreateConnection.opcode, HCILEExtendedCreateConnection.opcode:
             status(opcode)
             guard options.completesConnections else { return }
@@ -145,17 +192,42 @@ final class FakeController: HCITransport {
                 return state.nextHandle
             }
             let peer = BluetoothAddress(wireBytes: parameters[peerOffset + 1..<peerOffset + 7])
-            event(HCILEConnectionCompleteEvent(status: ok, connectionHandle: handle, role: 0, peerAddressType: parameters[peerOffset], peerAddress: peer, connectionInterval: 6, peripheralLatency: 0, supervisionTimeout: 200, centralClockAccuracy: 0))
+            event(
+                HCILEConnectionCompleteEvent(
+                    status: ok,
+                    connectionHandle: handle,
+                    role: 0,
+                    peerAddressType: parameters[peerOffset],
+                    peerAddress: peer,
+                    connectionInterval: 6,
+                    peripheralLatency: 0,
+                    supervisionTimeout: 200,
+                    centralClockAccuracy: 0
+                )
+            )
         case HCILECreateConnectionCancel.opcode:
             complete(opcode, [0])
-            event(HCILEConnectionCompleteEvent(status: .unknownConnectionIdentifier, connectionHandle: 0, role: 0, peerAddressType: 0, peerAddress: BluetoothAddress(value: 0), connectionInterval: 0, peripheralLatency: 0, supervisionTimeout: 0, centralClockAccuracy: 0))
+            event(
+                HCILEConnectionCompleteEvent(
+                    status: .unknownConnectionIdentifier,
+                    connectionHandle: 0,
+                    role: 0,
+                    peerAddressType: 0,
+                    peerAddress: BluetoothAddress(value: 0),
+                    connectionInterval: 0,
+                    peripheralLatency: 0,
+                    supervisionTimeout: 0,
+                    centralClockAccuracy: 0
+                )
+            )
         case HCIDisconnect.opcode, HCILEConnectionUpdate.opcode:
             status(opcode)
             if opcode == HCIDisconnect.opcode {
                 let handle = UInt16(parameters[0]) | UInt16(parameters[1]) << 8
                 event(HCIDisconnectionCompleteEvent(status: ok, connectionHandle: handle, reason: 0x16))
             }
-        case HCILERemoteConnectionParameterRequestReply.opcode, HCILERemoteConnectionParameterRequestNegativeReply.opcode:
+        case HCILERemoteConnectionParameterRequestReply.opcode,
+            HCILERemoteConnectionParameterRequestNegativeReply.opcode:
             complete(opcode, [0] + parameters[0..<2])
         default:
             complete(opcode, [0])

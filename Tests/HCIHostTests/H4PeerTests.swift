@@ -7,7 +7,10 @@ import Testing
 struct H4PeerTests {
     @Test(
         "init, scan, connect, MTU, discovery, subscribe, version and a script",
-        arguments: [["--le-acl-len", "27"], ["--le-acl-len", "251"], ["--le-acl-len", "27", "--no-fragment"], ["--le-acl-len", "251", "--legacy-only"]]
+        arguments: [
+            ["--le-acl-len", "27"], ["--le-acl-len", "251"], ["--le-acl-len", "27", "--no-fragment"],
+            ["--le-acl-len", "251", "--legacy-only"],
+        ]
     )
     func picoScenarioRuns(arguments: [String]) async throws {
         try await PeerRun.run(["--mode", "pico"] + arguments, name: "pico") { run in

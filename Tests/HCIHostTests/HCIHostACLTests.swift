@@ -57,7 +57,9 @@ struct HCIHostACLTests {
         try first.att.send([UInt8](repeating: 1, count: 40))  // two packets: all the credits
         try second.att.send([0x0A, 0x03, 0x00])
         #expect(harness.sentACL().count == 2)
-        harness.controller.event(HCIDisconnectionCompleteEvent(status: .success, connectionHandle: first.handle, reason: 0x08))
+        harness.controller.event(
+            HCIDisconnectionCompleteEvent(status: .success, connectionHandle: first.handle, reason: 0x08)
+        )
         #expect(await eventually { harness.sentACL().count == 3 })
         #expect(harness.sentFrames(handle: second.handle).map(\.payload) == [[0x0A, 0x03, 0x00]])
         #expect(first.disconnectReason == 0x08)
@@ -95,7 +97,9 @@ struct HCIHostACLTests {
         harness.controller.l2cap(handle: link.handle, channel: 4, [0x1B, 0x10, 0x00, 0x41])
         let request = Task { try await client.read(0x0010) }
         #expect(await eventually { harness.sentFrames(handle: link.handle).count == 1 })
-        harness.controller.event(HCIDisconnectionCompleteEvent(status: .success, connectionHandle: link.handle, reason: 0x13))
+        harness.controller.event(
+            HCIDisconnectionCompleteEvent(status: .success, connectionHandle: link.handle, reason: 0x13)
+        )
         await #expect(throws: GATTError.disconnected(.disconnected(reason: 0x13))) { try await request.value }
         #expect(received.withLock { $0 } == [[0x41]])
         var events: [HCIConnectionEvent] = []

@@ -68,7 +68,13 @@ struct HCIHostInitTests {
     func scanLegacy() async throws {
         let harness = try await HostHarness()
         let data = AdvertisingData(flags: 0x06, localName: "PicoSim").encodedBytes
-        let report = HCILEAdvertisingReport(eventType: 0, addressType: 1, address: HostHarness.peer, data: data, rssi: -40)
+        let report = HCILEAdvertisingReport(
+            eventType: 0,
+            addressType: 1,
+            address: HostHarness.peer,
+            data: data,
+            rssi: -40
+        )
         let scanning = Task { try await harness.host.scan(timeout: .seconds(2)) { $0.name == "PicoSim" } }
         #expect(await eventually { harness.controller.commandOpcodes.contains(0x200C) })
         harness.controller.event(HCILEAdvertisingReportEvent(reports: [report]))
@@ -79,9 +85,11 @@ struct HCIHostInitTests {
 
     @Test("extended scanning and Extended Create Connection when the bitmap lists them")
     func extendedPath() async throws {
-        let commands = FakeController.baseCommands + [
-            HCILESetExtendedScanParameters.self, HCILESetExtendedScanEnable.self, HCILEExtendedCreateConnection.self,
-        ]
+        let commands =
+            FakeController.baseCommands + [
+                HCILESetExtendedScanParameters.self, HCILESetExtendedScanEnable.self,
+                HCILEExtendedCreateConnection.self,
+            ]
         let harness = try await HostHarness(.init(commands: commands))
         #expect(harness.info.extendedScanning && harness.info.extendedConnect)
         let report = HCILEExtendedAdvertisingReport(
@@ -106,6 +114,9 @@ struct HCIHostInitTests {
         let link = try await harness.host.connect(to: found.address, timeout: .seconds(2))
         #expect(link.peer == HostHarness.peer)
         let opcodes = harness.controller.commandOpcodes
-        #expect(opcodes.contains(0x2041) && opcodes.contains(0x2043) && !opcodes.contains(0x200D) && !opcodes.contains(0x200B))
+        #expect(
+            opcodes.contains(0x2041) && opcodes.contains(0x2043) && !opcodes.contains(0x200D)
+                && !opcodes.contains(0x200B)
+        )
     }
 }

@@ -8,7 +8,13 @@ struct HCIHostSignalingTests {
     func parameterUpdateAccepted() async throws {
         let harness = try await HostHarness()
         let link = try await harness.connect()
-        let request = L2CAPConnectionParameterUpdateRequest(identifier: 7, intervalMin: 24, intervalMax: 40, latency: 0, timeout: 400)
+        let request = L2CAPConnectionParameterUpdateRequest(
+            identifier: 7,
+            intervalMin: 24,
+            intervalMax: 40,
+            latency: 0,
+            timeout: 400
+        )
         harness.controller.l2cap(handle: link.handle, channel: 5, request.encodedBytes)
         #expect(await eventually { harness.controller.commandOpcodes.contains(0x2013) })
         let answer = try #require(harness.sentFrames(handle: link.handle).first)
@@ -26,10 +32,19 @@ struct HCIHostSignalingTests {
         let harness = try await HostHarness()
         let link = try await harness.connect()
         // Supervision timeout 100 ms is shorter than (1 + 4) × 50 ms × 2: invalid.
-        let request = L2CAPConnectionParameterUpdateRequest(identifier: 9, intervalMin: 40, intervalMax: 40, latency: 4, timeout: 10)
+        let request = L2CAPConnectionParameterUpdateRequest(
+            identifier: 9,
+            intervalMin: 40,
+            intervalMax: 40,
+            latency: 4,
+            timeout: 10
+        )
         harness.controller.l2cap(handle: link.handle, channel: 5, request.encodedBytes)
         #expect(await eventually { !harness.sentFrames(handle: link.handle).isEmpty })
-        #expect(harness.sentFrames(handle: link.handle)[0].payload == L2CAPConnectionParameterUpdateResponse(identifier: 9, result: 1).encodedBytes)
+        #expect(
+            harness.sentFrames(handle: link.handle)[0].payload
+                == L2CAPConnectionParameterUpdateResponse(identifier: 9, result: 1).encodedBytes
+        )
         try await Task.sleep(for: .milliseconds(20))
         #expect(!harness.controller.commandOpcodes.contains(0x2013))
     }
@@ -49,11 +64,27 @@ struct HCIHostSignalingTests {
     func remoteParameterRequest() async throws {
         let harness = try await HostHarness()
         let link = try await harness.connect()
-        harness.controller.event(HCILERemoteConnectionParameterRequestEvent(connectionHandle: link.handle, intervalMin: 6, intervalMax: 12, maxLatency: 0, timeout: 100))
+        harness.controller.event(
+            HCILERemoteConnectionParameterRequestEvent(
+                connectionHandle: link.handle,
+                intervalMin: 6,
+                intervalMax: 12,
+                maxLatency: 0,
+                timeout: 100
+            )
+        )
         #expect(await eventually { harness.controller.commandOpcodes.contains(0x2020) })
         let reply = try #require(harness.controller.commands(0x2020).first)
         #expect(Array(reply[0..<10]) == [UInt8(link.handle), 0, 6, 0, 12, 0, 0, 0, 100, 0])
-        harness.controller.event(HCILERemoteConnectionParameterRequestEvent(connectionHandle: link.handle, intervalMin: 12, intervalMax: 6, maxLatency: 0, timeout: 100))
+        harness.controller.event(
+            HCILERemoteConnectionParameterRequestEvent(
+                connectionHandle: link.handle,
+                intervalMin: 12,
+                intervalMax: 6,
+                maxLatency: 0,
+                timeout: 100
+            )
+        )
         #expect(await eventually { harness.controller.commandOpcodes.contains(0x2021) })
         #expect(harness.controller.commands(0x2021).first == [UInt8(link.handle), 0, 0x3B])
     }
@@ -62,9 +93,27 @@ struct HCIHostSignalingTests {
     func linkEvents() async throws {
         let harness = try await HostHarness()
         let link = try await harness.connect()
-        harness.controller.event(HCILEDataLengthChangeEvent(connectionHandle: link.handle, maxTxOctets: 251, maxTxTime: 2120, maxRxOctets: 251, maxRxTime: 2120))
-        harness.controller.event(HCILEPHYUpdateCompleteEvent(status: .success, connectionHandle: link.handle, txPHY: 2, rxPHY: 2))
-        harness.controller.event(HCILEConnectionUpdateCompleteEvent(status: .success, connectionHandle: link.handle, connectionInterval: 24, peripheralLatency: 0, supervisionTimeout: 400))
+        harness.controller.event(
+            HCILEDataLengthChangeEvent(
+                connectionHandle: link.handle,
+                maxTxOctets: 251,
+                maxTxTime: 2120,
+                maxRxOctets: 251,
+                maxRxTime: 2120
+            )
+        )
+        harness.controller.event(
+            HCILEPHYUpdateCompleteEvent(status: .success, connectionHandle: link.handle, txPHY: 2, rxPHY: 2)
+        )
+        harness.controller.event(
+            HCILEConnectionUpdateCompleteEvent(
+                status: .success,
+                connectionHandle: link.handle,
+                connectionInterval: 24,
+                peripheralLatency: 0,
+                supervisionTimeout: 400
+            )
+        )
         try await link.disconnect()
         var events: [HCIConnectionEvent] = []
         for await event in link.events { events.append(event) }

@@ -8,7 +8,8 @@ import Testing
 /// The peer script from the environment; the H4 peer tests run only when it is set
 /// (`make peers-h4` sets it), so a plain `swift test` skips them and says why.
 let peerScript = ProcessInfo.processInfo.environment["HCIPICO_H4_PEER"]
-let peerSkipReason: Comment = "set HCIPICO_H4_PEER to Tests/Peers/run-peer.sh (make peers-h4) to run against the Bumble peer"
+let peerSkipReason: Comment =
+    "set HCIPICO_H4_PEER to Tests/Peers/run-peer.sh (make peers-h4) to run against the Bumble peer"
 
 /// One Bumble peer and our host on it over H4/TCP, with the host's HCI traffic captured to btsnoop.
 /// `finish(passed:)` deletes the capture and logs of a passing case and keeps those of a failing one.
@@ -21,7 +22,9 @@ struct PeerRun {
 
     static func start(_ arguments: [String], name: String) async throws -> PeerRun {
         let script = try #require(peerScript)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("h4-\(name)-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "h4-\(name)-\(UUID().uuidString.prefix(8))"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let peer = try await BumblePeer.start(
             script: script,
@@ -76,7 +79,8 @@ struct PicoReply {
 }
 
 /// The LSV script of the anchor: −0.5 V to 0.5 V in 100 mV steps, 11 packages.
-let lsvScript = "e\nvar c\nvar p\nmeas_loop_lsv p c -500m 500m 100m 1\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n\n"
+let lsvScript =
+    "e\nvar c\nvar p\nmeas_loop_lsv p c -500m 500m 100m 1\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n\n"
 
 /// Version, then the script: the whole Pico scenario over one link.
 func picoScenario(_ link: VSPLink) async throws {

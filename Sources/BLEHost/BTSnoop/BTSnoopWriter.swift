@@ -2,7 +2,7 @@ public import BLEWire
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Writes a btsnoop file (H4 datalink 1002; `BTSnoopRecord` has the format) that Wireshark and

@@ -50,7 +50,9 @@ extension HCIConnection {
             supervisionTimeout: request.timeout
         )
         let accepted = host.configuration.acceptedParameters.accepts(parameters)
-        sendSignaling(L2CAPConnectionParameterUpdateResponse(identifier: identifier, result: accepted ? 0 : 1).encodedBytes)
+        sendSignaling(
+            L2CAPConnectionParameterUpdateResponse(identifier: identifier, result: accepted ? 0 : 1).encodedBytes
+        )
         eventSink.yield(.parameterRequest(parameters, accepted: accepted, viaL2CAP: true))
         if accepted {
             host.sendDetached(

@@ -28,7 +28,15 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         var signalingIdentifier: UInt8 = 0
     }
 
-    init(host: HCIHost, handle: UInt16, peer: BluetoothAddress, role: UInt8, interval: UInt16, latency: UInt16, timeout: UInt16) {
+    init(
+        host: HCIHost,
+        handle: UInt16,
+        peer: BluetoothAddress,
+        role: UInt8,
+        interval: UInt16,
+        latency: UInt16,
+        timeout: UInt16
+    ) {
         self.host = host
         self.handle = handle
         self.peer = peer

@@ -5,7 +5,9 @@ extension HCIHost {
     /// buffer size. Packets go out while credits last; the rest waits in order for Number Of Completed
     /// Packets. Never blocks: safe on the reader thread.
     func sendL2CAP(handle: UInt16, channel: UInt16, _ payload: UnsafeRawBufferPointer) throws(TransportError) {
-        guard payload.count <= Int(UInt16.max) - 4 else { throw .pduTooLarge(length: payload.count, limit: Int(UInt16.max) - 4) }
+        guard payload.count <= Int(UInt16.max) - 4 else {
+            throw .pduTooLarge(length: payload.count, limit: Int(UInt16.max) - 4)
+        }
         try state.withLock { (state) throws(TransportError) in
             if let closed = state.closed { throw closed }
             guard state.connections[handle] != nil else { throw .disconnected(reason: nil) }
@@ -35,7 +37,9 @@ extension HCIHost {
             let count = min(state.flow.length, head.bytes.count - head.offset)
             let packet = head.bytes.withUnsafeBytes { source in
                 buildPacket(handle: head.handle, first: head.offset == 0, count: count) { destination in
-                    destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[head.offset..<head.offset + count]))
+                    destination.copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: source[head.offset..<head.offset + count])
+                    )
                 }
             }
             state.flow.advanceHead(by: count)

@@ -43,7 +43,8 @@ extension HCIHost {
             if !Task.isCancelled { self?.finishCommand(opcode: opcode, .failure(.commandTimeout(opcode: opcode))) }
         }
         defer { timer.cancel() }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], HCIHostError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<[UInt8], HCIHostError>, Never>) in
             state.withLock { $0.pendingCommand = PendingCommand(opcode: opcode, continuation: continuation) }
             do throws(TransportError) {
                 try packet.withTypedBytes { (bytes) throws(TransportError) in

@@ -17,9 +17,16 @@ extension HCIHost {
         let wanted = parameters ?? configuration.connectionParameters
         let own = state.withLock { $0.ownAddressType }
         let peerType: UInt8 = peer.type == .random || peer.type == .randomIdentity ? 1 : 0
+        let attempt = state.withLock { state in
+            state.connectAttempts += 1
+            return state.connectAttempts
+        }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HCIConnection, HCIHostError>, Never>) in
-                state.withLock { $0.pendingConnect = PendingConnect(address: peer, continuation: continuation) }
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HCIConnection, HCIHostError>, Never>) in
+                state.withLock {
+                    $0.pendingConnect = PendingConnect(attempt: attempt, address: peer, continuation: continuation)
+                }
                 Task {
                     do throws(HCIHostError) {
                         if controller.extendedConnect {
@@ -53,15 +60,15 @@ extension HCIHost {
                             )
                         }
                     } catch {
-                        finishConnect(.failure(error))
+                        finishConnect(attempt, .failure(error))
                         return
                     }
                     try? await Task.sleep(for: timeout)
-                    await withdrawConnect(because: .connectTimeout(peer))
+                    await withdrawConnect(attempt, because: .connectTimeout(peer))
                 }
             }
         } onCancel: {
-            Task { await self.withdrawConnect(because: .cancelled) }
+            Task { await self.withdrawConnect(attempt, because: .cancelled) }
         }
         return try result.get()
     }
@@ -82,9 +89,9 @@ extension HCIHost {
     /// Cancels a still-pending attempt. The controller answers with a Connection Complete carrying Unknown
     /// Connection Identifier, which ends the wait with `reason`; if that never comes, the wait ends
     /// after one more command timeout anyway.
-    private func withdrawConnect(because reason: HCIHostError) async {
+    private func withdrawConnect(_ attempt: UInt64, because reason: HCIHostError) async {
         let pending = state.withLock { state -> Bool in
-            guard state.pendingConnect != nil else { return false }
+            guard state.pendingConnect?.attempt == attempt else { return false }
             state.pendingConnect?.cancelled = reason
             return true
         }
@@ -95,11 +102,13 @@ extension HCIHost {
             diagnose("LE Create Connection Cancel: \(error)")
         }
         try? await Task.sleep(for: configuration.commandTimeout)
-        finishConnect(.failure(reason))
+        finishConnect(attempt, .failure(reason))
     }
 
-    private func finishConnect(_ result: Result<HCIConnection, HCIHostError>) {
-        let pending = state.withLock { state in
+    /// Ends attempt `attempt` if it is still the pending one (a late timer never touches a later one).
+    private func finishConnect(_ attempt: UInt64, _ result: Result<HCIConnection, HCIHostError>) {
+        let pending = state.withLock { state -> PendingConnect? in
+            guard state.pendingConnect?.attempt == attempt else { return nil }
             defer { state.pendingConnect = nil }
             return state.pendingConnect
         }

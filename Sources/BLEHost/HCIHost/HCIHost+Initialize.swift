@@ -21,7 +21,10 @@ extension HCIHost {
             returning: HCIReadLocalVersionInformation.ReturnParameters.self
         )
         let commands = HCISupportedCommands(
-            try await execute(HCIReadLocalSupportedCommands(), returning: HCIReadLocalSupportedCommands.ReturnParameters.self)
+            try await execute(
+                HCIReadLocalSupportedCommands(),
+                returning: HCIReadLocalSupportedCommands.ReturnParameters.self
+            )
         )
         let features = try await execute(
             HCIReadLocalSupportedFeatures(),
@@ -40,7 +43,9 @@ extension HCIHost {
         let buffer = try await readBufferSize(commands)
         if configuration.suggestMaximumDataLength, commands.supports(HCILEWriteSuggestedDefaultDataLength.self) {
             do throws(HCIHostError) {
-                _ = try await execute(HCILEWriteSuggestedDefaultDataLength(suggestedMaxTxOctets: 251, suggestedMaxTxTime: 2120))
+                _ = try await execute(
+                    HCILEWriteSuggestedDefaultDataLength(suggestedMaxTxOctets: 251, suggestedMaxTxTime: 2120)
+                )
             } catch {
                 diagnose("LE Write Suggested Default Data Length: \(error)")
             }
@@ -81,15 +86,22 @@ extension HCIHost {
         var count = 0
         var source = HCIControllerInfo.BufferSource.leReadBufferSizeV1
         if commands.supports(HCILEReadBufferSizeV2.self) {
-            let answer = try await execute(HCILEReadBufferSizeV2(), returning: HCILEReadBufferSizeV2.ReturnParameters.self)
-            (length, count, source) = (Int(answer.leACLDataPacketLength), Int(answer.totalNumLEACLDataPackets), .leReadBufferSizeV2)
+            let answer = try await execute(
+                HCILEReadBufferSizeV2(),
+                returning: HCILEReadBufferSizeV2.ReturnParameters.self
+            )
+            (length, count, source) = (
+                Int(answer.leACLDataPacketLength), Int(answer.totalNumLEACLDataPackets), .leReadBufferSizeV2
+            )
         } else {
             let answer = try await execute(HCILEReadBufferSize(), returning: HCILEReadBufferSize.ReturnParameters.self)
             (length, count) = (Int(answer.leACLDataPacketLength), Int(answer.totalNumLEACLDataPackets))
         }
         if length == 0 || count == 0 {
             let shared = try await execute(HCIReadBufferSize(), returning: HCIReadBufferSize.ReturnParameters.self)
-            (length, count, source) = (Int(shared.aclDataPacketLength), Int(shared.totalNumACLDataPackets), .sharedReadBufferSize)
+            (length, count, source) = (
+                Int(shared.aclDataPacketLength), Int(shared.totalNumACLDataPackets), .sharedReadBufferSize
+            )
         }
         guard length >= 27, count >= 1 else {
             throw .unsupported("an ACL buffer of at least 27 octets (controller reports \(count) × \(length))")

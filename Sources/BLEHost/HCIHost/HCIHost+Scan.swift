@@ -23,10 +23,20 @@ extension HCIHost {
                     scanWindow: configuration.scanWindow
                 )
                 _ = try await execute(
-                    HCILESetExtendedScanParameters(ownAddressType: own, scanningFilterPolicy: 0, scanningPHYs: 0x01, phys: [phy])
+                    HCILESetExtendedScanParameters(
+                        ownAddressType: own,
+                        scanningFilterPolicy: 0,
+                        scanningPHYs: 0x01,
+                        phys: [phy]
+                    )
                 )
                 _ = try await execute(
-                    HCILESetExtendedScanEnable(enable: 1, filterDuplicates: filterDuplicates ? 1 : 0, duration: 0, period: 0)
+                    HCILESetExtendedScanEnable(
+                        enable: 1,
+                        filterDuplicates: filterDuplicates ? 1 : 0,
+                        duration: 0,
+                        period: 0
+                    )
                 )
             } else {
                 _ = try await execute(
@@ -50,10 +60,12 @@ extension HCIHost {
 
     /// Stops scanning if it runs; finishes the stream `startScanning` returned.
     public func stopScanning() async throws(HCIHostError) {
-        guard let continuation = state.withLock({ state in
-            defer { state.scan = nil }
-            return state.scan
-        }) else { return }
+        guard
+            let continuation = state.withLock({ state in
+                defer { state.scan = nil }
+                return state.scan
+            })
+        else { return }
         continuation.finish()
         guard let controller else { return }
         if controller.extendedScanning {

@@ -22,6 +22,7 @@ public final class HCIHost: Sendable {
     }
 
     struct PendingConnect {
+        let attempt: UInt64
         let address: BluetoothAddress
         let continuation: CheckedContinuation<Result<HCIConnection, HCIHostError>, Never>
         var cancelled: HCIHostError?
@@ -34,6 +35,7 @@ public final class HCIHost: Sendable {
         var ownAddressType: UInt8 = 0
         var pendingCommand: PendingCommand?
         var pendingConnect: PendingConnect?
+        var connectAttempts: UInt64 = 0
         var scan: AsyncStream<HCIAdvertisement>.Continuation?
         var connections: [UInt16: HCIConnection] = [:]
         var flow = HCIACLFlow()

@@ -66,6 +66,7 @@ public struct HCIConnectionParameterLimits: Sendable, Hashable {
             timeoutRange.contains(parameters.supervisionTimeout)
         else { return false }
         // Supervision timeout (10 ms units) must exceed (1 + latency) × interval max (1.25 ms) × 2.
-        return UInt32(parameters.supervisionTimeout) * 4 > (1 + UInt32(parameters.latency)) * UInt32(parameters.intervalMax)
+        return UInt32(parameters.supervisionTimeout) * 4 > (1 + UInt32(parameters.latency))
+            * UInt32(parameters.intervalMax)
     }
 }

@@ -41,7 +41,8 @@ public final class BumblePeer: @unchecked Sendable {
         // Foundation spawns children with the spawning thread's signal mask, which blocks SIGTERM on
         // Swift's worker threads: clear the mask in a tiny Python shim, then exec the script.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let shim = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        let shim =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
         process.arguments = ["python3", "-c", shim, script, "--listen", "127.0.0.1:0"] + arguments
         let stdout = Pipe()
         process.standardOutput = stdout
@@ -85,7 +86,13 @@ public final class BumblePeer: @unchecked Sendable {
                 let peripherals = (fields["peripherals"] ?? "").split(separator: ",").compactMap {
                     BluetoothAddress($0, type: .random)
                 }
-                return BumblePeer(process: process, output: output, port: port, peripherals: peripherals, logPath: logPath)
+                return BumblePeer(
+                    process: process,
+                    output: output,
+                    port: port,
+                    peripherals: peripherals,
+                    logPath: logPath
+                )
             }
             if !process.isRunning {
                 throw StartError(description: "the peer exited (status \(process.terminationStatus)); log: \(logPath)")

@@ -120,7 +120,10 @@ public struct BTSnoopRecord: Sendable, Hashable {
             }
             let data = try reader.readBytes(included)
             guard let indicator = HCIPacketIndicator(rawValue: data[0]) else {
-                throw DecodeError(offset: start + headerLength, reason: .invalidValue(field: "indicator", value: UInt64(data[0])))
+                throw DecodeError(
+                    offset: start + headerLength,
+                    reason: .invalidValue(field: "indicator", value: UInt64(data[0]))
+                )
             }
             let expected = Self.flags(received: flags & 1 != 0, indicator: indicator)
             guard flags & 3 == expected else {
@@ -144,7 +147,9 @@ public struct BTSnoopRecord: Sendable, Hashable {
 extension ByteWriter {
     /// Appends the low `width` octets of `value`, most significant first.
     public mutating func writeBigEndian(_ value: UInt64, width: Int) {
-        for index in stride(from: width - 1, through: 0, by: -1) { write(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+        for index in stride(from: width - 1, through: 0, by: -1) {
+            write(UInt8(truncatingIfNeeded: value >> (8 * index)))
+        }
     }
 }
 
