@@ -4,7 +4,8 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
-.PHONY: all build demo test deps test-deps generate check-generated lint unit bench fuzz clean
+.PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
+	test-peers peers-tier1 peers-kernel
 
 all: build
 
@@ -23,7 +24,7 @@ demo: deps
 	@Tools/demo.sh
 
 ## test: every test tier: generated code, formatting, unit and in-memory tests, peers.
-test: test-deps check-generated lint unit
+test: test-deps check-generated lint unit test-peers
 
 check-generated: deps
 	@Tools/check-generated.sh
@@ -38,6 +39,28 @@ lint:
 unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu):
+## tier-1 smoke (Bumble's own host against the Bumble peer over H4/TCP) and kernel-tier smoke
+## (att_rtt, a libbluetooth C central, in the qemu guest against the peer).
+PEERS_BUILD := .build/peers
+ATT_RTT := $(PEERS_BUILD)/bin/att_rtt
+
+peers-deps: test-deps
+	@Tools/install-peers.sh
+
+$(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
+
+test-peers: peers-tier1 peers-kernel
+
+peers-tier1: peers-deps
+	@Tests/Peers/tier1-smoke.sh
+
+peers-kernel: peers-deps $(ATT_RTT)
+	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
+		--run Tests/Peers/vm/smoke.sh
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "BLELinux", targets: ["BLELinux"]),
+        .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +41,8 @@ let package = Package(
             dependencies: ["BLEHost", "BLEWire", "CBlueZ"],
             swiftSettings: strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
+        // MARK: Simulated devices
+        .target(name: "PicoSimulator", swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
@@ -60,6 +63,7 @@ let package = Package(
                 "MethodSCRIPT",
                 "BLEWire",
                 "BLEHost",
+                "PicoSimulator",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
@@ -80,5 +84,6 @@ let package = Package(
             dependencies: ["BLELinux", "BLEHost", "BLEWire", "hcipico"],
             swiftSettings: strict
         ),
+        .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
     ]
 )

@@ -7,7 +7,11 @@
 set -euo pipefail
 
 build_packages=(libbluetooth-dev pkg-config)
-test_packages=()
+# Test peers (Tests/Peers/): qemu + busybox + bluez's btattach/hciconfig + kmod (modprobe,
+# depmod) + cpio build and boot the kernel-tier guest; gcc/libc6-dev build att_rtt;
+# python3-venv holds the pinned Bumble (Tools/install-peers.sh). Debian's kernel is fetched
+# with `apt-get download` and unpacked under .build/peers/, never installed.
+test_packages=(qemu-system-x86 busybox-static bluez kmod cpio gcc libc6-dev python3-venv)
 
 case "${1:-build}" in
     build) wanted=("${build_packages[@]}") ;;

@@ -29,6 +29,9 @@ public struct ByteWriter: Sendable {
     public mutating func write(contentsOf other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
     public mutating func write(contentsOf other: UnsafeRawBufferPointer) { bytes.append(contentsOf: other) }
 
+    /// Overwrites one byte already written at `offset` (for one-octet length fields).
+    public mutating func patch(_ value: UInt8, at offset: Int) { bytes[offset] = value }
+
     /// Overwrites a 16-bit little-endian value already written at `offset` (for length fields).
     public mutating func patch(_ value: UInt16, at offset: Int) {
         bytes[offset] = UInt8(truncatingIfNeeded: value)

@@ -1,0 +1,90 @@
+/// Reads the arguments of one script command in order, throwing the device's error codes with the column of
+/// the offending argument (or the end of the line when one is missing).
+struct ArgumentReader {
+    var tokens: [ScriptToken]
+    var position = 1
+    let line: Int
+    let lineLength: Int
+
+    init(tokens: [ScriptToken], line: Int, lineLength: Int) {
+        self.tokens = tokens
+        self.line = line
+        self.lineLength = lineLength
+    }
+
+    private var remaining: Int { tokens.count - position }
+
+    mutating func next() throws(ScriptError) -> ScriptToken {
+        guard position < tokens.count else {
+            throw ScriptError(ScriptErrorCode.unexpectedCharacter, line: line, column: lineLength + 1)
+        }
+        defer { position += 1 }
+        return tokens[position]
+    }
+
+    mutating func name() throws(ScriptError) -> ScriptToken { try next() }
+
+    /// Whether the command uses its typed form (`set_autoranging ba min max`): three arguments left, the first
+    /// a two-letter type.
+    var peekIsVariableType: Bool {
+        remaining == 3 && VariableType(token: tokens[position].text) != nil
+    }
+
+    mutating func variableType() throws(ScriptError) -> VariableType {
+        let token = try next()
+        guard let type = VariableType(token: token.text) else {
+            throw ScriptError(ScriptErrorCode.badVariableType, line: line, column: token.column)
+        }
+        return type
+    }
+
+    mutating func comparison() throws(ScriptError) -> Comparison {
+        let token = try next()
+        guard let comparison = Comparison(token: token.text) else {
+            throw ScriptError(ScriptErrorCode.unexpectedCharacter, line: line, column: token.column)
+        }
+        return comparison
+    }
+
+    mutating func quotedString() throws(ScriptError) -> [UInt8] {
+        let token = try next()
+        guard token.text.count >= 2, token.text.first == UInt8(ascii: "\""), token.text.last == UInt8(ascii: "\"")
+        else {
+            throw ScriptError(ScriptErrorCode.unexpectedCharacter, line: line, column: token.column)
+        }
+        return Array(token.text.dropFirst().dropLast())
+    }
+
+    /// `nscans(n)` if present: n must be a positive integer (4204 / 4207); another word is error 4008.
+    mutating func optionalScans() throws(ScriptError) -> Int? {
+        guard position < tokens.count else { return nil }
+        let token = try next()
+        let prefix = Array("nscans(".utf8)
+        guard token.text.count > prefix.count + 1, token.text.starts(with: prefix),
+            token.text.last == UInt8(ascii: ")")
+        else {
+            throw ScriptError(0x4008, line: line, column: token.column)
+        }
+        let inner = ScriptToken(
+            text: token.text.dropFirst(prefix.count).dropLast(),
+            column: token.column + prefix.count
+        )
+        let (value, _) = try ScriptLiteral.parse(inner, line: line)
+        guard value == value.rounded() else {
+            throw ScriptError(ScriptErrorCode.badDatatype, line: line, column: inner.column)
+        }
+        guard value >= 1 else {
+            throw ScriptError(ScriptErrorCode.mustBePositive, line: line, column: inner.column)
+        }
+        guard value <= 65535 else {
+            throw ScriptError(ScriptErrorCode.outOfBounds, line: line, column: inner.column)
+        }
+        return Int(value)
+    }
+
+    func expectEnd() throws(ScriptError) {
+        if position < tokens.count {
+            throw ScriptError(ScriptErrorCode.extraArgument, line: line, column: tokens[position].column)
+        }
+    }
+}

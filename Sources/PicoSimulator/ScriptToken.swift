@@ -1,0 +1,119 @@
+/// A whitespace-separated word of a script line and its 1-based column.
+struct ScriptToken {
+    var text: ArraySlice<UInt8>
+    var column: Int
+
+    var string: String { String(decoding: text, as: UTF8.self) }
+
+    /// Splits one script line (no newline) into tokens. `#` starts a comment outside quotes; a `"…"` string is
+    /// one token including its quotes. A non-printable or non-ASCII byte is error 4004 at its column.
+    static func split(_ line: ArraySlice<UInt8>, lineNumber: Int) throws(ScriptError) -> [ScriptToken] {
+        var tokens: [ScriptToken] = []
+        var index = line.startIndex
+        func column(_ position: Int) -> Int { position - line.startIndex + 1 }
+        while index < line.endIndex {
+            let byte = line[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "#") { break }
+            let start = index
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                while index < line.endIndex, line[index] != UInt8(ascii: "\"") {
+                    guard isPrintable(line[index]) else {
+                        throw ScriptError(ScriptErrorCode.unexpectedCharacter, line: lineNumber, column: column(index))
+                    }
+                    index += 1
+                }
+                guard index < line.endIndex else {
+                    throw ScriptError(ScriptErrorCode.unexpectedCharacter, line: lineNumber, column: column(index))
+                }
+                index += 1
+            } else {
+                while index < line.endIndex, line[index] != UInt8(ascii: " "), line[index] != UInt8(ascii: "\t"),
+                    line[index] != UInt8(ascii: "\r")
+                {
+                    guard isPrintable(line[index]) else {
+                        throw ScriptError(ScriptErrorCode.unexpectedCharacter, line: lineNumber, column: column(index))
+                    }
+                    index += 1
+                }
+            }
+            tokens.append(ScriptToken(text: line[start..<index], column: column(start)))
+        }
+        return tokens
+    }
+
+    static func isPrintable(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
+}
+
+/// Parses MethodSCRIPT numeric literals: `[+-]digits[.digits][suffix]`, suffix one of `afpnum kMGTPE` or `i`
+/// (integer). Examples: `500m`, `-500m`, `10k`, `1M`, `11i`, `4`.
+enum ScriptLiteral {
+    static let suffixes: [UInt8: Double] = [
+        UInt8(ascii: "a"): 1e-18, UInt8(ascii: "f"): 1e-15, UInt8(ascii: "p"): 1e-12, UInt8(ascii: "n"): 1e-9,
+        UInt8(ascii: "u"): 1e-6, UInt8(ascii: "m"): 1e-3, UInt8(ascii: "k"): 1e3, UInt8(ascii: "M"): 1e6,
+        UInt8(ascii: "G"): 1e9, UInt8(ascii: "T"): 1e12, UInt8(ascii: "P"): 1e15, UInt8(ascii: "E"): 1e18,
+    ]
+
+    /// Whether a token is meant as a number (starts with a digit, sign or point).
+    static func looksNumeric(_ token: ArraySlice<UInt8>) -> Bool {
+        guard let first = token.first else { return false }
+        return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "-")
+            || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+    }
+
+    /// The value and whether it is an `i` integer; error 4004 at the first character that does not belong.
+    static func parse(_ token: ScriptToken, line: Int) throws(ScriptError) -> (value: Double, isInteger: Bool) {
+        let text = token.text
+        var index = text.startIndex
+        var negative = false
+        if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            negative = text[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa = 0.0
+        var digits = 0
+        var fractionScale = 1.0
+        var seenPoint = false
+        while index < text.endIndex {
+            let byte = text[index]
+            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                mantissa = mantissa * 10 + Double(byte - UInt8(ascii: "0"))
+                if seenPoint { fractionScale *= 10 }
+                digits += 1
+            } else if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        func failure(at position: Int) -> ScriptError {
+            ScriptError(
+                ScriptErrorCode.unexpectedCharacter,
+                line: line,
+                column: token.column + position - text.startIndex
+            )
+        }
+        guard digits > 0 else { throw failure(at: index) }
+        var value = mantissa / fractionScale
+        var isInteger = false
+        if index < text.endIndex {
+            let suffix = text[index]
+            if suffix == UInt8(ascii: "i") {
+                guard !seenPoint else { throw failure(at: index) }
+                isInteger = true
+            } else if let factor = suffixes[suffix] {
+                value *= factor
+            } else {
+                throw failure(at: index)
+            }
+            index += 1
+            guard index == text.endIndex else { throw failure(at: index) }
+        }
+        return (negative ? -value : value, isInteger)
+    }
+}

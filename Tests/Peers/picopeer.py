@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Independent BLE test peer built on Google's Bumble.
+
+Emulated controllers share one link: N peripherals (Bumble hosts serving the Laird VSP
+service with a simulated EmStat Pico, or an echo) and one central-side controller whose HCI
+is exposed to the host under test as H4 over TCP (or any Bumble transport, e.g. `pty:`).
+
+stdout carries machine-readable lines only:
+  READY port=<tcp port|0> central=<BD_ADDR> peripherals=<addr>,<addr>... le_acl_len=<n>
+  EVENT {"event": "...", ...}            (one JSON object per line)
+Logs go to stderr. SIGTERM/SIGINT end the peer cleanly (the btsnoop file is complete).
+
+Run: .venv/bin/python Tests/Peers/picopeer.py --listen 127.0.0.1:0 [--le-acl-len 251] ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+import time
+
+from bumble import hci
+from bumble.device import Device
+from bumble.host import Host
+from bumble.transport import open_transport
+from bumble.transport.common import AsyncPipeSink
+
+from h4server import H4Server
+from peerlink import PeerController, PeerLink, strip_extended_features
+from vsp import VSP_SERVICE_UUID, VspServer
+
+FIRST_PERIPHERAL_ADDRESS = 0xF0_11_22_33_44_55  # random static (two top bits set)
+DEFAULT_CENTRAL_ADDRESS = "00:00:5E:00:53:01"  # from the documentation MAC range (RFC 7042)
+log = logging.getLogger("picopeer")
+
+
+def emit(event: str, **fields) -> None:
+    record = {"event": event, "t": round(time.monotonic(), 6), **fields}
+    print("EVENT " + json.dumps(record, default=str), flush=True)
+
+
+def peripheral_address(index: int) -> str:
+    value = FIRST_PERIPHERAL_ADDRESS + index
+    return ":".join(f"{(value >> shift) & 0xFF:02X}" for shift in range(40, -8, -8))
+
+
+def advertising_data(name: str) -> bytes:
+    import uuid
+
+    service = bytes(reversed(uuid.UUID(VSP_SERVICE_UUID).bytes))
+    encoded_name = name.encode()
+    data = bytes([2, 0x01, 0x06]) + bytes([17, 0x07]) + service
+    data += bytes([len(encoded_name) + 1, 0x09]) + encoded_name
+    if len(data) > 31:
+        raise SystemExit(f"picopeer: advertising data for name {name!r} exceeds 31 bytes")
+    return data
+
+
+async def start_peripheral(link, index: int, options) -> Device:
+    address = peripheral_address(index)
+    name = options.name if index == 0 else f"{options.name}{index + 1}"
+    controller = PeerController(f"peripheral{index + 1}", link=link)
+    controller.le_acl_data_packet_length = 251  # the peer's own host is not under test
+    device = Device(name=name, address=hci.Address(address), host=Host(controller, AsyncPipeSink(controller)))
+    server = VspServer(device, mode=options.modes[index % len(options.modes)], emit=emit, pace=options.pace,
+                       chunk=options.chunk, disconnect_after=options.disconnect_after)
+
+    def on_connection(connection):
+        server.open(connection)
+        emit("connected", peripheral=address, handle=connection.handle, central=str(connection.peer_address))
+
+        def on_disconnection(reason):
+            server.close(connection)
+            emit("disconnected", peripheral=address, handle=connection.handle, reason=reason)
+
+        def on_mtu():
+            emit("mtu", peripheral=address, handle=connection.handle, mtu=connection.att_mtu)
+
+        connection.on(connection.EVENT_DISCONNECTION, on_disconnection)
+        connection.on(connection.EVENT_CONNECTION_ATT_MTU_UPDATE, on_mtu)
+        if options.conn_update:
+            asyncio.create_task(request_parameter_update(connection, address, options.conn_update_delay))
+
+    device.on(device.EVENT_CONNECTION, on_connection)
+    server.tx.on(server.tx.EVENT_SUBSCRIPTION, lambda connection, notify, indicate: emit(
+        "subscribed", peripheral=address, handle=connection.handle, notify=bool(notify)))
+    await device.power_on()
+    await device.start_advertising(auto_restart=True, advertising_data=advertising_data(name),
+                                   advertising_interval_min=20, advertising_interval_max=20)
+    return device
+
+
+async def request_parameter_update(connection, address: str, delay: float) -> None:
+    """Peripheral-initiated L2CAP Connection Parameter Update Request (15-30 ms, 0, 4 s)."""
+    await asyncio.sleep(delay)
+    try:
+        await asyncio.wait_for(connection.update_parameters(15, 30, 0, 4000, use_l2cap=True), 5.0)
+        result = "accepted"
+    except asyncio.TimeoutError:
+        result = "no-response"
+    except Exception as error:  # a rejection arrives as an error carrying the result code
+        result = f"rejected:{error}"
+    emit("conn-param-update", peripheral=address, handle=connection.handle, result=result)
+
+
+async def main(options) -> int:
+    link = PeerLink()
+    central = PeerController("central", link=link, public_address=options.central_address,
+                             fragment_to_host=not options.no_fragment)
+    central.le_acl_data_packet_length = options.le_acl_len
+    central.total_num_le_acl_data_packets = options.le_acl_count
+    if options.legacy_only:
+        strip_extended_features(central)
+    for index in range(options.peripherals):
+        await start_peripheral(link, index, options)
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+
+    port = 0
+    server = None
+    transport = None
+    if options.transport:
+        transport = await open_transport(options.transport)  # no capture on this path
+        central.host = transport.sink
+        transport.source.set_packet_sink(central)
+    else:
+        host, _, port_text = options.listen.rpartition(":")
+        server = H4Server(central, btsnoop_path=options.btsnoop, emit=emit)
+        port = await server.start(host or "127.0.0.1", int(port_text))
+    addresses = ",".join(peripheral_address(i) for i in range(options.peripherals))
+    print(f"READY port={port} central={options.central_address} peripherals={addresses} "
+          f"le_acl_len={options.le_acl_len} mode={options.mode}", flush=True)
+    await stop.wait()
+    if server is not None:
+        server.close()
+    if transport is not None:
+        await transport.close()
+    return 0
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--listen", default="127.0.0.1:0", metavar="HOST:PORT",
+                        help="H4 over TCP server for the central-side controller (port 0: any free port)")
+    target.add_argument("--transport", metavar="SPEC", help="any Bumble transport instead, e.g. pty:hci-peer (a link to the pty)")
+    parser.add_argument("--le-acl-len", type=int, default=27, help="LE ACL buffer size reported to the host (27 or 251)")
+    parser.add_argument("--le-acl-count", type=int, default=8, help="LE ACL buffers (host credits)")
+    parser.add_argument("--peripherals", type=int, default=1, choices=range(1, 5))
+    parser.add_argument("--mode", default="pico", metavar="pico|echo[,…]",
+                        help="behaviour behind the VSP service; a comma list gives each peripheral its own")
+    parser.add_argument("--name", default="PicoSim", help="first peripheral's name; others get 2, 3, ...")
+    parser.add_argument("--pace", type=float, default=0.0, help="script sample interval multiplier (0: no waiting)")
+    parser.add_argument("--chunk", type=int, default=0, help="max notification payload (0: ATT_MTU - 3)")
+    parser.add_argument("--disconnect-after", type=int, default=0, metavar="N",
+                        help="peripheral disconnects after sending N notifications on a connection")
+    parser.add_argument("--conn-update", action="store_true",
+                        help="peripheral sends an L2CAP Connection Parameter Update Request after connecting")
+    parser.add_argument("--conn-update-delay", type=float, default=0.2)
+    parser.add_argument("--btsnoop", metavar="FILE", help="capture the central-side controller's HCI traffic")
+    parser.add_argument("--no-fragment", action="store_true",
+                        help="keep Bumble's unfragmented controller-to-host ACL (up to 251 bytes)")
+    parser.add_argument("--legacy-only", action="store_true",
+                        help="central-side controller reports no extended advertising support")
+    parser.add_argument("--central-address", default=DEFAULT_CENTRAL_ADDRESS)
+    parser.add_argument("-v", "--verbose", action="count", default=0)
+    options = parser.parse_args(argv)
+    if options.le_acl_len < 27 or options.le_acl_len > 251:
+        parser.error("--le-acl-len must be 27..251")
+    options.modes = options.mode.split(",")
+    if any(mode not in ("pico", "echo") for mode in options.modes):
+        parser.error("--mode takes pico, echo or a comma list of them")
+    if options.btsnoop and options.transport:
+        parser.error("--btsnoop needs --listen")
+    return options
+
+
+if __name__ == "__main__":
+    arguments = parse_arguments(sys.argv[1:])
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(arguments.verbose, 2)]
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    sys.exit(asyncio.run(main(arguments)))
