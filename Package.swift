@@ -41,6 +41,7 @@ let package = Package(
             dependencies: ["BLEHost", "BLEWire", "CBlueZ"],
             swiftSettings: strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
+
         // MARK: Simulated devices
         .target(name: "PicoSimulator", swiftSettings: strict),
 
