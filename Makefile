@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel
+	test-peers peers-tier1 peers-kernel peers-kernel-blelinux
 
 all: build
 
@@ -53,7 +53,7 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel
+test-peers: peers-tier1 peers-kernel peers-kernel-blelinux
 
 peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
@@ -61,6 +61,15 @@ peers-tier1: peers-deps
 peers-kernel: peers-deps $(ATT_RTT)
 	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
 		--run Tests/Peers/vm/smoke.sh
+
+## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests) and
+## `hcipico adapters` in the qemu guest: raw HCI commands and events, the L2CAP ATT socket, EBUSY.
+peers-kernel-blelinux: peers-deps
+	$(SWIFT) build --build-tests
+	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo" \
+		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" -- hcipicoPackageTests.xctest \
+		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
+		--xunit-output /tmp/xunit.xml
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps
