@@ -33,10 +33,14 @@ func socketPair(_ type: Int32 = Int32(SOCK_SEQPACKET.rawValue)) -> (CInt, CInt) 
     return (fds[0], fds[1])
 }
 
-/// Writes `bytes` to a raw descriptor (the test's end of a pair).
+/// Writes `bytes` to a raw descriptor (the test's end of a pair), waiting while its buffer is full.
 func put(_ fd: CInt, _ bytes: [UInt8]) {
-    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    precondition(written == bytes.count, "write to the test peer failed: \(errno)")
+    var written = -1
+    let done = eventually {
+        written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        return written >= 0 || errno != EAGAIN
+    }
+    precondition(done && written == bytes.count, "write to the test peer failed: \(errno)")
 }
 
 /// Reads one datagram from the test's end, waiting up to five seconds.
