@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-kernel-blelinux
+	test-peers peers-tier1 peers-kernel peers-kernel-blelinux peers-h4-blelinux
 
 all: build
 
@@ -53,7 +53,7 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel peers-kernel-blelinux
+test-peers: peers-tier1 peers-kernel peers-kernel-blelinux peers-h4-blelinux
 
 peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
@@ -70,6 +70,11 @@ peers-kernel-blelinux: peers-deps
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" -- hcipicoPackageTests.xctest \
 		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
 		--xunit-output /tmp/xunit.xml
+
+## peers-h4-blelinux: BLELinux's H4-over-TCP transport against Bumble's emulated controller.
+peers-h4-blelinux: peers-deps
+	$(SWIFT) build --build-tests
+	@Tools/h4-peer-check.sh
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps
