@@ -6,9 +6,10 @@ import Testing
 
 @testable import BLELinux
 
-/// H4 over TCP against Bumble's emulated controller (`Tools/h4-peer-check.sh` starts the peer and sets
-/// `HCIPICO_H4_PEER=HOST:PORT`). Skipped elsewhere.
-@Suite(.serialized, .enabled(if: getenv("HCIPICO_H4_PEER") != nil, "needs a Bumble H4 peer"))
+/// H4 over TCP and over a serial device (a pseudo-terminal) against Bumble's emulated controller:
+/// `Tools/h4-peer-check.sh` starts the peers and sets `HCIPICO_H4_PEER=HOST:PORT` and
+/// `HCIPICO_H4_SERIAL=DEVICE`. Each test is skipped without its variable.
+@Suite(.serialized)
 struct H4PeerTests {
     /// Collects events; answers `waitFor(opcode)` with the Command Complete's return parameters.
     final class Events: Sendable {
@@ -26,13 +27,25 @@ struct H4PeerTests {
         var closeReasons: [TransportError] { closes.withLock { $0 } }
     }
 
-    @Test func resetAndReadBDADDROverTCP() throws {
+    @Test(.enabled(if: getenv("HCIPICO_H4_PEER") != nil, "needs HCIPICO_H4_PEER"))
+    func resetAndReadBDADDROverTCP() throws {
         let text = String(cString: getenv("HCIPICO_H4_PEER")!)
         guard case .tcp(let host, let port) = try TransportSpec(parsing: "tcp:" + text) else {
             Issue.record("HCIPICO_H4_PEER is not HOST:PORT")
             return
         }
-        let transport = try H4StreamTransport.connectTCP(host: host, port: port)
+        try Self.resetAndReadBDADDR(over: try H4StreamTransport.connectTCP(host: host, port: port))
+    }
+
+    @Test(.enabled(if: getenv("HCIPICO_H4_SERIAL") != nil, "needs HCIPICO_H4_SERIAL"))
+    func resetAndReadBDADDROverSerial() throws {
+        let device = String(cString: getenv("HCIPICO_H4_SERIAL")!)
+        try Self.resetAndReadBDADDR(
+            over: try H4StreamTransport.openSerial(device: device, baudRate: 1_000_000, flowControl: false)
+        )
+    }
+
+    static func resetAndReadBDADDR(over transport: H4StreamTransport) throws {
         let events = Events()
         try transport.start(receive: events.received, closed: events.closed)
         try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in try transport.send(.command, bytes)
