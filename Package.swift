@@ -41,6 +41,8 @@ let package = Package(
         ),
 
         // MARK: Generator and benchmarks
+        // Counts heap allocations for Bench by defining malloc & co. in the executable; Bench only.
+        .target(name: "CAllocationCounter"),
         .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
         .executableTarget(
             name: "Bench",
@@ -49,6 +51,7 @@ let package = Package(
                 "BLEWire",
                 "BLEHost",
                 "BLETesting",
+                "CAllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
