@@ -11,7 +11,9 @@ enum StackMeasures {
     /// sends `count` messages of `size` bytes, another receives them. The ceiling for the stack.
     static func bareRecvRate(size: Int, count: Int) async -> Double {
         var pair: [Int32] = [-1, -1]
-        _ = pair.withUnsafeMutableBufferPointer { socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, $0.baseAddress) }
+        _ = pair.withUnsafeMutableBufferPointer {
+            socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, $0.baseAddress)
+        }
         let (sender, receiver) = (pair[0], pair[1])
         defer {
             close(sender)
@@ -40,7 +42,8 @@ enum StackMeasures {
 
     /// Notifications per second, server thread → bearer → client → callback, with `size`-byte values;
     /// and the heap allocations the whole run made per notification (both sides, every thread).
-    static func notificationRate(_ link: StackLink, size: Int, count: Int) async -> (rate: Double, allocations: Double) {
+    static func notificationRate(_ link: StackLink, size: Int, count: Int) async -> (rate: Double, allocations: Double)
+    {
         let server = link.server
         let handle = link.notifyHandle
         let allocationsBefore = cac_allocation_count()

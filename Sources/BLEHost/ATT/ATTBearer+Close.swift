@@ -27,8 +27,8 @@ extension ATTBearer {
             let ticker = state.ticker
             state.ticker = nil
             // Drop the handlers: they may hold the client or server that holds this bearer.
-            state.requestHandler = nil
-            state.notificationHandler = nil
+            state.handlers.request = nil
+            state.handlers.notification = nil
             return (operations, handlers, ticker)
         }
         guard let taken else { return }
