@@ -8,7 +8,8 @@ struct BenchSuite: Sendable {
 }
 
 let suites: [BenchSuite] = [
-    stackSuite
+    WireBench.suite,
+    stackSuite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

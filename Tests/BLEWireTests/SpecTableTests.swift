@@ -29,3 +29,36 @@ import Testing
         }
     }
 }
+
+@Suite struct HCISpecTableTests {
+    @Test func hciCommandsMatchTheTable() throws {
+        let table = try SpecTable("hci-commands.csv")
+        #expect(table.rows.count == HCICommand.table.count)
+        for (row, entry) in zip(table.rows, HCICommand.table) {
+            #expect(SpecTable.code(row["opcode"]) == UInt64(entry.opcode))
+            #expect(row["name"] == entry.name)
+            #expect(row["supported"] == (entry.supported.map { "\($0.octet).\($0.bit)" } ?? ""))
+        }
+    }
+
+    @Test func hciEventsMatchTheTable() throws {
+        let table = try SpecTable("hci-events.csv")
+        #expect(table.rows.count == HCIEvent.table.count)
+        for (row, entry) in zip(table.rows, HCIEvent.table) {
+            #expect(SpecTable.code(row["code"]) == UInt64(entry.code))
+            #expect(SpecTable.code(row["subevent"]) == entry.subevent.map(UInt64.init))
+            #expect(row["name"] == entry.name)
+        }
+    }
+
+    @Test func hciStatusAndSignalingMatchTheTables() throws {
+        let status = try SpecTable("hci-errors.csv")
+        #expect(status.rows.map { SpecTable.code($0["code"]) } == HCIStatus.allNamed.map { UInt64($0.rawValue) })
+        #expect(status.rows.map { $0["name"] } == HCIStatus.allNamed.map(\.name))
+        let signaling = try SpecTable("l2cap-signaling.csv")
+        #expect(
+            signaling.rows.map { SpecTable.code($0["code"]) } == L2CAPSignalingCommand.table.map { UInt64($0.code) }
+        )
+        #expect(signaling.rows.map { $0["name"] } == L2CAPSignalingCommand.table.map(\.name))
+    }
+}

@@ -18,26 +18,57 @@ struct BLECodeTableGenerator {
             type: "ATTErrorCode",
             doc: "An ATT error code (Core 5.4 Vol 3 Part F §3.4.1.1 Table 3.4; CSS v11 Part B §1.2).",
             wire: true
-        )
+        ),
+        Table(
+            path: "Specs/ble/hci-errors.csv",
+            type: "HCIStatus",
+            doc: "An HCI error code, as the Status and Reason parameters carry it (Core 5.4 Vol 1 Part F §1.3).",
+            wire: true
+        ),
+        Table(
+            path: "Specs/ble/ad-types.csv",
+            type: "AdvertisingDataType",
+            doc: "An advertising data type (Assigned Numbers §2.3; formats in CSS v11 Part A §1).",
+            wire: false
+        ),
     ]
 
     func generate(root: URL) throws -> [GeneratedFile] {
         try Self.tables.map { table in
             let csv = try CSVTable(root: root, path: table.path)
             var rows: [(code: UInt64, name: String, caseName: String)] = []
+            var widths: [(code: UInt64, width: String)] = []
             for row in csv.rows {
                 let code = try row.required("code", in: csv).parseCode(file: csv.path, line: row.line)
                 guard code <= 0xFF, !rows.contains(where: { $0.code == code }) else {
                     throw SpecError(file: csv.path, line: row.line, message: "code out of range or repeated")
                 }
                 rows.append((code, try row.required("name", in: csv), try row.required("case", in: csv)))
+                if let width = row.optional("uuid_width") {
+                    guard ["2", "4", "16"].contains(width) else {
+                        throw SpecError(file: csv.path, line: row.line, message: "uuid_width must be 2, 4 or 16")
+                    }
+                    widths.append((code, width))
+                }
             }
             return GeneratedFile(
                 path: "\(BLEWireGenerator.folder)/\(table.type)+Generated.swift",
                 specs: [csv.path],
-                body: emit(table, rows: rows)
+                body: emit(table, rows: rows) + emitWidths(table, widths)
             )
         }
+    }
+
+    /// The octets per UUID of the types whose data holds UUIDs (the `uuid_width` column).
+    private func emitWidths(_ table: Table, _ widths: [(code: UInt64, width: String)]) -> String {
+        guard !widths.isEmpty else { return "" }
+        var out = "\nextension \(table.type) {\n"
+        out +=
+            "    /// Octets per UUID for the types whose data holds UUIDs (service and solicitation lists, service data), else nil.\n"
+        out += "    public var uuidWidth: Int? {\n        switch rawValue {\n"
+        for entry in widths { out += String(format: "        case 0x%02X: \(entry.width)\n", entry.code) }
+        out += "        default: nil\n        }\n    }\n}\n"
+        return out
     }
 
     private func emit(_ table: Table, rows: [(code: UInt64, name: String, caseName: String)]) -> String {
@@ -57,7 +88,8 @@ struct BLECodeTableGenerator {
         out += "    public var name: String? {\n        switch rawValue {\n"
         for row in rows { out += String(format: "        case 0x%02X: \"\(row.name)\"\n", row.code) }
         out += "        default: nil\n        }\n    }\n\n"
-        out += "    /// `Attribute Not Found (0x0A)`, or `0xNN` for an unnamed code.\n"
+        out +=
+            "    /// The name and code, e.g. `Invalid Handle (0x01)`, or `0xNN` for a code the table does not name.\n"
         out += "    public var description: String {\n"
         out += "        let hex = (rawValue < 0x10 ? \"0x0\" : \"0x\") + String(rawValue, radix: 16, uppercase: true)\n"
         out += "        return name.map { \"\\($0) (\\(hex))\" } ?? hex\n    }\n}\n"

@@ -20,6 +20,10 @@ struct BLEShape {
     let section: String
     let header: Header
     let fields: [BLEField]
+    /// Protocols besides `WireCodable`, e.g. `HCICommandPacket`.
+    var conformances = ["WireCodable"]
+    /// Extra declarations inside the struct (after the constants).
+    var extraMembers = ""
 
     /// The header octets and what the layout comment calls them.
     var headerLayout: [(String, String)] {
@@ -53,7 +57,7 @@ struct BLEShape {
         var out = "/// \(specName): Core 5.4 \(section).\n///\n"
         let layout = headerLayout.map { "\($0.0) (\($0.1))" } + fields.map { "\($0.name) (\($0.type.layoutSize))" }
         out += "///     | " + (layout.isEmpty ? "(no octets)" : layout.joined(separator: " | ")) + " |\n"
-        out += "public struct \(type): WireCodable {\n"
+        out += "public struct \(type.split(separator: ".").last!): \(conformances.joined(separator: ", ")) {\n"
         switch header {
         case .none, .returnParameters: break
         case .att(let opcode): out += String(format: "    public static let opcode: UInt8 = 0x%02X\n", opcode)
@@ -64,6 +68,7 @@ struct BLEShape {
             out += String(format: "    public static let subeventCode: UInt8 = 0x%02X\n", sub)
         case .signaling(let code): out += String(format: "    public static let code: UInt8 = 0x%02X\n", code)
         }
+        out += extraMembers
         let minimum = (["\(headerLength)"] + fields.map(\.type.minimumExpression)).filter { $0 != "0" }
         out +=
             "    public static var minimumLength: Int { \(minimum.isEmpty ? "0" : minimum.joined(separator: " + ")) }\n\n"

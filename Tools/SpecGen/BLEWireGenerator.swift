@@ -28,6 +28,8 @@ struct BLEWireGenerator: SpecGenerator {
             )
         ]
         files += try BLEATTGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
+        files += try BLEHCIGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
+        files += try BLEL2CAPGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
         files += try BLECodeTableGenerator().generate(root: root)
         files.append(try BLEUUIDGenerator().generate(root: root))
         files.append(vectors.file(folder: Self.folder))
@@ -74,6 +76,10 @@ extension String {
     /// `ATTExchangeMTURequest` less its layer prefix, lower-camel: `exchangeMTURequest`.
     func caseName(droppingPrefix prefix: String) -> String {
         let name = hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+        // `LE` is its own word: `LEPHYUpdateComplete` → `lePHYUpdateComplete`.
+        if name.hasPrefix("LE"), name.count > 2, name.dropFirst(2).first!.isUppercase {
+            return "le" + name.dropFirst(2)
+        }
         let characters = Array(name)
         var upperRun = 0
         while upperRun < characters.count, characters[upperRun].isUppercase { upperRun += 1 }

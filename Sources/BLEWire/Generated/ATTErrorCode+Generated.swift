@@ -112,7 +112,7 @@ public struct ATTErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
         }
     }
 
-    /// `Attribute Not Found (0x0A)`, or `0xNN` for an unnamed code.
+    /// The name and code, e.g. `Invalid Handle (0x01)`, or `0xNN` for a code the table does not name.
     public var description: String {
         let hex = (rawValue < 0x10 ? "0x0" : "0x") + String(rawValue, radix: 16, uppercase: true)
         return name.map { "\($0) (\(hex))" } ?? hex

@@ -52,3 +52,239 @@ public struct ATTHandleLengthValue: WireCodable {
         writer.write(UInt16(truncatingIfNeeded: value.count)); writer.write(contentsOf: value)
     }
 }
+
+/// HCICompletedPackets: Core 5.4 Vol 4 Part E 7.7.19.
+///
+///     | connectionHandle (2) | numCompletedPackets (2) |
+public struct HCICompletedPackets: WireCodable {
+    public static var minimumLength: Int { 2 + 2 }
+
+    public var connectionHandle: UInt16
+    public var numCompletedPackets: UInt16
+
+    public init(connectionHandle: UInt16, numCompletedPackets: UInt16) {
+        self.connectionHandle = connectionHandle
+        self.numCompletedPackets = numCompletedPackets
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        connectionHandle = try reader.readUInt16()
+        numCompletedPackets = try reader.readUInt16()
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(connectionHandle)
+        writer.write(numCompletedPackets)
+    }
+}
+
+/// HCILEAdvertisingReport: Core 5.4 Vol 4 Part E 7.7.65.2.
+///
+///     | eventType (1) | addressType (1) | address (6) | data (1 + n) | rssi (1) |
+public struct HCILEAdvertisingReport: WireCodable {
+    public static var minimumLength: Int { 1 + 1 + 6 + 1 + 1 }
+
+    public var eventType: UInt8
+    public var addressType: UInt8
+    public var address: BluetoothAddress
+    public var data: [UInt8]
+    public var rssi: Int8
+
+    public init(eventType: UInt8, addressType: UInt8, address: BluetoothAddress, data: [UInt8], rssi: Int8) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.data = data
+        self.rssi = rssi
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        eventType = try reader.readUInt8()
+        addressType = try reader.readUInt8()
+        address = try reader.readAddress()
+        data = Array(try reader.readBytes(Int(try reader.readUInt8())))
+        rssi = try reader.readInt8()
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(eventType)
+        writer.write(addressType)
+        writer.write(address)
+        writer.write(UInt8(truncatingIfNeeded: data.count)); writer.write(contentsOf: data)
+        writer.write(rssi)
+    }
+}
+
+/// HCILEExtendedAdvertisingReport: Core 5.4 Vol 4 Part E 7.7.65.13.
+///
+///     | eventType (2) | addressType (1) | address (6) | primaryPHY (1) | secondaryPHY (1) | advertisingSID (1) | txPower (1) | rssi (1) | periodicAdvertisingInterval (2) | directAddressType (1) | directAddress (6) | data (1 + n) |
+public struct HCILEExtendedAdvertisingReport: WireCodable {
+    public static var minimumLength: Int { 2 + 1 + 6 + 1 + 1 + 1 + 1 + 1 + 2 + 1 + 6 + 1 }
+
+    public var eventType: UInt16
+    public var addressType: UInt8
+    public var address: BluetoothAddress
+    public var primaryPHY: UInt8
+    public var secondaryPHY: UInt8
+    public var advertisingSID: UInt8
+    public var txPower: Int8
+    public var rssi: Int8
+    public var periodicAdvertisingInterval: UInt16
+    public var directAddressType: UInt8
+    public var directAddress: BluetoothAddress
+    public var data: [UInt8]
+
+    public init(eventType: UInt16, addressType: UInt8, address: BluetoothAddress, primaryPHY: UInt8, secondaryPHY: UInt8, advertisingSID: UInt8, txPower: Int8, rssi: Int8, periodicAdvertisingInterval: UInt16, directAddressType: UInt8, directAddress: BluetoothAddress, data: [UInt8]) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.primaryPHY = primaryPHY
+        self.secondaryPHY = secondaryPHY
+        self.advertisingSID = advertisingSID
+        self.txPower = txPower
+        self.rssi = rssi
+        self.periodicAdvertisingInterval = periodicAdvertisingInterval
+        self.directAddressType = directAddressType
+        self.directAddress = directAddress
+        self.data = data
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        eventType = try reader.readUInt16()
+        addressType = try reader.readUInt8()
+        address = try reader.readAddress()
+        primaryPHY = try reader.readUInt8()
+        secondaryPHY = try reader.readUInt8()
+        advertisingSID = try reader.readUInt8()
+        txPower = try reader.readInt8()
+        rssi = try reader.readInt8()
+        periodicAdvertisingInterval = try reader.readUInt16()
+        directAddressType = try reader.readUInt8()
+        directAddress = try reader.readAddress()
+        data = Array(try reader.readBytes(Int(try reader.readUInt8())))
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(eventType)
+        writer.write(addressType)
+        writer.write(address)
+        writer.write(primaryPHY)
+        writer.write(secondaryPHY)
+        writer.write(advertisingSID)
+        writer.write(txPower)
+        writer.write(rssi)
+        writer.write(periodicAdvertisingInterval)
+        writer.write(directAddressType)
+        writer.write(directAddress)
+        writer.write(UInt8(truncatingIfNeeded: data.count)); writer.write(contentsOf: data)
+    }
+}
+
+/// HCILEExtendedScanPHYParameters: Core 5.4 Vol 4 Part E 7.8.64.
+///
+///     | scanType (1) | scanInterval (2) | scanWindow (2) |
+public struct HCILEExtendedScanPHYParameters: WireCodable {
+    public static var minimumLength: Int { 1 + 2 + 2 }
+
+    public var scanType: UInt8
+    public var scanInterval: UInt16
+    public var scanWindow: UInt16
+
+    public init(scanType: UInt8, scanInterval: UInt16, scanWindow: UInt16) {
+        self.scanType = scanType
+        self.scanInterval = scanInterval
+        self.scanWindow = scanWindow
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        scanType = try reader.readUInt8()
+        scanInterval = try reader.readUInt16()
+        scanWindow = try reader.readUInt16()
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(scanType)
+        writer.write(scanInterval)
+        writer.write(scanWindow)
+    }
+}
+
+/// HCILEExtendedConnectionPHYParameters: Core 5.4 Vol 4 Part E 7.8.66.
+///
+///     | scanInterval (2) | scanWindow (2) | connectionIntervalMin (2) | connectionIntervalMax (2) | maxLatency (2) | supervisionTimeout (2) | minCELength (2) | maxCELength (2) |
+public struct HCILEExtendedConnectionPHYParameters: WireCodable {
+    public static var minimumLength: Int { 2 + 2 + 2 + 2 + 2 + 2 + 2 + 2 }
+
+    public var scanInterval: UInt16
+    public var scanWindow: UInt16
+    public var connectionIntervalMin: UInt16
+    public var connectionIntervalMax: UInt16
+    public var maxLatency: UInt16
+    public var supervisionTimeout: UInt16
+    public var minCELength: UInt16
+    public var maxCELength: UInt16
+
+    public init(scanInterval: UInt16, scanWindow: UInt16, connectionIntervalMin: UInt16, connectionIntervalMax: UInt16, maxLatency: UInt16, supervisionTimeout: UInt16, minCELength: UInt16, maxCELength: UInt16) {
+        self.scanInterval = scanInterval
+        self.scanWindow = scanWindow
+        self.connectionIntervalMin = connectionIntervalMin
+        self.connectionIntervalMax = connectionIntervalMax
+        self.maxLatency = maxLatency
+        self.supervisionTimeout = supervisionTimeout
+        self.minCELength = minCELength
+        self.maxCELength = maxCELength
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        scanInterval = try reader.readUInt16()
+        scanWindow = try reader.readUInt16()
+        connectionIntervalMin = try reader.readUInt16()
+        connectionIntervalMax = try reader.readUInt16()
+        maxLatency = try reader.readUInt16()
+        supervisionTimeout = try reader.readUInt16()
+        minCELength = try reader.readUInt16()
+        maxCELength = try reader.readUInt16()
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(scanInterval)
+        writer.write(scanWindow)
+        writer.write(connectionIntervalMin)
+        writer.write(connectionIntervalMax)
+        writer.write(maxLatency)
+        writer.write(supervisionTimeout)
+        writer.write(minCELength)
+        writer.write(maxCELength)
+    }
+}
+
+/// L2CAPBasicHeader: Core 5.4 Vol 3 Part A 3.1.
+///
+///     | length (2) | channelID (2) |
+public struct L2CAPBasicHeader: WireCodable {
+    public static var minimumLength: Int { 2 + 2 }
+
+    public var length: UInt16
+    public var channelID: UInt16
+
+    public init(length: UInt16, channelID: UInt16) {
+        self.length = length
+        self.channelID = channelID
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        length = try reader.readUInt16()
+        channelID = try reader.readUInt16()
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(length)
+        writer.write(channelID)
+    }
+}
