@@ -161,6 +161,6 @@ import Testing
         for _ in 0..<6 { try await budget.reserve(100) }  // 600 bytes: 100 at once, 500 at 10 kB/s
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(45))
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < .seconds(60), "a stuck pacer, not a slow machine, takes this long")
     }
 }
