@@ -45,6 +45,9 @@ let package = Package(
         // MARK: Simulated devices
         .target(name: "PicoSimulator", swiftSettings: strict),
 
+        // MARK: In-memory transports and fakes (tests and Bench only)
+        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
@@ -57,6 +60,8 @@ let package = Package(
         ),
 
         // MARK: Generator and benchmarks
+        // Counts heap allocations for Bench by defining malloc & co. in the executable; Bench only.
+        .target(name: "CAllocationCounter"),
         .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
         .executableTarget(
             name: "Bench",
@@ -65,6 +70,8 @@ let package = Package(
                 "BLEWire",
                 "BLEHost",
                 "PicoSimulator",
+                "BLETesting",
+                "CAllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
@@ -86,5 +93,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
+        .testTarget(
+            name: "BLEHostTests",
+            dependencies: ["BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
     ]
 )
