@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-h4
+	test-peers peers-tier1 peers-kernel peers-kernel-blelinux peers-h4-blelinux peers-h4
 
 all: build
 
@@ -49,18 +49,11 @@ ATT_RTT := $(PEERS_BUILD)/bin/att_rtt
 peers-deps: test-deps
 	@Tools/install-peers.sh
 
-## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
-## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request). Without
-## HCIPICO_H4_PEER a plain `swift test` skips these tests.
-peers-h4: peers-deps
-	$(SWIFT) build --build-tests
-	HCIPICO_H4_PEER="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter H4PeerTests
-
 $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel
+test-peers: peers-tier1 peers-kernel peers-kernel-blelinux peers-h4-blelinux
 
 peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
@@ -68,6 +61,27 @@ peers-tier1: peers-deps
 peers-kernel: peers-deps $(ATT_RTT)
 	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
 		--run Tests/Peers/vm/smoke.sh
+
+## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests) and
+## `hcipico adapters` in the qemu guest: raw HCI commands and events, the L2CAP ATT socket, EBUSY.
+peers-kernel-blelinux: peers-deps
+	$(SWIFT) build --build-tests
+	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo" \
+		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" -- hcipicoPackageTests.xctest \
+		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
+		--xunit-output /tmp/xunit.xml
+
+## peers-h4-blelinux: BLELinux's H4-over-TCP transport against Bumble's emulated controller.
+peers-h4-blelinux: peers-deps
+	$(SWIFT) build --build-tests
+	@Tools/h4-peer-check.sh
+
+## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
+## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request). Without
+## HCIPICO_H4_PEER a plain `swift test` skips these tests.
+peers-h4: peers-deps
+	$(SWIFT) build --build-tests
+	HCIPICO_H4_PEER="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter H4PeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

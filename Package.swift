@@ -13,8 +13,8 @@ let package = Package(
         .library(name: "MethodSCRIPT", targets: ["MethodSCRIPT"]),
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
-        .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
         .library(name: "BLELinux", targets: ["BLELinux"]),
+        .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,12 +29,6 @@ let package = Package(
         // MARK: Protocol engines
         .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
 
-        // MARK: Simulated devices
-        .target(name: "PicoSimulator", swiftSettings: strict),
-
-        // MARK: In-memory transports and fakes (tests and Bench only)
-        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
-
         // MARK: Linux: the only importer of CBlueZ
         .systemLibrary(
             name: "CBlueZ",
@@ -48,6 +42,12 @@ let package = Package(
             swiftSettings: strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
 
+        // MARK: Simulated devices
+        .target(name: "PicoSimulator", swiftSettings: strict),
+
+        // MARK: In-memory transports and fakes (tests and Bench only)
+        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
@@ -60,6 +60,8 @@ let package = Package(
         ),
 
         // MARK: Generator and benchmarks
+        // Counts heap allocations for Bench by defining malloc & co. in the executable; Bench only.
+        .target(name: "CAllocationCounter"),
         .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
         .executableTarget(
             name: "Bench",
@@ -69,6 +71,7 @@ let package = Package(
                 "BLEHost",
                 "PicoSimulator",
                 "BLETesting",
+                "CAllocationCounter",
                 "BLELinux",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -85,6 +88,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
+        .testTarget(
+            name: "BLELinuxTests",
+            dependencies: ["BLELinux", "BLEHost", "BLEWire", "hcipico"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
         .testTarget(
             name: "BLEHostTests",
@@ -94,11 +102,6 @@ let package = Package(
         .testTarget(
             name: "HCIHostTests",
             dependencies: ["BLEHost", "BLEWire", "BLELinux", "BLETesting"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "BLELinuxTests",
-            dependencies: ["BLELinux", "BLEHost", "BLEWire", "hcipico"],
             swiftSettings: strict
         ),
     ]

@@ -49,7 +49,7 @@ public struct BLELinuxError: Error, Sendable, Equatable, CustomStringConvertible
         case EAFNOSUPPORT, EPROTONOSUPPORT:
             self.init(
                 .noBluetooth,
-                "this kernel has no Bluetooth support (socket: EAFNOSUPPORT); load the bluetooth module or use --transport serial:… or tcp:…",
+                "this kernel has no Bluetooth support (socket: EAFNOSUPPORT); load the bluetooth module (modprobe bluetooth), or drive a controller over H4 on a serial port or TCP",
                 underlying: error
             )
         case EACCES where error.syscall != .connect, EPERM:

@@ -10,40 +10,18 @@ public final class RecordingPeer: Sendable {
     private struct State {
         var received: [[UInt8]] = []
         var closed: TransportError?
-        var waiters: [(count: Int, continuation: CheckedContinuation<[[UInt8]], Never>)] = []
     }
 
     public init(_ transport: SocketPairATTTransport) throws(TransportError) {
         self.transport = transport
         try transport.start(
             receive: { [self] pdu in
-                let ready = state.withLock { state in
-                    state.received.append(Array(pdu))
-                    return RecordingPeer.takeReady(&state)
-                }
-                for (continuation, value) in ready { continuation.resume(returning: value) }
+                state.withLock { $0.received.append(Array(pdu)) }
             },
             closed: { [self] reason in
-                let waiters = state.withLock { state in
-                    state.closed = reason
-                    defer { state.waiters = [] }
-                    return state.waiters.map { ($0.continuation, state.received) }
-                }
-                for (continuation, value) in waiters { continuation.resume(returning: value) }
+                state.withLock { $0.closed = reason }
             }
         )
-    }
-
-    private static func takeReady(
-        _ state: inout State
-    ) -> [(CheckedContinuation<[[UInt8]], Never>, [[UInt8]])] {
-        var ready: [(CheckedContinuation<[[UInt8]], Never>, [[UInt8]])] = []
-        state.waiters.removeAll { waiter in
-            guard state.received.count >= waiter.count else { return false }
-            ready.append((waiter.continuation, state.received))
-            return true
-        }
-        return ready
     }
 
     /// Every PDU received so far.
@@ -52,15 +30,14 @@ public final class RecordingPeer: Sendable {
     /// Why the peer's end stopped, if it has.
     public var closeReason: TransportError? { state.withLock { $0.closed } }
 
-    /// Waits until at least `count` PDUs have arrived (or the link ended) and returns all received.
-    public func waitForPDUs(_ count: Int) async -> [[UInt8]] {
-        await withCheckedContinuation { continuation in
-            let ready: [[UInt8]]? = state.withLock { state in
-                if state.received.count >= count || state.closed != nil { return state.received }
-                state.waiters.append((count, continuation))
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+    /// Waits until at least `count` PDUs have arrived, the link ended, or `timeout` passed, and returns
+    /// all received so far (a test then sees what is missing instead of hanging).
+    public func waitForPDUs(_ count: Int, timeout: Duration = .seconds(5)) async -> [[UInt8]] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (received, closed) = state.withLock { ($0.received, $0.closed) }
+            if received.count >= count || closed != nil || ContinuousClock.now >= deadline { return received }
+            try? await Task.sleep(for: .milliseconds(1))
         }
     }
 

@@ -10,6 +10,7 @@ struct BenchSuite: Sendable {
 let suites: [BenchSuite] = [
     simulatorSuite,
     WireBench.suite,
+    stackSuite,
     H4Bench.suite,
 ]
 

@@ -68,7 +68,7 @@ import Testing
         await #expect(throws: timeout) { try await second.value }
         #expect(closedWith.value == timeout)
         #expect(bearer.closeReason == timeout)
-        _ = await peer.waitForPDUs(99)  // returns once the link is down
+        _ = await peer.waitForPDUs(99, timeout: .seconds(2))  // returns once the link is down
         #expect(peer.closeReason == .disconnected(reason: nil))
         await #expect(throws: timeout) { try await bearer.request([0x0A, 0x01, 0x00]) }
         #expect(peer.received.count == 1, "no ATT PDU after the timeout")

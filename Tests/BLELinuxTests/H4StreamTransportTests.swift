@@ -163,3 +163,27 @@ import Testing
         #expect(error?.kind == .system)
     }
 }
+
+extension H4StreamTransportTests {
+    /// Writing after the peer has gone must fail as a value, not kill the process with SIGPIPE.
+    @Test func sendingToAClosedPeerFailsWithoutSignal() throws {
+        let (listening, port) = Self.listener()
+        defer { close(listening) }
+        let transport = try H4StreamTransport.connectTCP(host: "127.0.0.1", port: port)
+        close(Self.accepted(listening))
+        usleep(20_000)
+        var outcome: TransportError?
+        for _ in 0..<50 where outcome == nil {
+            do throws(TransportError) {
+                try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in
+                    try transport.send(.command, bytes)
+                }
+                usleep(2000)
+            } catch {
+                outcome = error
+            }
+        }
+        #expect(outcome == .disconnected(reason: nil) || outcome == .closed, "\(String(describing: outcome))")
+        transport.close()
+    }
+}

@@ -10,7 +10,11 @@ import Testing
 
     /// A kernel that accepts the connect after `EINPROGRESS`, reports handle 0x0040 and an MTU of 517,
     /// and fails the connect's `SO_ERROR` with `connectErrno` when it is set.
-    static func kernel(connectErrno: Int32 = 0, immediate: Bool = false) -> @Sendable (MockCall) -> MockReply {
+    static func kernel(
+        connectErrno: Int32 = 0,
+        immediate: Bool = false,
+        mtuErrno: Int32 = 0
+    ) -> @Sendable (MockCall) -> MockReply {
         { call in
             switch call.syscall {
             case .socket: return MockReply(result: socketFD)
@@ -23,7 +27,8 @@ import Testing
                 case (CLayout.levelSocket, CLayout.optionSocketError): return MockReply(output: le(connectErrno))
                 case (CLayout.levelL2CAP, CLayout.optionConnectionInfo):
                     return MockReply(output: [0x40, 0x00, 0, 0, 0, 0])
-                case (CLayout.levelBluetooth, CLayout.optionReceiveMTU): return MockReply(output: le(UInt16(517)))
+                case (CLayout.levelBluetooth, CLayout.optionReceiveMTU):
+                    return mtuErrno == 0 ? MockReply(output: le(UInt16(517))) : .failure(mtuErrno)
                 default: return .failure(ENOPROTOOPT)
                 }
             case .epollCreate: return MockReply(result: 908)
@@ -171,6 +176,30 @@ import Testing
             #expect(error?.kind == .cancelled)
             let poll = driver.trace.first { $0.syscall == .poll }
             #expect(poll?.arguments[2] == cancelFD)
+        }
+    }
+
+    @Test(arguments: [ENOPROTOOPT, EPROTONOSUPPORT, EINVAL])
+    func receiveMTUFallsBackToTheFixedChannelDefault(code: Int32) throws {
+        let mtu = try MockingDriver.withMocking(Self.kernel(mtuErrno: code)) { _ in
+            try L2CAPATTSocket.connect(to: Self.peer, source: nil, security: nil, timeout: .seconds(5), canceller: nil)
+                .maximumPDULength
+        }
+        #expect(mtu == 672)
+    }
+
+    @Test func otherReceiveMTUFailuresAreReported() {
+        MockingDriver.withMocking(Self.kernel(mtuErrno: ENOTCONN)) { _ in
+            let error = failure { () throws(BLELinuxError) in
+                try L2CAPATTSocket.connect(
+                    to: Self.peer,
+                    source: nil,
+                    security: nil,
+                    timeout: .seconds(5),
+                    canceller: nil
+                )
+            }
+            #expect(error?.underlying == SystemError(syscall: .getsockopt, errno: ENOTCONN))
         }
     }
 }

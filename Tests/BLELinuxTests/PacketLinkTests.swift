@@ -84,6 +84,10 @@ import Testing
         defer { close(theirs) }
         let link = try Self.link(ours)
         let recorder = Recorder()
+        // Both PDUs are queued before the reader starts: the second is there to be read, yet must not
+        // be delivered once the first delivery has closed the link.
+        put(theirs, [0xAA])
+        put(theirs, [0xBB])
         try link.start(
             deliver: { bytes in
                 recorder.received(bytes)
@@ -92,8 +96,6 @@ import Testing
             },
             closed: recorder.closed
         )
-        put(theirs, [0xAA])
-        put(theirs, [0xBB])
         #expect(eventually { link.isFinished })
         #expect(recorder.pdus == [[0xAA]], "nothing is delivered after close")
         #expect(recorder.closes == [.closed])

@@ -26,6 +26,9 @@ extension ATTBearer {
             state.closeHandlers = []
             let ticker = state.ticker
             state.ticker = nil
+            // Drop the handlers: they may hold the client or server that holds this bearer.
+            state.handlers.request = nil
+            state.handlers.notification = nil
             return (operations, handlers, ticker)
         }
         guard let taken else { return }

@@ -10,14 +10,14 @@ extension ATTBearer {
             guard let notification = try? ATTHandleValueNotification.View(pdu: pdu) else {
                 return drop("notification of \(pdu.count) bytes")
             }
-            let handler = state.withLock { $0.notificationHandler }
-            handler?(notification.handle, notification.value, false)
+            let handlers = state.withLock { $0.handlers }
+            handlers.notification?(notification.handle, notification.value, false)
         case ATTHandleValueIndication.opcode:
             guard let indication = try? ATTHandleValueIndication.View(pdu: pdu) else {
                 return drop("indication of \(pdu.count) bytes")
             }
-            let handler = state.withLock { $0.notificationHandler }
-            handler?(indication.handle, indication.value, true)
+            let handlers = state.withLock { $0.handlers }
+            handlers.notification?(indication.handle, indication.value, true)
             try? transport.send([ATTHandleValueConfirmation.opcode])
         case ATTMultipleHandleValueNotification.opcode:
             receiveMultipleNotification(pdu)
@@ -64,14 +64,18 @@ extension ATTBearer {
 
     /// Delivers each (handle, length, value) tuple of a Multiple Handle Value Notification.
     private func receiveMultipleNotification(_ pdu: UnsafeRawBufferPointer) {
-        let handler = state.withLock { $0.notificationHandler }
+        let handlers = state.withLock { $0.handlers }
         var offset = 1
         while offset < pdu.count {
             guard pdu.count - offset >= 4 else { return drop("truncated Multiple Handle Value Notification") }
             let handle = handleAt(pdu, offset)
             let length = Int(handleAt(pdu, offset + 2))
             guard pdu.count - offset - 4 >= length else { return drop("truncated Multiple Handle Value Notification") }
-            handler?(handle, UnsafeRawBufferPointer(rebasing: pdu[(offset + 4)..<(offset + 4 + length)]), false)
+            handlers.notification?(
+                handle,
+                UnsafeRawBufferPointer(rebasing: pdu[(offset + 4)..<(offset + 4 + length)]),
+                false
+            )
             offset += 4 + length
         }
     }
@@ -79,14 +83,18 @@ extension ATTBearer {
     /// Server role: hands a request or command to the request handler and sends its response.
     private func serve(_ pdu: UnsafeRawBufferPointer) {
         let opcode = pdu[0]
-        let (handler, mtu) = state.withLock { ($0.requestHandler, $0.mtu) }
-        guard let handler else {
+        let handlers = state.withLock { state in
+            var handlers = state.handlers
+            handlers.mtu = state.mtu
+            return handlers
+        }
+        guard let handler = handlers.request else {
             // Commands that are not understood are ignored; requests get Request Not Supported.
             if opcode & ATTBearer.commandFlag == 0 { sendError(.requestNotSupported, request: opcode, handle: 0) }
             return
         }
         scratch.response.reset()
-        handler(pdu, mtu, &scratch.response)
+        handler(pdu, handlers.mtu, &scratch.response)
         guard scratch.response.count > 0 else { return }
         do {
             try scratch.response.withUnsafeBytes { (bytes) throws(TransportError) in try transport.send(bytes) }

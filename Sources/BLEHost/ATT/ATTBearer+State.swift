@@ -55,6 +55,15 @@ extension ATTBearer {
         }
     }
 
+    /// The installed handlers, in a non-generic struct: copying it out of the lock keeps each closure
+    /// in its own representation, where returning a bare closure through `withLock`'s generic result
+    /// would wrap it in a freshly allocated reabstraction thunk on every PDU.
+    struct Handlers {
+        var notification: NotificationHandler?
+        var request: RequestHandler?
+        var mtu = ATTBearer.defaultMTU
+    }
+
     struct State {
         var preferredMTU: Int
         var mtu = ATTBearer.defaultMTU
@@ -65,8 +74,7 @@ extension ATTBearer {
         var requests = Slot()
         /// Indications this side sent as a server.
         var indications = Slot()
-        var notificationHandler: NotificationHandler?
-        var requestHandler: RequestHandler?
+        var handlers = Handlers()
         var diagnostic: (@Sendable (String) -> Void)?
         var closeHandlers: [@Sendable (GATTError) -> Void] = []
         var ticker: (any ATTClockTicker)?

@@ -66,12 +66,12 @@ public final class ATTBearer: Sendable {
 
     /// Installs the handler for notifications and indications (replacing any earlier one).
     public func setNotificationHandler(_ handler: NotificationHandler?) {
-        state.withLock { $0.notificationHandler = handler }
+        state.withLock { $0.handlers.notification = handler }
     }
 
     /// Installs the server-role handler (replacing any earlier one).
     public func setRequestHandler(_ handler: RequestHandler?) {
-        state.withLock { $0.requestHandler = handler }
+        state.withLock { $0.handlers.request = handler }
     }
 
     /// Installs a handler for diagnostics (dropped PDUs and why), called on the reader thread.

@@ -18,12 +18,14 @@ public final class GATTServer: Sendable {
         var prepared: [(handle: UInt16, offset: Int, value: [UInt8])] = []
     }
 
-    /// Serves `database` on `bearer` (install before `bearer.start()`).
+    /// Serves `database` on `bearer` (install before `bearer.start()`). The bearer holds the server
+    /// until it closes.
     public init(database: GATTDatabase, bearer: ATTBearer) {
         self.database = database
         self.bearer = bearer
-        bearer.setRequestHandler { [weak self] pdu, mtu, response in
-            self?.handle(pdu, mtu: mtu, response: &response)
+        // The bearer keeps the server alive until it closes (it drops its handlers then).
+        bearer.setRequestHandler { [self] pdu, mtu, response in
+            handle(pdu, mtu: mtu, response: &response)
         }
     }
 

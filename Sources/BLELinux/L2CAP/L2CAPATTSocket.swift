@@ -135,7 +135,8 @@ public final class L2CAPATTSocket: ATTTransport {
         do throws(SystemError) {
             let (value, _) = try socket.option(level: SOL_BLUETOOTH, name: BT_RCVMTU, initial: UInt16(0))
             mtu = value == 0 ? L2CAPAddress.defaultMTU : Int(value)
-        } catch  where error.errno == EINVAL || error.errno == ENOPROTOOPT || error.errno == EOPNOTSUPP {
+        } catch  where [EINVAL, ENOPROTOOPT, EPROTONOSUPPORT, EOPNOTSUPP].contains(error.errno) {
+            // Kernels without BT_RCVMTU on this channel: the fixed channel keeps the default MTU.
             mtu = L2CAPAddress.defaultMTU
         }
         let name = "att-\(peer.description.suffix(5))"

@@ -27,6 +27,8 @@ final class PacketLink: Sendable {
     private let finishedSignal = Mutex<Bool>(false)
     private let receiveCapacity: Int
     private let sendTimeout: Duration
+    /// Sockets are written with `send(MSG_NOSIGNAL)`; other descriptors (a tty) with `write`.
+    private let isSocket: Bool
     private let name: String
 
     private static let socketToken: UInt64 = 1
@@ -37,7 +39,8 @@ final class PacketLink: Sendable {
         socket: consuming SocketDescriptor,
         name: String,
         receiveCapacity: Int,
-        sendTimeout: Duration = .seconds(10)
+        sendTimeout: Duration = .seconds(10),
+        isSocket: Bool = true
     ) throws(SystemError) {
         fd = socket.rawValue
         let flags = CInt(EPOLL_CLOEXEC)
@@ -49,6 +52,7 @@ final class PacketLink: Sendable {
         state = Mutex(State(socket: socket))
         self.receiveCapacity = receiveCapacity
         self.sendTimeout = sendTimeout
+        self.isSocket = isSocket
         self.name = name
     }
 
@@ -96,10 +100,11 @@ final class PacketLink: Sendable {
 
     private func sendWhole(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
         let timeout = sendTimeout
+        let isSocket = isSocket
         let result: Result<Void, TransportError> = state.withLock { state in
             switch state.socket {
             case .none: return .failure(.closed)
-            case .some(let socket): return Self.write(bytes, to: socket, timeout: timeout)
+            case .some(let socket): return Self.write(bytes, to: socket, isSocket: isSocket, timeout: timeout)
             }
         }
         try result.get()
@@ -108,13 +113,14 @@ final class PacketLink: Sendable {
     private static func write(
         _ bytes: UnsafeRawBufferPointer,
         to socket: borrowing SocketDescriptor,
+        isSocket: Bool,
         timeout: Duration
     ) -> Result<Void, TransportError> {
         var sent = 0
         while sent < bytes.count || (bytes.isEmpty && sent == 0) {
             do throws(SystemError) {
                 let rest = UnsafeRawBufferPointer(rebasing: bytes[sent...])
-                switch try socket.write(rest) {
+                switch try isSocket ? socket.send(rest) : socket.write(rest) {
                 case .processed(let count):
                     if bytes.isEmpty { return .success(()) }
                     sent += count

@@ -39,7 +39,11 @@ struct MockReply: Sendable {
 }
 
 /// Replaces the real system calls on the current task (debug builds only): records every call and
-/// answers it from `reply`. Tests read `trace` and compare it with the calls they expect.
+/// answers it from `reply`. Tests read `trace` and compare it with the calls they expect. Threads this
+/// module starts inherit the driver of the task that started them.
+///
+/// Mocked descriptors must be released inside the mocking scope, and should be numbered 900 and up:
+/// one that escaped would then fail loudly (`EBADF`) instead of closing a real descriptor.
 final class MockingDriver: Sendable {
     @TaskLocal static var current: MockingDriver?
 

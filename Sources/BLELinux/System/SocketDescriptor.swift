@@ -98,6 +98,11 @@ struct SocketDescriptor: ~Copyable {
         try retryingSyscall(.write) { system_write(rawValue, bytes.baseAddress!, bytes.count) }
     }
 
+    /// `send` with `MSG_NOSIGNAL`: a peer that has gone is `EPIPE`, not a `SIGPIPE` that ends the process.
+    func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
+        try retryingSyscall(.send) { system_send(rawValue, bytes.baseAddress!, bytes.count, CInt(MSG_NOSIGNAL)) }
+    }
+
     func shutdown() throws(SystemError) {
         _ = try blockingSyscall(.shutdown) { system_shutdown(rawValue, CInt(SHUT_RDWR)) }
     }

@@ -11,6 +11,7 @@ public enum Syscall: String, Sendable, Hashable, CaseIterable {
     case ioctl
     case read
     case write
+    case send
     case poll
     case fcntl
     case open

@@ -122,6 +122,15 @@ func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     return write(fd, buffer, count)
 }
 
+func system_send(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: CInt) -> Int {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        return driver.call(.send, [Int(fd), count, Int(flags)], input: raw(buffer, count))
+    }
+    #endif
+    return send(fd, buffer, count, flags)
+}
+
 func system_poll(_ fds: UnsafeMutablePointer<pollfd>, _ count: Int, _ timeout: CInt) -> CInt {
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current {

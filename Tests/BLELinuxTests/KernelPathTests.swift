@@ -1,0 +1,115 @@
+import BLEHost
+import BLEWire
+import Glibc
+import Synchronization
+import Testing
+
+@testable import BLELinux
+
+/// The kernel path against a real Linux kernel: run in the qemu guest of `Tests/Peers/kernel-tier.sh`
+/// (`BLE_KERNEL_TESTS=1`, `BLE_PEER` = a Bumble peripheral reached through hci0). Skipped elsewhere.
+@Suite(.serialized, .enabled(if: getenv("BLE_KERNEL_TESTS") != nil, "needs the kernel tier's guest"))
+struct KernelPathTests {
+    static var peer: BluetoothAddress? {
+        guard let text = getenv("BLE_PEER").map({ String(cString: $0) }) else { return nil }
+        return try? BluetoothAddress(parsing: text, type: .random)
+    }
+
+    @Test func adapterIsListedAndUp() throws {
+        let adapters = try HCIAdapters.list()
+        #expect(adapters.contains { $0.isUp }, "\(adapters)")
+        let chosen = try HCIAdapters.resolve(nil)
+        #expect(chosen.isUp)
+        #expect(chosen.address.value != 0)
+    }
+
+    @Test func readBDADDRIsAnsweredWithTheAdaptersAddress() async throws {
+        let hci = try HCISocket.open(nil)
+        defer { hci.close() }
+        let result = try await hci.command(opcode: 0x1009, timeout: .seconds(5))  // Read BD_ADDR
+        guard case .complete(let parameters) = result else {
+            Issue.record("expected Command Complete, got \(result)")
+            return
+        }
+        #expect(parameters.count == 7)
+        #expect(parameters.first == 0x00)
+        #expect(Array(parameters.dropFirst()) == hci.adapter.address.wireBytes)
+    }
+
+    @Test func userChannelRefusesTheAdapterTheKernelHolds() throws {
+        let adapter = try HCIAdapters.resolve(nil)
+        let error = failure { () throws(BLELinuxError) in try HCIUserChannelSocket.open(adapter.name) }
+        #expect(error?.kind == .adapterUp)
+    }
+
+    @Test func attConnectExchangesMTUThenASecondSocketIsBusy() async throws {
+        let peer = try #require(Self.peer, "BLE_PEER is not an address")
+        let att = try await L2CAPATTSocket.connect(to: peer, timeout: .seconds(30))
+        #expect(att.maximumPDULength >= 23)
+        let responses = Mutex<[[UInt8]]>([])
+        let closes = Mutex<[TransportError]>([])
+        try att.start(
+            receive: { pdu in responses.withLock { $0.append(Array(pdu)) } },
+            closed: { reason in closes.withLock { $0.append(reason) } }
+        )
+        try att.send([0x02, 0x05, 0x02])  // Exchange MTU Request, client MTU 517
+        #expect(await within(seconds: 10) { responses.withLock { $0.contains { $0.first == 0x03 } } })
+        let response = responses.withLock { $0.first { $0.first == 0x03 } }
+        #expect(response?.count == 3, "Exchange MTU Response: opcode and server MTU")
+
+        // The kernel allows one ATT socket per LE link: a second connect to the same peer is EBUSY.
+        var second: BLELinuxError?
+        do throws(BLELinuxError) {
+            let extra = try await L2CAPATTSocket.connect(to: peer, timeout: .seconds(10))
+            extra.close()
+        } catch {
+            second = error
+        }
+        #expect(second?.kind == .busy, "\(String(describing: second))")
+
+        // LE Connection Update on this link's handle, through the raw socket: answered one way or the
+        // other (the emulated controller may refuse it), never left hanging.
+        let hci = try HCISocket.open(nil)
+        defer { hci.close() }
+        let events = hci.events()
+        var parameters: [UInt8] = []
+        for value in [att.connectionHandle, 6, 12, 0, 42, 0, 0] { parameters += le(UInt16(value)) }
+        let answer = try await hci.command(opcode: 0x2013, parameters: parameters, timeout: .seconds(5))
+        print("KERNEL-PATH LE Connection Update on handle \(att.connectionHandle): \(answer)")
+        if answer == .status(0) {
+            // Accepted: the outcome comes as LE Connection Update Complete (reported, not required: an
+            // emulated controller may never send it).
+            let update = await firstEvent(in: events, subevent: HCIEventPacket.LESubevent.connectionUpdateComplete)
+            print("KERNEL-PATH LE Connection Update Complete: \(update.map { "\($0.parameters)" } ?? "none in 3 s")")
+        }
+
+        att.close()
+        #expect(closes.withLock { $0 } == [.closed])
+    }
+
+    /// The first LE Meta event with `subevent` within three seconds, if any.
+    func firstEvent(in events: AsyncStream<HCIEventPacket>, subevent: UInt8) async -> HCIEventPacket? {
+        await withTaskGroup(of: HCIEventPacket?.self) { group in
+            group.addTask {
+                for await event in events where event.leSubevent == subevent { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(3))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Polls `condition` without blocking a thread of the cooperative pool.
+    func within(seconds: Int, _ condition: () -> Bool) async -> Bool {
+        for _ in 0..<(seconds * 100) {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}
