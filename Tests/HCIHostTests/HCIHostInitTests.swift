@@ -52,7 +52,8 @@ struct HCIHostInitTests {
         let host = HCIHost(transport: controller, configuration: configuration)
         let started = ContinuousClock.now
         await #expect(throws: HCIHostError.commandTimeout(opcode: 0x1002)) { try await host.start() }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Bounded, not fast: on a loaded machine the cooperative pool can delay the timer by seconds.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test("a connection attempt that does not complete is cancelled with LE Create Connection Cancel")
