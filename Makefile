@@ -78,10 +78,10 @@ peers-h4-blelinux: peers-deps
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
 ## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request). Without
-## HCIPICO_H4_PEER a plain `swift test` skips these tests.
+## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
-	HCIPICO_H4_PEER="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter H4PeerTests
+	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

@@ -13,9 +13,9 @@ enum H4Bench {
         name: "h4",
         summary: "HCIHost over H4/TCP vs Bumble's host on the same Bumble peer: RTT and notifications/s"
     ) { json in
-        let script = ProcessInfo.processInfo.environment["HCIPICO_H4_PEER"] ?? "Tests/Peers/run-peer.sh"
+        let script = ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"] ?? "Tests/Peers/run-peer.sh"
         guard FileManager.default.isExecutableFile(atPath: script) else {
-            print("h4: \(script) not found; run from the checkout or set HCIPICO_H4_PEER")
+            print("h4: \(script) not found; run from the checkout or set HCIPICO_PEER_SCRIPT")
             return
         }
         let anchorScript = URL(fileURLWithPath: script).deletingLastPathComponent().appendingPathComponent("anchor.py")

@@ -7,9 +7,9 @@ import Testing
 
 /// The peer script from the environment; the H4 peer tests run only when it is set
 /// (`make peers-h4` sets it), so a plain `swift test` skips them and says why.
-let peerScript = ProcessInfo.processInfo.environment["HCIPICO_H4_PEER"]
+let peerScript = ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"]
 let peerSkipReason: Comment =
-    "set HCIPICO_H4_PEER to Tests/Peers/run-peer.sh (make peers-h4) to run against the Bumble peer"
+    "set HCIPICO_PEER_SCRIPT to Tests/Peers/run-peer.sh (make peers-h4) to run against the Bumble peer"
 
 /// One Bumble peer and our host on it over H4/TCP, with the host's HCI traffic captured to btsnoop.
 /// `finish(passed:)` deletes the capture and logs of a passing case and keeps those of a failing one.

@@ -4,7 +4,7 @@ import BLEWire
 import Testing
 
 @Suite("HCIHost against the Bumble peer over H4/TCP", .serialized, .enabled(if: peerScript != nil, peerSkipReason))
-struct H4PeerTests {
+struct HCIHostPeerTests {
     @Test(
         "init, scan, connect, MTU, discovery, subscribe, version and a script",
         arguments: [
