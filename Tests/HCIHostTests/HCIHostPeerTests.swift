@@ -13,7 +13,7 @@ struct HCIHostPeerTests {
         ]
     )
     func picoScenarioRuns(arguments: [String]) async throws {
-        try await PeerRun.run(["--mode", "pico"] + arguments, name: "pico") { run in
+        try await PeerRun.run(["--mode", "pico"] + arguments, name: "pico" + arguments.joined()) { run in
             #expect(run.info.aclDataLength == Int(arguments[1]))
             // Bumble's emulated controller handles the extended scan commands but leaves them out of
             // its supported-commands bitmap, so the host (which decides from the bitmap) scans legacy.

@@ -12,7 +12,9 @@ let peerSkipReason: Comment =
     "set HCIPICO_PEER_SCRIPT to Tests/Peers/run-peer.sh (make peers-h4) to run against the Bumble peer"
 
 /// One Bumble peer and our host on it over H4/TCP, with the host's HCI traffic captured to btsnoop.
-/// `finish(passed:)` deletes the capture and logs of a passing case and keeps those of a failing one.
+/// Each case writes `host.btsnoop`, `peer.btsnoop` and `peer.log` to its own folder under
+/// `.build/peers/runs/hcihost/` (replaced when the case runs again, kept afterwards), so a failing
+/// case keeps its captures whichever way it failed; a thrown failure also names the folder.
 struct PeerRun {
     let peer: BumblePeer
     let host: HCIHost
@@ -22,9 +24,9 @@ struct PeerRun {
 
     static func start(_ arguments: [String], name: String) async throws -> PeerRun {
         let script = try #require(peerScript)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "h4-\(name)-\(UUID().uuidString.prefix(8))"
-        )
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent(".build/peers/runs/hcihost/\(name)")
+        try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let peer = try await BumblePeer.start(
             script: script,
@@ -60,7 +62,6 @@ struct PeerRun {
             await run.host.shutdown()
             run.writer.close()
             run.peer.stop()
-            try? FileManager.default.removeItem(at: run.directory)
         } catch {
             await run.host.shutdown()
             run.writer.close()
