@@ -2,6 +2,7 @@ import BLEHost
 import BLELinux
 import BLETesting
 import BLEWire
+import CAllocationCounter
 import Foundation
 
 extension H4Bench {
@@ -54,6 +55,7 @@ extension H4Bench {
         }
         let peerBefore = processCPU(peer.processIdentifier)
         let ownBefore = ownCPU()
+        let allocationsBefore = cac_allocation_count()
         let start = ContinuousClock.now
         try await link.client.writeWithoutResponse(
             Array("blast \(blastCount) \(blastSize)".utf8),
@@ -66,6 +68,7 @@ extension H4Bench {
             )
         }
         let elapsed = ContinuousClock.now - start
+        let allocations = Double(cac_allocation_count() - allocationsBefore) / Double(blastCount)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let last = link.lastValue
         guard last.count == blastSize,
@@ -81,7 +84,8 @@ extension H4Bench {
             writeRequest: sides[1],
             notificationsPerSecond: Double(blastCount) / seconds,
             ownCPU: ownUsed,
-            peerCPU: peerUsed
+            peerCPU: peerUsed,
+            allocationsPerNotification: allocations
         )
     }
 
@@ -121,7 +125,8 @@ extension H4Bench {
             writeRequest: latency(req),
             notificationsPerSecond: rate,
             ownCPU: nil,
-            peerCPU: nil
+            peerCPU: nil,
+            allocationsPerNotification: nil
         )
     }
 

@@ -59,6 +59,8 @@ enum H4Bench {
         var notificationsPerSecond: Double
         var ownCPU: Double?
         var peerCPU: Double?
+        /// Heap allocations in the whole host process during the blast, per notification.
+        var allocationsPerNotification: Double?
     }
 
     struct Result {
@@ -71,7 +73,8 @@ enum H4Bench {
                 "{\"rtt_write_cmd_median_ms\":\(r(side.writeCommand.median)),\"rtt_write_cmd_p99_ms\":\(r(side.writeCommand.p99)),"
                     + "\"rtt_write_req_median_ms\":\(r(side.writeRequest.median)),\"rtt_write_req_p99_ms\":\(r(side.writeRequest.p99)),"
                     + "\"notifications_per_s\":\(r(side.notificationsPerSecond)),\"blast_cpu_host\":\(side.ownCPU.map(r) ?? "null"),"
-                    + "\"blast_cpu_peer\":\(side.peerCPU.map(r) ?? "null")}"
+                    + "\"blast_cpu_peer\":\(side.peerCPU.map(r) ?? "null"),"
+                    + "\"blast_allocations_per_notification\":\(side.allocationsPerNotification.map(r) ?? "null")}"
             }
             return "{\"le_acl_len\":\(aclLength),\"ours\":\(side(ours)),\"bumble_host\":\(side(anchor))}"
         }
@@ -85,6 +88,7 @@ enum H4Bench {
             row("notifications/s", ours.notificationsPerSecond, anchor.notificationsPerSecond)
             row("blast CPU, host process (cores)", ours.ownCPU ?? .nan, anchor.ownCPU ?? .nan)
             row("blast CPU, peer process (cores)", ours.peerCPU ?? .nan, anchor.peerCPU ?? .nan)
+            row("blast allocations / notification", ours.allocationsPerNotification ?? .nan, .nan)
         }
 
         private func row(_ name: String, _ ours: Double, _ anchor: Double) {

@@ -102,7 +102,10 @@ extension HCIHost {
         }
         guard let connection else { return dropACL() }
         let data = UnsafeRawBufferPointer(rebasing: packet[4..<4 + length])
-        if !connection.reassembler.push(data, first: first, deliver: connection.receiveL2CAP) { dropACL() }
+        let clean = connection.reassembler.push(data, first: first) { channel, payload in
+            connection.receiveL2CAP(channel, payload)
+        }
+        if !clean { dropACL() }
     }
 
     func dropACL() { state.withLock { $0.statistics.droppedACL += 1 } }
