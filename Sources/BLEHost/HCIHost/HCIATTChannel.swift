@@ -10,9 +10,15 @@ public final class HCIATTChannel: ATTTransport {
     public let handle: UInt16
     private let state = Mutex(State())
 
-    private struct State {
+    /// The closures live in a non-generic struct that is copied out of the lock whole: returning a
+    /// bare closure through `withLock`'s generic result would allocate a reabstraction thunk per PDU.
+    private struct Handlers {
         var receive: (@Sendable (UnsafeRawBufferPointer) -> Void)?
         var closed: (@Sendable (TransportError) -> Void)?
+    }
+
+    private struct State {
+        var handlers = Handlers()
         var ended: TransportError?
         var endReported = false
         var backlog: [[UInt8]] = []
@@ -34,8 +40,7 @@ public final class HCIATTChannel: ATTTransport {
         closed: @escaping @Sendable (TransportError) -> Void
     ) throws(TransportError) {
         let (backlog, ended) = state.withLock { state in
-            state.receive = receive
-            state.closed = closed
+            state.handlers = Handlers(receive: receive, closed: closed)
             defer { state.backlog = [] }
             return (state.backlog, state.ended)
         }
@@ -61,11 +66,12 @@ public final class HCIATTChannel: ATTTransport {
 
     /// One ATT PDU from the reassembler (reader thread).
     func deliver(_ pdu: UnsafeRawBufferPointer) {
-        let receive = state.withLock { state in
-            if state.receive == nil, state.ended == nil, state.backlog.count < 64 { state.backlog.append(Array(pdu)) }
-            return state.ended == nil ? state.receive : nil
+        let handlers = state.withLock { state -> Handlers in
+            guard state.ended == nil else { return Handlers() }
+            if state.handlers.receive == nil, state.backlog.count < 64 { state.backlog.append(Array(pdu)) }
+            return state.handlers
         }
-        receive?(pdu)
+        handlers.receive?(pdu)
     }
 
     /// The link went down or the transport closed.
@@ -78,11 +84,11 @@ public final class HCIATTChannel: ATTTransport {
 
     /// Calls `closed` once, if started.
     private func report(_ reason: TransportError) {
-        let closed = state.withLock { state -> (@Sendable (TransportError) -> Void)? in
-            guard !state.endReported, let closed = state.closed else { return nil }
+        let handlers = state.withLock { state -> Handlers in
+            guard !state.endReported, state.handlers.closed != nil else { return Handlers() }
             state.endReported = true
-            return closed
+            return state.handlers
         }
-        closed?(reason)
+        handlers.closed?(reason)
     }
 }
