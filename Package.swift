@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MethodSCRIPT", targets: ["MethodSCRIPT"]),
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
+        .library(name: "PicoLink", targets: ["PicoLink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,6 +27,9 @@ let package = Package(
 
         // MARK: Protocol engines
         .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
+
+        // MARK: Devices
+        .target(name: "PicoLink", dependencies: ["BLEHost", "MethodSCRIPT"], swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
@@ -59,6 +63,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "PicoLinkTests", dependencies: ["PicoLink"], swiftSettings: strict),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
     ]
 )
