@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
+        .library(name: "PicoLink", targets: ["PicoLink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,8 +29,9 @@ let package = Package(
         // MARK: Protocol engines
         .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
 
-        // MARK: Simulated devices
+        // MARK: Devices
         .target(name: "PicoSimulator", swiftSettings: strict),
+        .target(name: "PicoLink", dependencies: ["BLEHost", "MethodSCRIPT"], swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
@@ -64,6 +66,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "PicoLinkTests", dependencies: ["PicoLink"], swiftSettings: strict),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
         .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
     ]
