@@ -57,6 +57,7 @@ let package = Package(
                 "MethodSCRIPT",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),

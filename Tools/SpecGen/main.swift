@@ -3,7 +3,9 @@ import Foundation
 // `swift run SpecGen [PACKAGE_ROOT]`: regenerates every `Sources/*/Generated/*.swift` file from `Specs/`.
 // A generated file that no generator produces any more is removed, so the folders hold exactly the output.
 
-let generators: [any SpecGenerator] = []
+let generators: [any SpecGenerator] = [
+    MethodSCRIPTGenerator()
+]
 
 let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? FileManager.default.currentDirectoryPath)
 do {
