@@ -1,6 +1,7 @@
 /// Decodes a whole buffer of reply lines into a `ColumnarBatch`: every `P` line's values go to the
-/// columns; other known lines are counted; malformed lines become located `BatchError`s and decoding
-/// goes on at the next line. No allocation per line.
+/// columns; malformed `P` lines become located `BatchError`s and decoding goes on at the next line.
+/// Other lines are counted but not checked: `ReplyParser` validates the whole grammar. No allocation
+/// per line.
 public enum BatchDecoder {
     /// Decodes `buffer` with the SWAR hex path into a new batch.
     public static func decode(_ buffer: UnsafeRawBufferPointer) -> ColumnarBatch {
@@ -62,18 +63,17 @@ public enum BatchDecoder {
                         sink.count = rollback
                         failure = error
                     }
-                } else if ReplyLineKind.of(firstByte: first) == .other {
-                    failure = PackageFailure(p, .unknownLine(first: first))
                 }
                 let position = failure.map { base + $0.index(from: base) } ?? p
                 let lineEnd = LineFramer.findNewline(position, end) ?? end
                 if let failure, !isDeviceError(lineStart, lineEnd) {
                     let offset = failure.index(from: base)
+                    let atNewline = base + offset == lineEnd && lineEnd < end
                     let error = ParseError(
                         line: lines,
                         offset: offset,
                         column: offset - (lineStart - base),
-                        reason: failure.reason
+                        reason: atNewline && failure.reason != .emptyPackage ? .truncated : failure.reason
                     )
                     batch.errors.append(BatchError(error: error, lineRange: (lineStart - base)..<(lineEnd - base)))
                 }

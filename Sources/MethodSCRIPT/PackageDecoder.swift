@@ -49,7 +49,9 @@ public enum PackageDecoder {
     static let nanWord: UInt64 = 0x6E61_6E20_2020_2020
 
     /// Decodes variables from `start` (the byte after `P`) up to the line end: the first `\n` or `end`.
-    /// Returns the line end. Every read stays below `end`.
+    /// Returns the line end. Every read stays below `end`. A line that ends inside a field fails with
+    /// `.truncated` at `end`; when `end` lies beyond the line (batch), the failure is at the newline
+    /// and the caller turns it into `.truncated` there.
     @inline(__always)
     static func decodeBody<H: HexStrategy, S: SampleSink>(
         _ start: UnsafeRawPointer,
@@ -61,7 +63,7 @@ public enum PackageDecoder {
         var p = start
         if p == end || p.load(as: UInt8.self) == 0x0A { throw PackageFailure(p, .emptyPackage) }
         while true {
-            guard end - p >= 10 else { throw PackageFailure(p, .truncated) }
+            guard end - p >= 10 else { throw PackageFailure(end, .truncated) }
             let t0 = p.load(as: UInt8.self) &- 0x61
             let t1 = p.load(fromByteOffset: 1, as: UInt8.self) &- 0x61
             guard t0 < 26, t1 < 26 else { throw PackageFailure(p, .badVariableType) }
@@ -86,7 +88,7 @@ public enum PackageDecoder {
             var range: UInt8 = 0
             var noise: UInt8 = 0
             while p < end, p.load(as: UInt8.self) == 0x2C {
-                guard end - p >= 3 else { throw PackageFailure(p, .truncated) }
+                guard end - p >= 3 else { throw PackageFailure(end, .truncated) }
                 let kind = p.load(fromByteOffset: 1, as: UInt8.self)
                 let d0 = tables.hex[Int(p.load(fromByteOffset: 2, as: UInt8.self))]
                 guard d0 != 0xFF else { throw PackageFailure(p + 2, .badMetadata) }
@@ -96,7 +98,7 @@ public enum PackageDecoder {
                     flags |= SampleFlags.status
                     p += 3
                 case 0x32:
-                    guard end - p >= 4 else { throw PackageFailure(p, .truncated) }
+                    guard end - p >= 4 else { throw PackageFailure(end, .truncated) }
                     let d1 = tables.hex[Int(p.load(fromByteOffset: 3, as: UInt8.self))]
                     guard d1 != 0xFF else { throw PackageFailure(p + 3, .badMetadata) }
                     range = d0 << 4 | d1
