@@ -39,12 +39,15 @@ let package = Package(
 
         // MARK: Generator and benchmarks
         .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
+        // Counts heap allocations for Bench by replacing malloc & co. (linked into Bench only).
+        .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "Bench",
             dependencies: [
                 "MethodSCRIPT",
                 "BLEWire",
                 "BLEHost",
+                "CAllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict

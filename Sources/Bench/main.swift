@@ -7,7 +7,9 @@ struct BenchSuite: Sendable {
     let run: @Sendable (_ json: Bool) async throws -> Void
 }
 
-let suites: [BenchSuite] = []
+let suites: [BenchSuite] = [
+    DecodeBench.suite
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")

@@ -4,100 +4,40 @@
 /// fixed buffer allocated at `init`, so memory stays bounded: a line longer than `maximumLineLength`
 /// is handed out with `isTooLong` set and only its first `maximumLineLength` bytes.
 public final class LineFramer {
-    /// The longest line kept whole, newline excluded.
-    public let maximumLineLength: Int
-    /// Lines handed out so far.
-    public private(set) var lineCount = 0
-    /// Bytes consumed so far.
-    public private(set) var byteCount = 0
-
-    private let storage: UnsafeMutableRawPointer
-    private var pending = 0
-    private var overflowed = false
-    private var lineStart = 0
+    let core: FramerCore
 
     public init(maximumLineLength: Int = MethodSCRIPTLimits.defaultMaximumReplyLineLength) {
-        precondition(maximumLineLength > 0, "maximumLineLength must be positive")
-        self.maximumLineLength = maximumLineLength
-        storage = UnsafeMutableRawPointer.allocate(byteCount: maximumLineLength, alignment: 8)
+        core = FramerCore(maximumLineLength: maximumLineLength)
     }
 
-    deinit { storage.deallocate() }
+    deinit { core.deallocate() }
 
+    /// The longest line kept whole, newline excluded.
+    public var maximumLineLength: Int { core.maximumLineLength }
+    /// Lines handed out so far.
+    public var lineCount: Int { core.state.pointee.lineCount }
+    /// Bytes consumed so far.
+    public var byteCount: Int { core.state.pointee.byteCount }
     /// Bytes of an unfinished line held from earlier chunks.
-    public var pendingByteCount: Int { pending }
+    public var pendingByteCount: Int { core.state.pointee.pending }
 
     /// Feeds one chunk; `body` is called for every line it completes, in order.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ body: (FramedLine) -> Void) {
-        guard let base = chunk.baseAddress else { return }
-        let end = base + chunk.count
-        var p = base
-        while p < end {
-            guard let newline = Self.findNewline(p, end) else {
-                append(p, end - p)
-                break
-            }
-            let length = newline - p
-            if pending == 0 && !overflowed {
-                let kept = min(length, maximumLineLength)
-                deliver(UnsafeRawBufferPointer(start: p, count: kept), tooLong: length > kept, consumed: length + 1, body)
-            } else {
-                append(p, length)
-                let line = UnsafeRawBufferPointer(start: storage, count: pending)
-                deliver(line, tooLong: overflowed, consumed: 1, body)
-            }
-            p = newline + 1
-        }
+        core.feed(chunk, body)
     }
 
     /// Feeds the bytes of an array.
     public func feed(_ bytes: [UInt8], _ body: (FramedLine) -> Void) {
-        bytes.withUnsafeBytes { feed($0, body) }
+        bytes.withUnsafeBytes { core.feed($0, body) }
     }
 
     /// Hands out a last line that has no newline (end of a file), if any.
-    public func finish(_ body: (FramedLine) -> Void) {
-        guard pending > 0 || overflowed else { return }
-        deliver(UnsafeRawBufferPointer(start: storage, count: pending), tooLong: overflowed, consumed: 0, body)
-    }
+    public func finish(_ body: (FramedLine) -> Void) { core.finish(body) }
 
     /// Forgets an unfinished line (e.g. after a reconnect).
-    public func reset() {
-        pending = 0
-        overflowed = false
-        lineStart = byteCount
-    }
+    public func reset() { core.reset() }
 
-    @inline(__always)
-    private func append(_ bytes: UnsafeRawPointer, _ count: Int) {
-        byteCount += count
-        let room = maximumLineLength - pending
-        let copied = min(room, count)
-        if copied > 0 { (storage + pending).copyMemory(from: bytes, byteCount: copied) }
-        pending += copied
-        if count > copied { overflowed = true }
-    }
-
-    @inline(__always)
-    private func deliver(
-        _ raw: UnsafeRawBufferPointer,
-        tooLong: Bool,
-        consumed: Int,
-        _ body: (FramedLine) -> Void
-    ) {
-        var line = raw
-        if !tooLong, let last = line.last, last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
-        lineCount += 1
-        // `consumed`: the bytes of this line not yet counted (`append` counted the gathered ones).
-        let offset = lineStart
-        byteCount += consumed
-        body(FramedLine(bytes: line, number: lineCount, offset: offset, isTooLong: tooLong))
-        pending = 0
-        overflowed = false
-        lineStart = byteCount
-    }
-
-    /// The first `\n` in `[p, end)`, eight bytes at a time.
+    /// The first `\n` in `[start, end)`, eight bytes at a time.
     @inline(__always)
     static func findNewline(_ start: UnsafeRawPointer, _ end: UnsafeRawPointer) -> UnsafeRawPointer? {
         var p = start

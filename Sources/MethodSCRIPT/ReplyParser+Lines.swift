@@ -38,7 +38,7 @@ extension ReplyParser {
             return nil
         case .version:
             let last = bytes.last == 0x2A
-            inVersion = !last
+            state.pointee.inVersion = !last
             handler(.version(whole, isLast: last), location)
             return nil
         default:
@@ -68,25 +68,25 @@ extension ReplyParser {
     }
 
     func push(_ scope: Scope, column: Int) -> LineFailure? {
-        guard depth < Self.maximumDepth else { return LineFailure(column: column, reason: .nestingTooDeep) }
-        let top = depth > 0 ? Scope(rawValue: (stack >> UInt64(2 * (depth - 1))) & 3) : nil
+        guard state.pointee.depth < Self.maximumDepth else { return LineFailure(column: column, reason: .nestingTooDeep) }
+        let top = state.pointee.depth > 0 ? Scope(rawValue: (state.pointee.stack >> UInt64(2 * (state.pointee.depth - 1))) & 3) : nil
         if scope == .scan && top != .measurementLoop {
             return LineFailure(column: column, reason: .unexpectedByte(0x43))
         }
-        stack |= scope.rawValue << UInt64(2 * depth)
-        depth += 1
+        state.pointee.stack |= scope.rawValue << UInt64(2 * state.pointee.depth)
+        state.pointee.depth += 1
         return nil
     }
 
     /// Closes the innermost scope of `scope`'s kind. A mismatch is reported; when a matching scope is
     /// open deeper, the scopes above it are closed too so that parsing can go on.
     func pop(_ scope: Scope, byte: UInt8, column: Int) -> LineFailure? {
-        var level = depth - 1
-        while level >= 0, (stack >> UInt64(2 * level)) & 3 != scope.rawValue { level -= 1 }
-        let matched = level >= 0 && level == depth - 1
+        var level = state.pointee.depth - 1
+        while level >= 0, (state.pointee.stack >> UInt64(2 * level)) & 3 != scope.rawValue { level -= 1 }
+        let matched = level >= 0 && level == state.pointee.depth - 1
         if level >= 0 {
-            depth = level
-            stack &= (UInt64(1) << UInt64(2 * level)) &- 1
+            state.pointee.depth = level
+            state.pointee.stack &= (UInt64(1) << UInt64(2 * level)) &- 1
         }
         return matched ? nil : LineFailure(column: column, reason: .unbalancedEnd(byte))
     }

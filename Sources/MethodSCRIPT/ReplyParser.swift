@@ -15,26 +15,39 @@ public final class ReplyParser {
     /// The deepest nesting tracked.
     public static let maximumDepth = 32
 
-    let framer: LineFramer
+    let framer: FramerCore
     let samples: UnsafeMutableBufferPointer<Sample>
-    var stack: UInt64 = 0
-    var depth = 0
-    var inVersion = false
+    /// The nesting stack (two bits a level), its depth and whether a version reply is open; behind a
+    /// pointer so that the hot path has no dynamic exclusivity checks.
+    let state: UnsafeMutablePointer<State>
+
+    struct State {
+        var stack: UInt64 = 0
+        var depth = 0
+        var inVersion = false
+    }
 
     public init(maximumLineLength: Int = MethodSCRIPTLimits.defaultMaximumReplyLineLength) {
-        framer = LineFramer(maximumLineLength: maximumLineLength)
+        framer = FramerCore(maximumLineLength: maximumLineLength)
         let capacity = PackageDecoder.maximumVariables(lineLength: maximumLineLength)
         samples = UnsafeMutableBufferPointer<Sample>.allocate(capacity: capacity)
         samples.initialize(repeating: Sample(variable: VariableType(rawValue: 0), value: 0))
+        state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State())
     }
 
-    deinit { samples.deallocate() }
+    deinit {
+        framer.deallocate()
+        samples.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
 
     /// Lines seen so far.
-    public var lineCount: Int { framer.lineCount }
+    public var lineCount: Int { framer.state.pointee.lineCount }
 
     /// Open scopes (loops and scans) right now.
-    public var openScopeCount: Int { depth }
+    public var openScopeCount: Int { state.pointee.depth }
 
     /// Feeds one chunk of the stream.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ handler: (ReplyEvent, LineLocation) -> Void) {
@@ -54,9 +67,9 @@ public final class ReplyParser {
     /// Forgets the nesting, the version state and any unfinished line (e.g. after an abort).
     public func reset() {
         framer.reset()
-        stack = 0
-        depth = 0
-        inVersion = false
+        state.pointee.stack = 0
+        state.pointee.depth = 0
+        state.pointee.inVersion = false
     }
 
     func parse(_ line: FramedLine, _ handler: (ReplyEvent, LineLocation) -> Void) {
@@ -93,16 +106,16 @@ public final class ReplyParser {
         _ handler: (ReplyEvent, LineLocation) -> Void
     ) -> LineFailure? {
         let column = whole.count - bytes.count
-        if inVersion {
+        if state.pointee.inVersion {
             let last = bytes.last == 0x2A
-            inVersion = !last
+            state.pointee.inVersion = !last
             handler(.version(bytes, isLast: last), location)
             return nil
         }
         guard let first = bytes.first else {
-            let open = depth
-            stack = 0
-            depth = 0
+            let open = state.pointee.depth
+            state.pointee.stack = 0
+            state.pointee.depth = 0
             handler(.scriptEnd, location)
             return open > 0 ? LineFailure(column: 0, reason: .unclosedScope) : nil
         }
