@@ -45,6 +45,8 @@ let package = Package(
 
         // MARK: Generator and benchmarks
         .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
+        // Counts heap allocations for Bench by replacing malloc & co. (linked into Bench only).
+        .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "Bench",
             dependencies: [
@@ -52,6 +54,7 @@ let package = Package(
                 "BLEWire",
                 "BLEHost",
                 "PicoSimulator",
+                "CAllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict
@@ -64,6 +67,7 @@ let package = Package(
                 "MethodSCRIPT",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(name: "PicoLinkTests", dependencies: ["PicoLink"], swiftSettings: strict),

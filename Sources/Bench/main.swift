@@ -10,6 +10,7 @@ struct BenchSuite: Sendable {
 let suites: [BenchSuite] = [
     simulatorSuite,
     WireBench.suite,
+    DecodeBench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
