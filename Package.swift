@@ -33,6 +33,9 @@ let package = Package(
         .target(name: "PicoSimulator", swiftSettings: strict),
         .target(name: "PicoLink", dependencies: ["BLEHost", "MethodSCRIPT"], swiftSettings: strict),
 
+        // MARK: In-memory transports and fakes (tests and Bench only)
+        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
@@ -54,6 +57,7 @@ let package = Package(
                 "BLEWire",
                 "BLEHost",
                 "PicoSimulator",
+                "BLETesting",
                 "CAllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -73,5 +77,10 @@ let package = Package(
         .testTarget(name: "PicoLinkTests", dependencies: ["PicoLink"], swiftSettings: strict),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
         .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
+        .testTarget(
+            name: "BLEHostTests",
+            dependencies: ["BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
     ]
 )

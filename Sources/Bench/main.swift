@@ -11,6 +11,7 @@ let suites: [BenchSuite] = [
     simulatorSuite,
     WireBench.suite,
     DecodeBench.suite,
+    stackSuite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,97 @@
+import BLEWire
+
+extension ATTBearer {
+    /// Sends a request PDU and waits for its response, in turn behind any request already in flight.
+    /// Returns the whole response PDU; an Error Response throws `.att(ATTError)`.
+    public func request(_ pdu: [UInt8]) async throws(GATTError) -> [UInt8] {
+        guard let opcode = pdu.first, opcode & ATTBearer.commandFlag == 0 else {
+            throw .invalidArgument("not an ATT request PDU")
+        }
+        let result = await withCheckedContinuation { (completion: Completion) in
+            submit(pdu, completion, indication: false)
+        }
+        return try result.get()
+    }
+
+    /// Sends a command (such as Write Command) at once: commands need no transaction slot.
+    public func sendCommand(_ pdu: UnsafeRawBufferPointer) throws(GATTError) {
+        let (closed, mtu) = state.withLock { ($0.closeReason, $0.mtu) }
+        if let closed { throw closed }
+        guard pdu.count <= mtu else { throw .invalidArgument("PDU of \(pdu.count) bytes exceeds ATT_MTU \(mtu)") }
+        do { try transport.send(pdu) } catch { throw .send(error) }
+    }
+
+    /// Exchanges MTUs (client role): offers `clientMTU` (default: `preferredMTU`), and sets the bearer's
+    /// MTU to the smaller of both sides' (never below 23). Returns the new MTU.
+    @discardableResult
+    public func exchangeMTU(_ clientMTU: Int? = nil) async throws(GATTError) -> Int {
+        let offered = min(preferredMTU, max(ATTBearer.defaultMTU, clientMTU ?? preferredMTU))
+        let response: ATTExchangeMTUResponse
+        let bytes = try await request(ATTExchangeMTURequest(clientRxMTU: UInt16(offered)).encodedBytes)
+        do {
+            response = try ATTExchangeMTUResponse(bytes: bytes)
+        } catch {
+            throw .invalidResponse(request: ATTExchangeMTURequest.opcode, error)
+        }
+        let serverMTU = Int(response.serverRxMTU)
+        let agreed = max(ATTBearer.defaultMTU, min(offered, serverMTU))
+        state.withLock { $0.mtu = agreed }
+        return agreed
+    }
+
+    /// Queues an operation on the request or indication slot and sends it if the slot was free.
+    func submit(_ pdu: [UInt8], _ completion: Completion, indication: Bool) {
+        let now = clock.now
+        let outcome: Result<Outgoing?, GATTError> = state.withLock { state in
+            if let reason = state.closeReason { return .failure(reason) }
+            if !state.started { return .failure(.notStarted) }
+            if pdu.count > state.mtu {
+                return .failure(.invalidArgument("PDU of \(pdu.count) bytes exceeds ATT_MTU \(state.mtu)"))
+            }
+            let operation = Outgoing(id: state.makeID(), pdu: pdu, completion: completion)
+            let deadline = now + timeout
+            return .success(
+                indication
+                    ? state.indications.enqueue(operation, deadline: deadline)
+                    : state.requests.enqueue(operation, deadline: deadline)
+            )
+        }
+        switch outcome {
+        case .failure(let error): completion.resume(returning: .failure(error))
+        case .success(let toSend?): transmit(toSend, indication: indication)
+        case .success(nil): break
+        }
+    }
+
+    /// Sends an operation that just became in flight; a send failure fails it and moves on.
+    func transmit(_ first: Outgoing, indication: Bool) {
+        var operation = first
+        while true {
+            do {
+                try transport.send(operation.pdu)
+                return
+            } catch {
+                guard let next = finish(operation.id, indication: indication, with: .failure(.send(error))) else {
+                    return
+                }
+                operation = next
+            }
+        }
+    }
+
+    /// Completes the in-flight operation if its id is `id`; returns the next one to send (already in flight).
+    func finish(_ id: UInt64, indication: Bool, with result: Result<[UInt8], GATTError>) -> Outgoing? {
+        let deadline = clock.now + timeout
+        let (done, next): (Outgoing?, Outgoing?) = state.withLock { state in
+            guard state.closeReason == nil else { return (nil, nil) }
+            if indication {
+                guard state.indications.inFlight?.id == id else { return (nil, nil) }
+                return state.indications.advance(deadline: deadline)
+            }
+            guard state.requests.inFlight?.id == id else { return (nil, nil) }
+            return state.requests.advance(deadline: deadline)
+        }
+        done?.completion.resume(returning: result)
+        return next
+    }
+}

@@ -1,0 +1,85 @@
+import BLEWire
+
+extension ATTBearer {
+    /// Sends a Handle Value Notification (server role). A value longer than ATT_MTU − 3 is cut to fit,
+    /// as Core 5.4 Vol 3 Part F §3.4.7.1 allows. Builds the PDU on the stack: no allocation.
+    public func notify(handle: UInt16, value: UnsafeRawBufferPointer) throws(GATTError) {
+        let (closed, mtu) = state.withLock { ($0.closeReason, $0.mtu) }
+        if let closed { throw closed }
+        let length = min(value.count, mtu - 3)
+        let result: Result<Void, TransportError> = withUnsafeTemporaryAllocation(
+            byteCount: 3 + length,
+            alignment: 1
+        ) { pdu in
+            pdu[0] = ATTHandleValueNotification.opcode
+            pdu[1] = UInt8(truncatingIfNeeded: handle)
+            pdu[2] = UInt8(truncatingIfNeeded: handle >> 8)
+            if length > 0 {
+                UnsafeMutableRawBufferPointer(rebasing: pdu[3...]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: value[0..<length])
+                )
+            }
+            do throws(TransportError) {
+                try transport.send(UnsafeRawBufferPointer(pdu))
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = result { throw .send(error) }
+    }
+
+    /// Sends a notification whose value is in an array.
+    public func notify(handle: UInt16, value: [UInt8]) throws(GATTError) {
+        let result: Result<Void, GATTError> = value.withUnsafeBytes { bytes in
+            do throws(GATTError) {
+                try notify(handle: handle, value: bytes)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Sends a Handle Value Indication (server role) and waits for the client's confirmation; one
+    /// indication is outstanding at a time, later ones wait. The value is cut to ATT_MTU − 3.
+    public func indicate(handle: UInt16, value: [UInt8]) async throws(GATTError) {
+        let mtu = self.mtu
+        var pdu: [UInt8] = [
+            ATTHandleValueIndication.opcode, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
+        ]
+        pdu.append(contentsOf: value.prefix(mtu - 3))
+        let result = await withCheckedContinuation { (completion: Completion) in
+            submit(pdu, completion, indication: true)
+        }
+        _ = try result.get()
+    }
+
+    /// Answers an Exchange MTU Request (server role) and adopts the agreed MTU.
+    func answerExchangeMTU(_ pdu: UnsafeRawBufferPointer) {
+        guard pdu.count == 3 else {
+            sendError(.invalidPDU, request: ATTExchangeMTURequest.opcode, handle: 0)
+            return
+        }
+        let clientMTU = Int(pdu[1]) | Int(pdu[2]) << 8
+        let serverMTU = state.withLock { state in
+            state.mtu = max(ATTBearer.defaultMTU, min(clientMTU, state.preferredMTU))
+            return state.preferredMTU
+        }
+        let response: [UInt8] = [
+            ATTExchangeMTUResponse.opcode, UInt8(truncatingIfNeeded: serverMTU),
+            UInt8(truncatingIfNeeded: serverMTU >> 8),
+        ]
+        try? transport.send(response)
+    }
+
+    /// Sends an Error Response (server role).
+    func sendError(_ code: ATTErrorCode, request: UInt8, handle: UInt16) {
+        let pdu: [UInt8] = [
+            ATTErrorResponse.opcode, request, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
+            code.rawValue,
+        ]
+        try? transport.send(pdu)
+    }
+}

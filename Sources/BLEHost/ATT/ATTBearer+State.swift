@@ -1,0 +1,90 @@
+extension ATTBearer {
+    typealias Completion = CheckedContinuation<Result<[UInt8], GATTError>, Never>
+
+    /// A request or an indication waiting to be sent or answered.
+    struct Outgoing {
+        let id: UInt64
+        let pdu: [UInt8]
+        let completion: Completion
+        var opcode: UInt8 { pdu[0] }
+    }
+
+    /// One transaction slot: the operation in flight, its deadline, and those waiting behind it.
+    struct Slot {
+        var inFlight: Outgoing?
+        var deadline: Duration = .zero
+        var waiting: [Outgoing] = []
+        var head = 0
+
+        /// Queues `operation`; returns it if it became the one in flight (the caller sends it).
+        mutating func enqueue(_ operation: Outgoing, deadline: Duration) -> Outgoing? {
+            if inFlight == nil {
+                inFlight = operation
+                self.deadline = deadline
+                return operation
+            }
+            waiting.append(operation)
+            return nil
+        }
+
+        /// Completes the operation in flight; the next waiting one becomes in flight and is returned.
+        mutating func advance(deadline: Duration) -> (done: Outgoing?, next: Outgoing?) {
+            let done = inFlight
+            inFlight = nil
+            guard head < waiting.count else { return (done, nil) }
+            let next = waiting[head]
+            head += 1
+            if head == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            inFlight = next
+            self.deadline = deadline
+            return (done, next)
+        }
+
+        /// Empties the slot, returning everything that was in it.
+        mutating func drain() -> [Outgoing] {
+            var all: [Outgoing] = []
+            if let inFlight { all.append(inFlight) }
+            all.append(contentsOf: waiting[head...])
+            inFlight = nil
+            waiting = []
+            head = 0
+            return all
+        }
+    }
+
+    /// The installed handlers, in a non-generic struct: copying it out of the lock keeps each closure
+    /// in its own representation, where returning a bare closure through `withLock`'s generic result
+    /// would wrap it in a freshly allocated reabstraction thunk on every PDU.
+    struct Handlers {
+        var notification: NotificationHandler?
+        var request: RequestHandler?
+        var mtu = ATTBearer.defaultMTU
+    }
+
+    struct State {
+        var preferredMTU: Int
+        var mtu = ATTBearer.defaultMTU
+        var started = false
+        var closeReason: GATTError?
+        var nextID: UInt64 = 0
+        /// Requests this side sent as a client.
+        var requests = Slot()
+        /// Indications this side sent as a server.
+        var indications = Slot()
+        var handlers = Handlers()
+        var diagnostic: (@Sendable (String) -> Void)?
+        var closeHandlers: [@Sendable (GATTError) -> Void] = []
+        var ticker: (any ATTClockTicker)?
+        var dropped = 0
+
+        init(preferredMTU: Int) { self.preferredMTU = preferredMTU }
+
+        mutating func makeID() -> UInt64 {
+            nextID &+= 1
+            return nextID
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import BLEWire
+import Synchronization
+
+/// The GATT client procedures of Core 5.4 Vol 3 Part G §4 over one `ATTBearer`: discovery, reads,
+/// writes, paced writes without response, and subscriptions with a synchronous callback (the hot path)
+/// or an ordered `AsyncSequence`.
+///
+/// Notifications reach callbacks on the transport's reader thread, in order, with a borrowed value and
+/// no allocation. Discovered services, characteristics and descriptors are cached until a Service
+/// Changed indication covers them (see `enableServiceChanged()`).
+public final class GATTClient: Sendable {
+    /// Called on the reader thread with each value of a subscribed characteristic; the bytes are valid
+    /// only during the call.
+    public typealias ValueCallback = @Sendable (_ value: UnsafeRawBufferPointer) -> Void
+    /// Called once when a subscription ends without `unsubscribe`: disconnect, timeout, Service Changed.
+    public typealias EndCallback = @Sendable (_ reason: GATTError) -> Void
+
+    public let bearer: ATTBearer
+    let state = Mutex(State())
+
+    struct Subscriber {
+        let id: UInt64
+        let kind: GATTSubscriptionKind
+        let callback: ValueCallback
+        let ended: EndCallback?
+    }
+
+    struct State {
+        var nextID: UInt64 = 0
+        var subscribers: [UInt16: [Subscriber]] = [:]
+        /// The CCCD value written per characteristic value handle.
+        var cccd: [UInt16: (handle: UInt16, bits: UInt16)] = [:]
+        var services: [GATTService] = []
+        var characteristics: [UInt16: [GATTCharacteristic]] = [:]
+        var descriptors: [UInt16: [GATTDescriptor]] = [:]
+        var serviceChangedHandlers: [@Sendable (_ start: UInt16, _ end: UInt16) -> Void] = []
+        var pacers: [ObjectIdentifier: any GATTWritePacing] = [:]
+        var closed: GATTError?
+    }
+
+    /// Attaches a client to `bearer` (before or after it starts).
+    public init(bearer: ATTBearer) {
+        self.bearer = bearer
+        bearer.setNotificationHandler { [weak self] handle, value, _ in
+            self?.deliver(handle: handle, value: value)
+        }
+        bearer.onClose { [weak self] reason in self?.bearerClosed(reason) }
+    }
+
+    /// Starts a bearer on `transport`, attaches a client, and exchanges MTU (offering `mtu`, up to 517;
+    /// pass 23 to skip the exchange).
+    public static func connect(
+        transport: any ATTTransport,
+        mtu: Int = ATTBearer.maximumMTU,
+        clock: any ATTClock = SystemATTClock()
+    ) async throws(GATTError) -> GATTClient {
+        let bearer = ATTBearer(transport: transport, preferredMTU: mtu, clock: clock)
+        let client = GATTClient(bearer: bearer)
+        try bearer.start()
+        if bearer.preferredMTU > ATTBearer.defaultMTU { try await bearer.exchangeMTU() }
+        return client
+    }
+
+    /// The negotiated ATT_MTU.
+    public var mtu: Int { bearer.mtu }
+
+    /// Services discovered so far and not invalidated by Service Changed.
+    public var cachedServices: [GATTService] { state.withLock { $0.services } }
+
+    /// Characteristics discovered in `service` and still valid (empty if not discovered).
+    public func cachedCharacteristics(of service: GATTService) -> [GATTCharacteristic] {
+        state.withLock { $0.characteristics[service.handle] ?? [] }
+    }
+
+    /// Registers a handler for Service Changed ranges (called on the reader thread).
+    public func onServiceChanged(_ handler: @escaping @Sendable (_ start: UInt16, _ end: UInt16) -> Void) {
+        state.withLock { $0.serviceChangedHandlers.append(handler) }
+    }
+
+    /// The hot path: hands a notification or indication value to the subscribers of its handle.
+    func deliver(handle: UInt16, value: UnsafeRawBufferPointer) {
+        guard let subscribers = state.withLock({ $0.subscribers[handle] }) else { return }
+        for subscriber in subscribers { subscriber.callback(value) }
+    }
+
+    private func bearerClosed(_ reason: GATTError) {
+        let (ended, pacers) = state.withLock { state in
+            state.closed = reason
+            let ended = state.subscribers.values.flatMap { $0 }.compactMap(\.ended)
+            state.subscribers = [:]
+            let pacers = Array(state.pacers.values)
+            state.pacers = [:]
+            return (ended, pacers)
+        }
+        for end in ended { end(reason) }
+        for pacer in pacers { pacer.close(reason) }
+    }
+
+    /// Sends `pdu` as a request and decodes the response as `Response`.
+    func exchange<Response: WireCodable>(
+        _ pdu: some WireCodable,
+        as response: Response.Type
+    ) async throws(GATTError) -> Response {
+        let request = pdu.encodedBytes
+        let bytes = try await bearer.request(request)
+        do {
+            return try Response(bytes: bytes)
+        } catch {
+            throw .invalidResponse(request: request[0], error)
+        }
+    }
+}

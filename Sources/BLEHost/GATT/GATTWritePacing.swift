@@ -1,0 +1,159 @@
+import Synchronization
+
+/// Decides when a write without response may go out. ATT has no flow control for Write Command
+/// (the only backpressure is the socket's send buffer), so a device layer that knows its peer's limits
+/// drives one of these: a byte budget, explicit credits, or a flow-control characteristic such as the
+/// Laird VSP ModemOut.
+public protocol GATTWritePacing: AnyObject, Sendable {
+    /// Waits until a write of `byteCount` value bytes may be sent, and accounts for it.
+    func reserve(_ byteCount: Int) async throws(GATTError)
+    /// Fails current and later reservations with `reason` (the client calls this when its bearer closes).
+    func close(_ reason: GATTError)
+}
+
+/// Shared waiting logic: a gate that reservations pass when `admit` says so.
+final class PacingGate: Sendable {
+    struct State {
+        var closed: GATTError?
+        var waiters: [(bytes: Int, continuation: CheckedContinuation<GATTError?, Never>)] = []
+    }
+    let state = Mutex(State())
+
+    /// Waits until `admit(bytes)` returns true under the lock (it also takes what it admits).
+    func wait(_ bytes: Int, admit: @Sendable (Int) -> Bool) async throws(GATTError) {
+        let failure: GATTError? = await withCheckedContinuation { continuation in
+            let immediate: GATTError?? = state.withLock { state in
+                if let closed = state.closed { return .some(closed) }
+                if state.waiters.isEmpty && admit(bytes) { return .some(nil) }
+                state.waiters.append((bytes, continuation))
+                return nil
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Re-checks waiters in order after the budget grew.
+    func release(admit: @Sendable (Int) -> Bool) {
+        let ready = state.withLock { state in
+            var ready: [CheckedContinuation<GATTError?, Never>] = []
+            while let first = state.waiters.first, admit(first.bytes) {
+                ready.append(first.continuation)
+                state.waiters.removeFirst()
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume(returning: nil) }
+    }
+
+    func close(_ reason: GATTError) {
+        let waiters = state.withLock { state in
+            state.closed = state.closed ?? reason
+            defer { state.waiters = [] }
+            return state.waiters.map(\.continuation)
+        }
+        for continuation in waiters { continuation.resume(returning: reason) }
+    }
+}
+
+/// Credits: each write takes one; the device layer grants more (for example when the peer reports
+/// free buffer space).
+public final class GATTCreditPacing: GATTWritePacing {
+    private let credits: Mutex<Int>
+    private let gate = PacingGate()
+
+    public init(credits: Int) { self.credits = Mutex(credits) }
+
+    /// Credits not yet spent.
+    public var available: Int { credits.withLock { $0 } }
+
+    public func grant(_ count: Int) {
+        credits.withLock { $0 += count }
+        gate.release { [self] _ in takeCredit() }
+    }
+
+    public func reserve(_ byteCount: Int) async throws(GATTError) {
+        try await gate.wait(byteCount) { [self] _ in takeCredit() }
+    }
+
+    public func close(_ reason: GATTError) { gate.close(reason) }
+
+    private func takeCredit() -> Bool {
+        credits.withLock { credits in
+            guard credits > 0 else { return false }
+            credits -= 1
+            return true
+        }
+    }
+}
+
+/// A flow-control line: writes pass while the peer says it can take data (Laird VSP ModemOut: value
+/// bit 0 set = clear to send) and wait while it does not.
+public final class GATTFlowControlPacing: GATTWritePacing {
+    private let open: Mutex<Bool>
+    private let gate = PacingGate()
+
+    public init(clearToSend: Bool = true) { open = Mutex(clearToSend) }
+
+    public var isClearToSend: Bool { open.withLock { $0 } }
+
+    /// Opens or closes the line.
+    public func setClearToSend(_ value: Bool) {
+        open.withLock { $0 = value }
+        if value { gate.release { [self] _ in isClearToSend } }
+    }
+
+    /// Updates the line from a flow-control characteristic's value: bit 0 of the first byte.
+    public func update(fromFlowControlValue value: UnsafeRawBufferPointer) {
+        setClearToSend(value.first.map { $0 & 0x01 != 0 } ?? false)
+    }
+
+    public func reserve(_ byteCount: Int) async throws(GATTError) {
+        try await gate.wait(byteCount) { [self] _ in isClearToSend }
+    }
+
+    public func close(_ reason: GATTError) { gate.close(reason) }
+}
+
+/// A byte budget: a token bucket of `burst` bytes refilled at `bytesPerSecond`, for a peer whose
+/// UART drains at a known rate.
+public final class GATTByteBudgetPacing: GATTWritePacing {
+    private struct Bucket {
+        var tokens: Double
+        var last: ContinuousClock.Instant
+    }
+    private let bucket: Mutex<Bucket>
+    private let closed = Mutex<GATTError?>(nil)
+    public let bytesPerSecond: Int
+    public let burst: Int
+
+    public init(bytesPerSecond: Int, burst: Int) {
+        precondition(bytesPerSecond > 0 && burst > 0, "a byte budget needs a positive rate and burst")
+        self.bytesPerSecond = bytesPerSecond
+        self.burst = burst
+        bucket = Mutex(Bucket(tokens: Double(burst), last: .now))
+    }
+
+    public func reserve(_ byteCount: Int) async throws(GATTError) {
+        let cost = Double(min(byteCount, burst))
+        while true {
+            if let reason = closed.withLock({ $0 }) { throw reason }
+            let wait: Double = bucket.withLock { bucket in
+                let now = ContinuousClock.now
+                let elapsed = now - bucket.last
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                bucket.tokens = min(Double(burst), bucket.tokens + seconds * Double(bytesPerSecond))
+                bucket.last = now
+                if bucket.tokens >= cost {
+                    bucket.tokens -= cost
+                    return 0
+                }
+                return (cost - bucket.tokens) / Double(bytesPerSecond)
+            }
+            if wait == 0 { return }
+            try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9) + 1))
+        }
+    }
+
+    public func close(_ reason: GATTError) { closed.withLock { $0 = $0 ?? reason } }
+}

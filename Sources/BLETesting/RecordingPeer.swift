@@ -1,0 +1,46 @@
+public import BLEHost
+import Synchronization
+
+/// A raw ATT peer for tests: starts a transport end, records every PDU it receives, and lets a test
+/// wait for them and answer by hand with arbitrary (even malformed) bytes.
+public final class RecordingPeer: Sendable {
+    public let transport: SocketPairATTTransport
+    private let state = Mutex(State())
+
+    private struct State {
+        var received: [[UInt8]] = []
+        var closed: TransportError?
+    }
+
+    public init(_ transport: SocketPairATTTransport) throws(TransportError) {
+        self.transport = transport
+        try transport.start(
+            receive: { [self] pdu in
+                state.withLock { $0.received.append(Array(pdu)) }
+            },
+            closed: { [self] reason in
+                state.withLock { $0.closed = reason }
+            }
+        )
+    }
+
+    /// Every PDU received so far.
+    public var received: [[UInt8]] { state.withLock { $0.received } }
+
+    /// Why the peer's end stopped, if it has.
+    public var closeReason: TransportError? { state.withLock { $0.closed } }
+
+    /// Waits until at least `count` PDUs have arrived, the link ended, or `timeout` passed, and returns
+    /// all received so far (a test then sees what is missing instead of hanging).
+    public func waitForPDUs(_ count: Int, timeout: Duration = .seconds(5)) async -> [[UInt8]] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (received, closed) = state.withLock { ($0.received, $0.closed) }
+            if received.count >= count || closed != nil || ContinuousClock.now >= deadline { return received }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// Sends raw bytes as one PDU.
+    public func send(_ bytes: [UInt8]) throws(TransportError) { try transport.send(bytes) }
+}

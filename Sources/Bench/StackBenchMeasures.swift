@@ -1,0 +1,114 @@
+import BLEHost
+import BLETesting
+import CAllocationCounter
+import Glibc
+import Histogram
+import Synchronization
+
+/// The individual measurements of the `stack` suite.
+enum StackMeasures {
+    /// Messages per second through a bare `recv` loop on a `SOCK_SEQPACKET` socketpair: one thread
+    /// sends `count` messages of `size` bytes, another receives them. The ceiling for the stack.
+    static func bareRecvRate(size: Int, count: Int) async -> Double {
+        var pair: [Int32] = [-1, -1]
+        _ = pair.withUnsafeMutableBufferPointer {
+            socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, $0.baseAddress)
+        }
+        let (sender, receiver) = (pair[0], pair[1])
+        defer {
+            close(sender)
+            close(receiver)
+        }
+        let start = monotonicNanoseconds()
+        let done = await withCheckedContinuation { (continuation: CheckedContinuation<UInt64, Never>) in
+            startDetachedThread {
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 16)
+                defer { buffer.deallocate() }
+                var received = 0
+                while received < count {
+                    if recv(receiver, buffer.baseAddress, 1024, 0) > 0 { received += 1 }
+                }
+                continuation.resume(returning: monotonicNanoseconds())
+            }
+            startDetachedThread {
+                let message = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+                message.initializeMemory(as: UInt8.self, repeating: 0x1B)
+                defer { message.deallocate() }
+                for _ in 0..<count { _ = send(sender, message.baseAddress, size, Int32(MSG_NOSIGNAL)) }
+            }
+        }
+        return Double(count) / (Double(done - start) / 1e9)
+    }
+
+    /// Notifications per second, server thread → bearer → client → callback, with `size`-byte values;
+    /// and the heap allocations the whole run made per notification (both sides, every thread).
+    static func notificationRate(_ link: StackLink, size: Int, count: Int) async -> (rate: Double, allocations: Double)
+    {
+        let server = link.server
+        let handle = link.notifyHandle
+        allocation_counter_reset()
+        allocation_counter_enable(1)
+        let start = monotonicNanoseconds()
+        await link.probe.run(expecting: count) {
+            startDetachedThread {
+                let value = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+                value.initializeMemory(as: UInt8.self, repeating: 0x42)
+                defer { value.deallocate() }
+                for _ in 0..<count { _ = try? server.notify(handle, value: UnsafeRawBufferPointer(value)) }
+            }
+        }
+        let elapsed = monotonicNanoseconds() - start
+        allocation_counter_enable(0)
+        let allocations = allocation_counter_count()
+        return (Double(count) / (Double(elapsed) / 1e9), Double(allocations) / Double(count))
+    }
+
+    /// Notify → callback latency, one notification at a time: the server thread stamps the value,
+    /// notifies, and waits for the callback before the next.
+    static func notificationLatency(_ link: StackLink, count: Int) async -> Histogram<UInt64> {
+        let server = link.server
+        let handle = link.notifyHandle
+        let probe = link.probe
+        probe.latencyMode.store(true, ordering: .sequentiallyConsistent)
+        await probe.run(expecting: count) {
+            startDetachedThread {
+                var value = [UInt8](repeating: 0, count: 20)
+                for index in 0..<count {
+                    value.withUnsafeMutableBytes { bytes in
+                        bytes.storeBytes(of: monotonicNanoseconds(), toByteOffset: 0, as: UInt64.self)
+                        bytes.storeBytes(of: UInt64(index), toByteOffset: 8, as: UInt64.self)
+                        _ = try? server.notify(handle, value: UnsafeRawBufferPointer(bytes))
+                    }
+                    while probe.count.load(ordering: .acquiring) <= index { sched_yield() }
+                }
+            }
+        }
+        probe.latencyMode.store(false, ordering: .sequentiallyConsistent)
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        for latency in probe.latencies.prefix(count) { _ = histogram.record(max(1, latency)) }
+        return histogram
+    }
+
+    /// Write commands per second from a client thread to the server's write handler.
+    static func writeCommandRate(_ link: StackLink, size: Int, count: Int) async -> Double {
+        let client = link.client
+        let handle = link.sinkHandle
+        let start = monotonicNanoseconds()
+        await link.sink.run(expecting: count) {
+            startDetachedThread {
+                let value = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+                value.initializeMemory(as: UInt8.self, repeating: 0x24)
+                defer { value.deallocate() }
+                for _ in 0..<count { try? client.sendWriteCommand(UnsafeRawBufferPointer(value), to: handle) }
+            }
+        }
+        return Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+    }
+
+    /// Read Request → Read Response round trips per second (async API, one request in flight).
+    static func roundTripRate(_ link: StackLink, count: Int) async throws -> Double {
+        let start = monotonicNanoseconds()
+        for _ in 0..<count { _ = try await link.client.read(link.readHandle) }
+        return Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+    }
+}
