@@ -30,8 +30,8 @@ let package = Package(
         .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
 
         // MARK: Devices
-        .target(name: "PicoSimulator", swiftSettings: strict),
-        .target(name: "PicoLink", dependencies: ["BLEHost", "MethodSCRIPT"], swiftSettings: strict),
+        .target(name: "PicoSimulator", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+        .target(name: "PicoLink", dependencies: ["BLEHost", "BLEWire", "MethodSCRIPT"], swiftSettings: strict),
 
         // MARK: In-memory transports and fakes (tests and Bench only)
         .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
@@ -74,7 +74,11 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PicoLinkTests", dependencies: ["PicoLink"], swiftSettings: strict),
+        .testTarget(
+            name: "PicoLinkTests",
+            dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
         .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
         .testTarget(
