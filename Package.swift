@@ -41,6 +41,9 @@ let package = Package(
             name: "hcipico",
             dependencies: [
                 "MethodSCRIPT",
+                "BLEHost",
+                "PicoLink",
+                "PicoSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -54,7 +54,9 @@ import Testing
     @Test func lsvOnTenKilohmFollowsOhmsLaw() async throws {
         let link = try await SimulatedLink.make()
         defer { link.close() }
-        let outcome = await RunOutcome.collect(try await link.session.run(text: try ExampleScripts.text("LSV_10k.mscr")))
+        let outcome = await RunOutcome.collect(
+            try await link.session.run(text: try ExampleScripts.text("LSV_10k.mscr"))
+        )
         let packages = outcome.packages
         #expect(packages.count == 101)
         #expect(abs((packages.first?["da"] ?? 0) + 0.5) < 1e-3 && abs((packages.last?["da"] ?? 0) - 0.5) < 1e-3)
@@ -64,7 +66,9 @@ import Testing
             guard abs(potential) > 0.02 else { continue }
             #expect(abs(current - potential / 10_000) <= 0.01 * abs(potential / 10_000), "at \(potential) V")
         }
-        #expect(packages.allSatisfy { $0.values[1].unit == "A" && $0.values[1].status != nil && $0.values[1].range != nil })
+        #expect(
+            packages.allSatisfy { $0.values[1].unit == "A" && $0.values[1].status != nil && $0.values[1].range != nil }
+        )
     }
 
     @Test func caCarriesDeviceTime() async throws {

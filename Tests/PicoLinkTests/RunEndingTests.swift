@@ -68,7 +68,9 @@ import Testing
         defer { link.close() }
         let recorder = RunRecorder(sinks: [])
         var events: [PicoEvent] = []
-        let end = try await recorder.record(try await link.session.run(text: "var c\nfrobnicate 1\n")) { events.append($0) }
+        let end = try await recorder.record(try await link.session.run(text: "var c\nfrobnicate 1\n")) {
+            events.append($0)
+        }
         let error = try #require(recorder.deviceErrors.first)
         #expect(error.line == 2)
         #expect(error.lineText == "frobnicate 1")

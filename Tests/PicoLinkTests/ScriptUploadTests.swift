@@ -7,8 +7,10 @@ import Testing
 
 @Suite struct ScriptUploadTests {
     /// About 3 kB: 60 numbered `send_string` lines.
-    static let longScript: String = (0..<60).map { "send_string \"line \($0) of a script long enough to need pacing\"\n" }
-        .joined()
+    static let longScript: String = (0..<60).map {
+        "send_string \"line \($0) of a script long enough to need pacing\"\n"
+    }
+    .joined()
 
     /// A real-time device whose 256-byte FIFO drains at 230 400 baud: much slower than the socketpair.
     static func slowDevice() -> SimulatedPicoConfiguration {
@@ -42,14 +44,18 @@ import Testing
             }
         }
         let deadline = Date().addingTimeInterval(10)
-        while link.peripheral.pico.droppedByteCount == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while link.peripheral.pico.droppedByteCount == 0, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(link.peripheral.pico.droppedByteCount > 0)
     }
 
     @Test func scriptIsFramedWithOneEAndOneEmptyLine() throws {
         #expect(try PicoScript("var c\ncell_on").bytes == Array("e\nvar c\ncell_on\n\n".utf8))
         #expect(try PicoScript("e\nvar c\n\n\n").bytes == Array("e\nvar c\n\n".utf8))
-        #expect(try PicoScript(try ExampleScripts.text("CV.mscr")).bytes == Array(try ExampleScripts.text("CV.mscr").utf8))
+        #expect(
+            try PicoScript(try ExampleScripts.text("CV.mscr")).bytes == Array(try ExampleScripts.text("CV.mscr").utf8)
+        )
     }
 
     @Test(arguments: [

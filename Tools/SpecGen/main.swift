@@ -6,6 +6,7 @@ import Foundation
 let generators: [any SpecGenerator] = [
     BLEWireGenerator(),
     MethodSCRIPTGenerator(),
+    ExampleScriptsGenerator(),
 ]
 
 let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? FileManager.default.currentDirectoryPath)

@@ -178,7 +178,9 @@ final class PicoReceiver: @unchecked Sendable {
         mode.withLock { mode in
             switch mode {
             case .run(let context):
-                let text = reply.scriptLine.flatMap { $0 >= 1 && $0 <= context.lines.count ? context.lines[$0 - 1] : nil }
+                let text = reply.scriptLine.flatMap {
+                    $0 >= 1 && $0 <= context.lines.count ? context.lines[$0 - 1] : nil
+                }
                 let error = PicoDeviceError(
                     code: reply.code,
                     line: reply.scriptLine,

@@ -18,7 +18,8 @@ public struct PicoScriptError: Error, Sendable, Equatable, CustomStringConvertib
         let place = line > 0 ? "line \(line), column \(column): " : ""
         switch reason {
         case .notASCII(let byte):
-            return place + "byte 0x\(String(byte, radix: 16, uppercase: true)) is not ASCII (MethodSCRIPT is ASCII only)"
+            return place
+                + "byte 0x\(String(byte, radix: 16, uppercase: true)) is not ASCII (MethodSCRIPT is ASCII only)"
         case .carriageReturn: return place + "carriage return: lines must end with LF only (no CR or CRLF)"
         case .lineTooLong(let length, let limit): return place + "line of \(length) characters exceeds \(limit)"
         case .emptyLineInside: return place + "empty line inside the script (the device would end the script there)"

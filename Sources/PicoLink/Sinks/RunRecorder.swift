@@ -2,21 +2,21 @@ import Synchronization
 
 /// Feeds one run's events to sinks: `begin`, `write` per package (each sink makes it durable before the
 /// next package), and `finish` exactly once. A run that ends early — the link lost, `abort()`, Ctrl-C
-/// (`interrupt(_:)`), a device error — is finished with `complete: false` and the reason; everything
+/// (`RunInterruption`), a device error — is finished with `complete: false` and the reason; everything
 /// received before stays written.
 public final class RunRecorder {
     public let sinks: [any SampleSink]
     /// Set from any thread (a signal handler's queue) before the abort it causes reaches the stream.
-    private let interruption = Mutex<String?>(nil)
+    public let interruption: RunInterruption
 
     public private(set) var packages = 0
     public private(set) var deviceErrors: [PicoDeviceError] = []
     public private(set) var end: RunEnd?
 
-    public init(sinks: [any SampleSink]) { self.sinks = sinks }
-
-    /// Names why the run is being stopped (e.g. "interrupted (Ctrl-C)"); used instead of "aborted".
-    public func interrupt(_ reason: String) { interruption.withLock { $0 = $0 ?? reason } }
+    public init(sinks: [any SampleSink], interruption: RunInterruption = RunInterruption()) {
+        self.sinks = sinks
+        self.interruption = interruption
+    }
 
     /// Consumes `run.events` to its end. `onEvent` sees every event first (for a live display).
     /// Returns how the run ended, as the sinks were told; throws the first sink failure (the other sinks
@@ -45,7 +45,7 @@ public final class RunRecorder {
                     deviceErrors.append(error)
                 case .ended(let aborted, _):
                     ended = true
-                    if aborted { reason = interruption.withLock { $0 } ?? "aborted" }
+                    if aborted { reason = interruption.reason ?? "aborted" }
                 default:
                     break
                 }
@@ -54,7 +54,7 @@ public final class RunRecorder {
             reason = "\(error)"
         }
         if reason == nil, let first = deviceErrors.first { reason = first.description }
-        if reason == nil, !ended { reason = interruption.withLock { $0 } ?? "the run ended without its end line" }
+        if reason == nil, !ended { reason = interruption.reason ?? "the run ended without its end line" }
         let end = RunEnd(complete: reason == nil, reason: reason, packages: packages)
         self.end = end
         for sink in sinks {
@@ -63,4 +63,17 @@ public final class RunRecorder {
         if let failure { throw failure }
         return end
     }
+}
+
+/// Why a run is being stopped from outside (Ctrl-C): set from any thread, read by `RunRecorder`, which
+/// then records that reason instead of "aborted".
+public final class RunInterruption: Sendable {
+    private let value = Mutex<String?>(nil)
+
+    public init() {}
+
+    /// Keeps the first reason given.
+    public func interrupt(_ reason: String) { value.withLock { $0 = $0 ?? reason } }
+
+    public var reason: String? { value.withLock { $0 } }
 }
