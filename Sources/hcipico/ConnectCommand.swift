@@ -65,6 +65,7 @@ struct ConnectCommand: AsyncParsableCommand {
         do {
             let version = try await session.version()
             print("\(version.device) \(version.firmware)")
+            fflush(nil)
         } catch {
             Self.fail("no version reply: \(error)")
             throw ExitStatus.connectionLost.exitCode
