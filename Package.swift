@@ -60,6 +60,7 @@ let package = Package(
                 "BLEWire",
                 "BLEHost",
                 "PicoSimulator",
+                "PicoLink",
                 "BLETesting",
                 "CAllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
