@@ -68,8 +68,12 @@ extension ReplyParser {
     }
 
     func push(_ scope: Scope, column: Int) -> LineFailure? {
-        guard state.pointee.depth < Self.maximumDepth else { return LineFailure(column: column, reason: .nestingTooDeep) }
-        let top = state.pointee.depth > 0 ? Scope(rawValue: (state.pointee.stack >> UInt64(2 * (state.pointee.depth - 1))) & 3) : nil
+        guard state.pointee.depth < Self.maximumDepth else {
+            return LineFailure(column: column, reason: .nestingTooDeep)
+        }
+        let top =
+            state.pointee.depth > 0
+            ? Scope(rawValue: (state.pointee.stack >> UInt64(2 * (state.pointee.depth - 1))) & 3) : nil
         if scope == .scan && top != .measurementLoop {
             return LineFailure(column: column, reason: .unexpectedByte(0x43))
         }

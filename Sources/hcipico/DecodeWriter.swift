@@ -21,7 +21,9 @@ final class DecodeWriter {
     func header() {
         switch format {
         case .table:
-            out += Self.pad("line", 7) + "  code  " + Self.pad("value", 16) + "  unit  " + Self.pad("status", 10, left: true)
+            out +=
+                Self.pad("line", 7) + "  code  " + Self.pad("value", 16) + "  unit  "
+                + Self.pad("status", 10, left: true)
             out += "  range\n"
         case .csv: out += "line,code,value,unit,status,range\n"
         case .jsonl: break
@@ -65,12 +67,18 @@ final class DecodeWriter {
     private func row(_ sample: Sample, line: Int) {
         let code = sample.variable.code
         let unit = sample.variable.unit
-        let rangeLabel = sample.range.map { $0.info(family: family, variable: sample.variable)?.label ?? "index \($0.rawValue)" }
+        let rangeLabel = sample.range.map {
+            $0.info(family: family, variable: sample.variable)?.label ?? "index \($0.rawValue)"
+        }
         switch format {
         case .table:
-            let value = sample.isNaN ? "NaN" : sample.isInteger ? String(Int(sample.value)) : String(format: "%.9g", sample.value)
+            let value =
+                sample.isNaN
+                ? "NaN" : sample.isInteger ? String(Int(sample.value)) : String(format: "%.9g", sample.value)
             out += Self.pad(String(line), 7) + "  " + code + "    " + Self.pad(value, 16) + "  " + unit
-            out += String(repeating: " ", count: max(0, 4 - unit.count)) + "  " + Self.pad(sample.status.description, 10, left: true)
+            out +=
+                String(repeating: " ", count: max(0, 4 - unit.count)) + "  "
+                + Self.pad(sample.status.description, 10, left: true)
             out += "  " + (rangeLabel ?? "") + "\n"
         case .csv:
             let value = sample.isNaN ? "NaN" : "\(sample.value)"
