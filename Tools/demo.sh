@@ -8,4 +8,4 @@ transcript=Examples/transcripts/lsv_10k.txt
 echo "== hcipico decode $transcript"
 "$bin" decode "$transcript"
 echo "== hcipico decode --jsonl $transcript (first 3 rows)"
-"$bin" decode --jsonl "$transcript" | head -n 3
+"$bin" decode --jsonl "$transcript" | sed -n 1,3p
