@@ -5,12 +5,16 @@
 /// 256-entry factor table and never hex-parsed.
 public enum PackageDecoder {
     /// Decodes one `P` line (first byte `P`, newline excluded) into `samples`, returning how many it
-    /// wrote. `samples` needs room for `maximumVariables(lineLength:)` values.
+    /// wrote. `samples` must have room for `maximumVariables(lineLength: line.count)` values (checked).
     /// Throws with `line = 0` and the `column`/`offset` of the offending byte in `line`.
     public static func decode(
         line: UnsafeRawBufferPointer,
         into samples: UnsafeMutableBufferPointer<Sample>
     ) throws(ParseError) -> Int {
+        precondition(
+            samples.count >= maximumVariables(lineLength: line.count),
+            "the sample buffer must hold maximumVariables(lineLength:) values"
+        )
         guard let base = line.baseAddress, line.count > 0, base.load(as: UInt8.self) == 0x50 else {
             let first = line.first ?? 0x0A
             throw ParseError(line: 0, offset: 0, column: 0, reason: .unknownLine(first: first))
