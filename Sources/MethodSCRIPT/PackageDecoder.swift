@@ -121,7 +121,7 @@ public enum PackageDecoder {
                 }
                 if p < end {
                     let next = p.load(as: UInt8.self)
-                    guard next == 0x2C || next == 0x3B || next == 0x0A else {
+                    guard next == 0x2C || next == 0x3B || next == 0x0A || next == 0x0D else {
                         throw PackageFailure(p, .badMetadata)
                     }
                 }
@@ -132,6 +132,7 @@ public enum PackageDecoder {
             if p == end { return p }
             let next = p.load(as: UInt8.self)
             if next == 0x0A { return p }
+            if next == 0x0D, p + 1 == end || (p + 1).load(as: UInt8.self) == 0x0A { return p + 1 }
             guard next == 0x3B else { throw PackageFailure(p, .unexpectedByte(next)) }
             p += 1
         }
