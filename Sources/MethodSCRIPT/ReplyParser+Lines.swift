@@ -39,6 +39,7 @@ extension ReplyParser {
         case .version:
             let last = bytes.last == 0x2A
             state.pointee.inVersion = !last
+            state.pointee.versionLines = 0
             handler(.version(whole, isLast: last), location)
             return nil
         default:
