@@ -66,6 +66,7 @@ peers-kernel: peers-deps $(ATT_RTT)
 bench: deps
 	$(SWIFT) run -c release Bench $(SUITES)
 
+## fuzz: libFuzzer + ASan over the MethodSCRIPT decoders; bounded by FUZZ_RUNS (10 M) and FUZZ_SECONDS (900).
 fuzz: deps
 	@Tools/fuzz.sh
 

@@ -36,7 +36,14 @@ enum DecodeBenchInput {
                 let current = Int(random.uniform(-1, 1) * (small ? 9e7 : 1.2e8))
                 let status = PackageStatus(rawValue: random.below(8) == 0 ? 4 : 0)
                 let range = MeasurementRange(rawValue: UInt8(0x80 + random.below(10)))
-                PackageEncoder.append(.current, raw: current, prefix: small ? n : p, status: status, range: range, to: &out)
+                PackageEncoder.append(
+                    .current,
+                    raw: current,
+                    prefix: small ? n : p,
+                    status: status,
+                    range: range,
+                    to: &out
+                )
             } else {
                 let frequency = random.uniform(0.1, 200_000)
                 let (raw, prefix) = PackageEncoder.bestEncoding(of: frequency) ?? (0, 0x20)

@@ -33,16 +33,22 @@ enum DecodeBench {
             // processes on the machine then hits all of them alike.
             let paths: [(String, () -> Void)] = [
                 ("memchr newline scan", { values[0] = memchrScan(buffer) }),
-                ("batch (SWAR, columnar)", {
-                    BatchDecoder.decode(buffer, into: batch)
-                    values[1] = batch.count
-                }),
+                (
+                    "batch (SWAR, columnar)",
+                    {
+                        BatchDecoder.decode(buffer, into: batch)
+                        values[1] = batch.count
+                    }
+                ),
                 ("streaming, 20-byte chunks", { values[2] = stream(buffer, chunk: 20, parser: parser) }),
                 ("streaming, 244-byte chunks", { values[3] = stream(buffer, chunk: 244, parser: parser) }),
-                ("scalar reference (batch)", {
-                    BatchDecoder.decodeScalarReference(buffer, into: batch)
-                    values[4] = batch.count
-                }),
+                (
+                    "scalar reference (batch)",
+                    {
+                        BatchDecoder.decodeScalarReference(buffer, into: batch)
+                        values[4] = batch.count
+                    }
+                ),
             ]
             var times = [Double](repeating: .infinity, count: paths.count)
             for _ in 0..<rounds {
@@ -59,7 +65,9 @@ enum DecodeBench {
             // One run (it takes seconds), with the allocation counter on (a relaxed atomic add per call).
             var naiveTime = 0.0
             var naiveValues = 0
-            let naiveAllocations = allocations { naiveTime = best(1) { naiveValues = NaiveStringParser.parse(text).count } }
+            let naiveAllocations = allocations {
+                naiveTime = best(1) { naiveValues = NaiveStringParser.parse(text).count }
+            }
             precondition(naiveValues == values[1], "the naive parser disagrees")
             var naive = Row(name: "naive String.split", seconds: naiveTime, values: naiveValues)
             naive.allocationsPerLine = naiveAllocations
@@ -80,18 +88,27 @@ enum DecodeBench {
             print(out + "]}")
             return
         }
-        print("decode: \(lineCount) lines, \(input.count) bytes (80 % da;ba, 20 % dc;cc;cd), best of \(rounds) round-robin runs (naive: 1)")
-        print(pad("path", 30) + pad("M lines/s", 11, right: true) + pad("MB/s", 9, right: true)
-            + pad("time vs memchr", 16, right: true) + pad("allocs/line", 13, right: true))
+        print(
+            "decode: \(lineCount) lines, \(input.count) bytes (80 % da;ba, 20 % dc;cc;cd), best of \(rounds) round-robin runs (naive: 1)"
+        )
+        print(
+            pad("path", 30) + pad("M lines/s", 11, right: true) + pad("MB/s", 9, right: true)
+                + pad("time vs memchr", 16, right: true) + pad("allocs/line", 13, right: true)
+        )
         for row in rows {
             let rate = Double(lineCount) / row.seconds / 1e6
             let allocations = row.allocationsPerLine.map { format($0, 6) } ?? "-"
-            print(pad(row.name, 30) + pad(format(rate, 2), 11, right: true)
-                + pad(format(megabytes / row.seconds, 0), 9, right: true)
-                + pad(format(row.seconds / memchrTime, 2) + "x", 16, right: true) + pad(allocations, 13, right: true))
+            print(
+                pad(row.name, 30) + pad(format(rate, 2), 11, right: true)
+                    + pad(format(megabytes / row.seconds, 0), 9, right: true)
+                    + pad(format(row.seconds / memchrTime, 2) + "x", 16, right: true)
+                    + pad(allocations, 13, right: true)
+            )
         }
-        print("allocations: counted by a malloc/calloc/realloc/memalign interposer linked into Bench"
-            + (counterActive ? "" : " (NOT ACTIVE: counts are meaningless)"))
+        print(
+            "allocations: counted by a malloc/calloc/realloc/memalign interposer linked into Bench"
+                + (counterActive ? "" : " (NOT ACTIVE: counts are meaningless)")
+        )
     }
 
     /// Lines found by `memchr` from newline to newline.

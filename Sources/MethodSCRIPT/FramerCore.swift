@@ -40,7 +40,12 @@ struct FramerCore {
             let length = newline - p
             if state.pointee.pending == 0 && !state.pointee.overflowed {
                 let kept = min(length, maximumLineLength)
-                deliver(UnsafeRawBufferPointer(start: p, count: kept), tooLong: length > kept, consumed: length + 1, body)
+                deliver(
+                    UnsafeRawBufferPointer(start: p, count: kept),
+                    tooLong: length > kept,
+                    consumed: length + 1,
+                    body
+                )
             } else {
                 append(p, length)
                 let line = UnsafeRawBufferPointer(start: storage, count: state.pointee.pending)
@@ -71,7 +76,11 @@ struct FramerCore {
             let target = storage + pending
             if copied <= 32 {
                 for index in 0..<copied {
-                    target.storeBytes(of: bytes.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+                    target.storeBytes(
+                        of: bytes.load(fromByteOffset: index, as: UInt8.self),
+                        toByteOffset: index,
+                        as: UInt8.self
+                    )
                 }
             } else {
                 target.copyMemory(from: bytes, byteCount: copied)

@@ -5,12 +5,16 @@
 /// 256-entry factor table and never hex-parsed.
 public enum PackageDecoder {
     /// Decodes one `P` line (first byte `P`, newline excluded) into `samples`, returning how many it
-    /// wrote. `samples` needs room for `maximumVariables(lineLength:)` values.
+    /// wrote. `samples` must have room for `maximumVariables(lineLength: line.count)` values (checked).
     /// Throws with `line = 0` and the `column`/`offset` of the offending byte in `line`.
     public static func decode(
         line: UnsafeRawBufferPointer,
         into samples: UnsafeMutableBufferPointer<Sample>
     ) throws(ParseError) -> Int {
+        precondition(
+            samples.count >= maximumVariables(lineLength: line.count),
+            "the sample buffer must hold maximumVariables(lineLength:) values"
+        )
         guard let base = line.baseAddress, line.count > 0, base.load(as: UInt8.self) == 0x50 else {
             let first = line.first ?? 0x0A
             throw ParseError(line: 0, offset: 0, column: 0, reason: .unknownLine(first: first))
@@ -117,7 +121,7 @@ public enum PackageDecoder {
                 }
                 if p < end {
                     let next = p.load(as: UInt8.self)
-                    guard next == 0x2C || next == 0x3B || next == 0x0A else {
+                    guard next == 0x2C || next == 0x3B || next == 0x0A || next == 0x0D else {
                         throw PackageFailure(p, .badMetadata)
                     }
                 }
@@ -128,6 +132,7 @@ public enum PackageDecoder {
             if p == end { return p }
             let next = p.load(as: UInt8.self)
             if next == 0x0A { return p }
+            if next == 0x0D, p + 1 == end || (p + 1).load(as: UInt8.self) == 0x0A { return p + 1 }
             guard next == 0x3B else { throw PackageFailure(p, .unexpectedByte(next)) }
             p += 1
         }

@@ -24,7 +24,9 @@ public enum PackageEncoder {
         if let raw {
             precondition(rawRange.contains(raw), "raw value out of the 28-bit range")
             let number = UInt32(raw + Int(MethodSCRIPTLimits.valueOffset))
-            for shift in stride(from: 24, through: 0, by: -4) { out.append(hexDigit(UInt8((number >> UInt32(shift)) & 0xF))) }
+            for shift in stride(from: 24, through: 0, by: -4) {
+                out.append(hexDigit(UInt8((number >> UInt32(shift)) & 0xF)))
+            }
             out.append(prefix)
         } else {
             out.append(contentsOf: Array("     nan".utf8))

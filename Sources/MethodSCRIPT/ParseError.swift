@@ -42,6 +42,8 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         case nestingTooDeep
         /// A scope was still open when the script ended (the empty line).
         case unclosedScope
+        /// A version reply (`t…`) did not end with a `*` line within a few lines.
+        case versionNotTerminated
     }
 
     public var description: String {
@@ -65,6 +67,7 @@ extension ParseError.Reason: CustomStringConvertible {
         case .unbalancedEnd(let byte): "\(Self.show(byte)) does not close the innermost open scope"
         case .nestingTooDeep: "loops nested too deep"
         case .unclosedScope: "script ended with an open loop"
+        case .versionNotTerminated: "version reply without its closing '*' line"
         }
     }
 

@@ -39,6 +39,7 @@ extension ReplyParser {
         case .version:
             let last = bytes.last == 0x2A
             state.pointee.inVersion = !last
+            state.pointee.versionLines = 0
             handler(.version(whole, isLast: last), location)
             return nil
         default:
@@ -68,8 +69,12 @@ extension ReplyParser {
     }
 
     func push(_ scope: Scope, column: Int) -> LineFailure? {
-        guard state.pointee.depth < Self.maximumDepth else { return LineFailure(column: column, reason: .nestingTooDeep) }
-        let top = state.pointee.depth > 0 ? Scope(rawValue: (state.pointee.stack >> UInt64(2 * (state.pointee.depth - 1))) & 3) : nil
+        guard state.pointee.depth < Self.maximumDepth else {
+            return LineFailure(column: column, reason: .nestingTooDeep)
+        }
+        let top =
+            state.pointee.depth > 0
+            ? Scope(rawValue: (state.pointee.stack >> UInt64(2 * (state.pointee.depth - 1))) & 3) : nil
         if scope == .scan && top != .measurementLoop {
             return LineFailure(column: column, reason: .unexpectedByte(0x43))
         }

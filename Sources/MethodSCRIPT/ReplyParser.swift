@@ -15,6 +15,10 @@ public final class ReplyParser {
     /// The deepest nesting tracked.
     public static let maximumDepth = 32
 
+    /// The most lines after the first that a version reply may take before its `*`; past it the reply
+    /// is reported as unterminated and parsing goes on normally.
+    public static let maximumVersionContinuation = 4
+
     let framer: FramerCore
     let samples: UnsafeMutableBufferPointer<Sample>
     /// The nesting stack (two bits a level), its depth and whether a version reply is open; behind a
@@ -25,6 +29,7 @@ public final class ReplyParser {
         var stack: UInt64 = 0
         var depth = 0
         var inVersion = false
+        var versionLines = 0
     }
 
     public init(maximumLineLength: Int = MethodSCRIPTLimits.defaultMaximumReplyLineLength) {
@@ -108,6 +113,11 @@ public final class ReplyParser {
         let column = whole.count - bytes.count
         if state.pointee.inVersion {
             let last = bytes.last == 0x2A
+            state.pointee.versionLines += 1
+            if !last && state.pointee.versionLines >= Self.maximumVersionContinuation {
+                state.pointee.inVersion = false
+                return LineFailure(column: 0, reason: .versionNotTerminated)
+            }
             state.pointee.inVersion = !last
             handler(.version(bytes, isLast: last), location)
             return nil

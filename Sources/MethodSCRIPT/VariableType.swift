@@ -16,7 +16,10 @@ public struct VariableType: RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// The two-letter code.
     public var code: String {
-        String(decoding: [UInt8(truncatingIfNeeded: rawValue >> 8), UInt8(truncatingIfNeeded: rawValue)], as: UTF8.self)
+        String(
+            decoding: [UInt8(truncatingIfNeeded: rawValue >> 8), UInt8(truncatingIfNeeded: rawValue)],
+            as: UTF8.self
+        )
     }
 
     /// The SI base unit of decoded values (`""` for unitless or unknown types).

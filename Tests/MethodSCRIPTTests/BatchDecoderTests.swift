@@ -47,6 +47,14 @@ import Testing
         #expect(batch.values[1] == 1e-6)
     }
 
+    @Test func crlfLinesDecodeLikeTheStreamingParser() {
+        let bytes = Array("e\r\nPda8000000u;ba8000001p,10\r\nPba8000002u\r".utf8)
+        let batch = BatchDecoder.decode(bytes)
+        #expect(batch.errors.isEmpty)
+        #expect(Array(batch.values) == [0, 1e-12, 2e-6])
+        #expect(Array(batch.lines) == [2, 2, 3])
+    }
+
     @Test func reusedBatchKeepsCapacity() throws {
         let bytes = try Recorder.fixture("lsv_10k.txt")
         let batch = ColumnarBatch()

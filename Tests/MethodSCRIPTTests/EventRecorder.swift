@@ -65,7 +65,9 @@ enum Recorder {
     static func events(_ bytes: [UInt8], chunks: [Int]? = nil, maximumLineLength: Int = 1024) -> [LocatedEvent] {
         let parser = ReplyParser(maximumLineLength: maximumLineLength)
         var events: [LocatedEvent] = []
-        let record: (ReplyEvent, LineLocation) -> Void = { events.append(LocatedEvent(event: RecordedEvent($0), location: $1)) }
+        let record: (ReplyEvent, LineLocation) -> Void = {
+            events.append(LocatedEvent(event: RecordedEvent($0), location: $1))
+        }
         bytes.withUnsafeBytes { all in
             guard let chunks else {
                 parser.feed(all, record)

@@ -62,7 +62,9 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func knownValues() {
-        let cases: [(String, UInt32)] = [("7F85F3Fu", 0x7F8_5F3F), ("0000000 ", 0), ("FFFFFFFa", 0xFFF_FFFF), ("8000000E", 0x800_0000)]
+        let cases: [(String, UInt32)] = [
+            ("7F85F3Fu", 0x7F8_5F3F), ("0000000 ", 0), ("FFFFFFFa", 0xFFF_FFFF), ("8000000E", 0x800_0000),
+        ]
         for (text, value) in cases {
             #expect(Array(text.utf8).withUnsafeBytes { HexDecoding.swar(at: $0.baseAddress!) } == value)
         }

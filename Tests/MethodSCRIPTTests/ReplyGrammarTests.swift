@@ -91,6 +91,23 @@ import Testing
         )
     }
 
+    @Test func unterminatedVersionReplyEndsAfterAFewLines() {
+        let recorded = events("tespico\na\nb\nc\nd\ne\nM0000\n*\n")
+        #expect(
+            recorded.prefix(4) == [
+                .version("tespico", isLast: false), .version("a", isLast: false), .version("b", isLast: false),
+                .version("c", isLast: false),
+            ]
+        )
+        guard case .malformed(let error, let raw) = recorded[4] else {
+            Issue.record("expected the unterminated version reply to be reported: \(recorded)")
+            return
+        }
+        #expect(error.reason == .versionNotTerminated)
+        #expect(raw == Array("d".utf8))
+        #expect(Array(recorded.suffix(3)) == [.executeAccepted, .measurementLoopStart(0), .measurementLoopEnd])
+    }
+
     @Test func crlfAndUnterminatedLastLine() {
         #expect(events("e\r\nM0000\r\n*") == [.executeAccepted, .measurementLoopStart(0), .measurementLoopEnd])
     }

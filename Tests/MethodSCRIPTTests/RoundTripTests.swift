@@ -32,7 +32,9 @@ import Testing
                 bytes.append(0x0A)
                 let value = Double(raw) * ValueEncoding.prefixFactor[Int(prefix)]
                 let integer = prefix == ValueEncoding.integerPrefix
-                expected.append(Sample(variable: variable, value: value, status: status, range: range, isInteger: integer))
+                expected.append(
+                    Sample(variable: variable, value: value, status: status, range: range, isInteger: integer)
+                )
             }
         }
         let decoded = decodeAll(bytes).compactMap { item -> Sample? in

@@ -19,7 +19,8 @@ extension MethodSCRIPTGenerator {
             case "status":
                 let name = try Self.identifier(try row.required("name", in: table), row: row, table: table)
                 let label = try row.required("label", in: table)
-                statusConstants += "    /// \(label)\n    public static let \(name) = PackageStatus(rawValue: 0x\(String(index, radix: 16)))\n"
+                statusConstants +=
+                    "    /// \(label)\n    public static let \(name) = PackageStatus(rawValue: 0x\(String(index, radix: 16)))\n"
                 statusNames.append("(.\(name), \(Self.literal(name)))")
             case "current", "potential":
                 let family = try Self.identifier(try row.required("family", in: table), row: row, table: table)

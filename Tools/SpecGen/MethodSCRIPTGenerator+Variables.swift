@@ -12,7 +12,11 @@ extension MethodSCRIPTGenerator {
             let code = try row.required("code", in: table)
             let bytes = Array(code.utf8)
             guard bytes.count == 2, bytes.allSatisfy({ (0x61...0x7A).contains($0) }) else {
-                throw SpecError(file: table.path, line: row.line, message: "code '\(code)' is not two lowercase letters")
+                throw SpecError(
+                    file: table.path,
+                    line: row.line,
+                    message: "code '\(code)' is not two lowercase letters"
+                )
             }
             guard seen.insert(code).inserted else {
                 throw SpecError(file: table.path, line: row.line, message: "duplicate code '\(code)'")
@@ -29,7 +33,8 @@ extension MethodSCRIPTGenerator {
             let title = try row.required("name", in: table)
             constants += "    /// `\(code)`: \(title) (\(unit.isEmpty ? "no unit" : unit)).\n"
             constants += "    public static let \(name) = VariableType(rawValue: \(raw))\n"
-            infoCases += "        case \(raw): VariableTypeInfo(code: \(Self.literal(code)), name: \(Self.literal(title)), "
+            infoCases +=
+                "        case \(raw): VariableTypeInfo(code: \(Self.literal(code)), name: \(Self.literal(title)), "
             infoCases += "quantity: .\(quantity), unit: \(Self.literal(unit)), rangeKind: .\(rangeKind))\n"
             all.append(".\(name)")
         }
