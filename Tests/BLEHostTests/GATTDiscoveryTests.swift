@@ -64,5 +64,9 @@ import Testing
             ]
         )
         #expect(try await link.client.discoverDescriptors(of: all[1]).isEmpty)
+        #expect(try await link.client.characteristic(GATTFixture.rx, inService: GATTFixture.vspService) == all[1])
+        await #expect(throws: GATTError.notFound("service 180F")) {
+            _ = try await link.client.characteristic(GATTFixture.rx, inService: BluetoothUUID(0x180F))
+        }
     }
 }

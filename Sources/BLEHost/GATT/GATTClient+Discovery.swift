@@ -166,6 +166,20 @@ extension GATTClient {
         return found
     }
 
+    /// The first characteristic `uuid` of the first primary service `service`, discovered by UUID.
+    public func characteristic(
+        _ uuid: BluetoothUUID,
+        inService service: BluetoothUUID
+    ) async throws(GATTError) -> GATTCharacteristic {
+        guard let found = try await discoverPrimaryServices(uuid: service).first else {
+            throw .notFound("service \(service)")
+        }
+        guard let characteristic = try await discoverCharacteristics(of: found, uuid: uuid).first else {
+            throw .notFound("characteristic \(uuid) in service \(service)")
+        }
+        return characteristic
+    }
+
     /// Read By Type over a range, following on until Attribute Not Found or the range's end.
     func readByTypeEntries(
         _ type: BluetoothUUID,
