@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PicoLink
 import PicoSimulator
 import Testing
@@ -88,5 +89,22 @@ import Testing
         let second = await RunOutcome.collect(try await link.session.run(text: script))
         #expect(first.packages.count == 31 && second.packages.count == 31)
         #expect(second.packages.allSatisfy { $0.run == 2 })
+    }
+
+    @Test(arguments: [23, 100, 247])
+    func notificationsFollowTheNegotiatedMTU(_ mtu: Int) async throws {
+        let link = try await SimulatedLink.make(mtu: mtu)
+        defer { link.close() }
+        let sizes = Mutex<[Int]>([])
+        link.deviceEnd.injectFaults { _, pdu in
+            if pdu.first == 0x1B { sizes.withLock { $0.append(pdu.count) } }
+            return nil
+        }
+        let outcome = await RunOutcome.collect(try await link.session.run(text: try ExampleScripts.text("CV.mscr")))
+        #expect(outcome.packages.count == 201)
+        let seen = sizes.withLock { $0 }
+        #expect(link.session.client.mtu == mtu)
+        #expect(seen.allSatisfy { $0 <= mtu })
+        #expect(seen.contains { $0 == mtu })
     }
 }
