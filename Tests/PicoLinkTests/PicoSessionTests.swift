@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import PicoLink
 import PicoSimulator
+import Synchronization
 import Testing
 
 @Suite struct PicoSessionTests {
