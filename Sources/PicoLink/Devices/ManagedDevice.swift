@@ -77,7 +77,7 @@ public final class ManagedDevice: Sendable {
             }
             if case .running = status, session.isConnected { setStatus(.connected) }
         }
-        return PicoRun(info: run.info, events: events)
+        return PicoRun(info: run.info, events: PicoEventStream(stream: events, backlog: nil))
     }
 
     /// Disconnects and stops reconnecting.

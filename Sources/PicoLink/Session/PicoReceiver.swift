@@ -34,6 +34,7 @@ final class PicoReceiver: @unchecked Sendable {
         let device: String
         let run: Int
         let lines: [String]
+        let backlog: EventBacklog
         var packages = 0
         var loop = -1
         var scan: Int?
@@ -210,7 +211,9 @@ final class PicoReceiver: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let hostTime = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+        var backlog: EventBacklog?
         inRun { context in
+            backlog = context.backlog
             let values = pending.map(PicoValue.init(sample:))
             let package = PicoPackage(
                 device: context.device,
@@ -224,5 +227,7 @@ final class PicoReceiver: @unchecked Sendable {
             context.packages += 1
             context.continuation.yield(.package(package))
         }
+        // Outside the mode lock: this may wait for the consumer.
+        backlog?.added()
     }
 }

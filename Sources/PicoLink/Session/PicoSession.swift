@@ -137,6 +137,8 @@ public final class PicoSession: Sendable {
     /// `PicoSessionError.connectionLost` after every package received before the link went away.
     public func run(_ script: PicoScript, title: String = "script") async throws(PicoSessionError) -> PicoRun {
         let (events, continuation) = AsyncThrowingStream<PicoEvent, any Error>.makeStream()
+        let backlog = EventBacklog()
+        continuation.onTermination = { _ in backlog.close() }
         let accepted: Result<Int, PicoSessionError> = receiver.mode.withLock { mode in
             switch mode {
             case .idle:
@@ -144,7 +146,9 @@ public final class PicoSession: Sendable {
                     counter += 1
                     return counter
                 }
-                mode = .run(.init(continuation: continuation, device: name, run: number, lines: script.lines))
+                mode = .run(
+                    .init(continuation: continuation, device: name, run: number, lines: script.lines, backlog: backlog)
+                )
                 return .success(number)
             case .closed(let reason): return .failure(.connectionLost(reason))
             case .run, .version: return .failure(.busy("a run or command is in progress"))
@@ -165,7 +169,7 @@ public final class PicoSession: Sendable {
             receiver.failRun(failure)
             throw failure
         }
-        return PicoRun(info: info, events: events)
+        return PicoRun(info: info, events: PicoEventStream(stream: events, backlog: backlog))
     }
 
     /// Aborts a running script per the resynchronisation procedure: `\n` (ends a partial command), then
