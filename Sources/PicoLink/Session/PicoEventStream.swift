@@ -36,7 +36,7 @@ public struct PicoEventStream: AsyncSequence, Sendable {
 /// Packages handed to a run's stream and not yet taken by its consumer.
 final class EventBacklog: @unchecked Sendable {
     /// Most packages queued before the reader thread waits.
-    static let limit = 4096
+    static let limit = 1024
 
     /// Guards `count` and `closed` (that is what makes the unchecked conformance sound).
     private let condition = NSCondition()
