@@ -87,6 +87,7 @@ peers-h4: peers-deps
 bench: deps
 	$(SWIFT) run -c release Bench $(SUITES)
 
+## fuzz: libFuzzer + ASan over the MethodSCRIPT decoders; bounded by FUZZ_RUNS (10 M) and FUZZ_SECONDS (900).
 fuzz: deps
 	@Tools/fuzz.sh
 

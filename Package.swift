@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "BLELinux", targets: ["BLELinux"]),
         .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
+        .library(name: "PicoLink", targets: ["PicoLink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,8 +43,9 @@ let package = Package(
             swiftSettings: strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
 
-        // MARK: Simulated devices
-        .target(name: "PicoSimulator", swiftSettings: strict),
+        // MARK: Devices
+        .target(name: "PicoSimulator", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+        .target(name: "PicoLink", dependencies: ["BLEHost", "BLEWire", "MethodSCRIPT"], swiftSettings: strict),
 
         // MARK: In-memory transports and fakes (tests and Bench only)
         .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
@@ -54,15 +56,18 @@ let package = Package(
             dependencies: [
                 "MethodSCRIPT",
                 "BLELinux",
+                "BLEHost",
+                "PicoLink",
+                "PicoSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
 
         // MARK: Generator and benchmarks
-        // Counts heap allocations for Bench by defining malloc & co. in the executable; Bench only.
-        .target(name: "CAllocationCounter"),
         .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
+        // Counts heap allocations for Bench by replacing malloc & co. (linked into Bench only).
+        .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "Bench",
             dependencies: [
@@ -70,6 +75,7 @@ let package = Package(
                 "BLEWire",
                 "BLEHost",
                 "PicoSimulator",
+                "PicoLink",
                 "BLETesting",
                 "CAllocationCounter",
                 "BLELinux",
@@ -85,6 +91,12 @@ let package = Package(
                 "MethodSCRIPT",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PicoLinkTests",
+            dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting"],
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),

@@ -55,7 +55,8 @@ extension H4Bench {
         }
         let peerBefore = processCPU(peer.processIdentifier)
         let ownBefore = ownCPU()
-        let allocationsBefore = cac_allocation_count()
+        allocation_counter_reset()
+        allocation_counter_enable(1)
         let start = ContinuousClock.now
         try await link.client.writeWithoutResponse(
             Array("blast \(blastCount) \(blastSize)".utf8),
@@ -68,7 +69,8 @@ extension H4Bench {
             )
         }
         let elapsed = ContinuousClock.now - start
-        let allocations = Double(cac_allocation_count() - allocationsBefore) / Double(blastCount)
+        allocation_counter_enable(0)
+        let allocations = Double(allocation_counter_count()) / Double(blastCount)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let last = link.lastValue
         guard last.count == blastSize,

@@ -46,7 +46,8 @@ enum StackMeasures {
     {
         let server = link.server
         let handle = link.notifyHandle
-        let allocationsBefore = cac_allocation_count()
+        allocation_counter_reset()
+        allocation_counter_enable(1)
         let start = monotonicNanoseconds()
         await link.probe.run(expecting: count) {
             startDetachedThread {
@@ -57,7 +58,8 @@ enum StackMeasures {
             }
         }
         let elapsed = monotonicNanoseconds() - start
-        let allocations = cac_allocation_count() - allocationsBefore
+        allocation_counter_enable(0)
+        let allocations = allocation_counter_count()
         return (Double(count) / (Double(elapsed) / 1e9), Double(allocations) / Double(count))
     }
 

@@ -1,4 +1,4 @@
-// `swift run -c release Bench [SUITE ...] [--json]`: runs the named suites (all when none is named).
+// `swift run -c release Bench [SUITE ...] [--json] [--duration S]`: runs the named suites (all when none is named).
 
 /// One benchmark suite: a name and a function that runs it and prints its table (or JSON).
 struct BenchSuite: Sendable {
@@ -10,15 +10,27 @@ struct BenchSuite: Sendable {
 let suites: [BenchSuite] = [
     simulatorSuite,
     WireBench.suite,
+    DecodeBench.suite,
     stackSuite,
+    endToEndSuite,
     H4Bench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")
-let names = arguments.filter { !$0.hasPrefix("--") }
+var names: [String] = []
+var skipNext = false
+for argument in arguments {
+    if skipNext {
+        skipNext = false
+    } else if argument == "--duration" {
+        skipNext = true
+    } else if !argument.hasPrefix("--") {
+        names.append(argument)
+    }
+}
 if arguments.contains("--help") || arguments.contains("-h") {
-    print("usage: Bench [SUITE ...] [--json]\n\nsuites:")
+    print("usage: Bench [SUITE ...] [--json] [--duration S (e2e)]\n\nsuites:")
     for suite in suites { print("  \(suite.name)\t\(suite.summary)") }
 } else {
     let unknown = names.filter { name in !suites.contains { $0.name == name } }

@@ -4,7 +4,9 @@ import Foundation
 // A generated file that no generator produces any more is removed, so the folders hold exactly the output.
 
 let generators: [any SpecGenerator] = [
-    BLEWireGenerator()
+    BLEWireGenerator(),
+    MethodSCRIPTGenerator(),
+    ExampleScriptsGenerator(),
 ]
 
 let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? FileManager.default.currentDirectoryPath)

@@ -1,0 +1,182 @@
+import CAllocationCounter
+import Glibc
+import MethodSCRIPT
+
+/// `Bench decode`: MethodSCRIPT decoding rates on one deterministic 1,000,000-line input, all measured
+/// side by side in one run, each as lines/s, MB/s and the ratio to a bare `memchr` newline scan.
+enum DecodeBench {
+    static let suite = BenchSuite(
+        name: "decode",
+        summary: "MethodSCRIPT P-line decoding: batch, streaming (20/244-byte chunks), scalar, naive, memchr",
+        run: { json in run(json: json) }
+    )
+
+    static let lineCount = 1_000_000
+    static let rounds = 9
+
+    struct Row {
+        let name: String
+        let seconds: Double
+        let values: Int
+        var allocationsPerLine: Double?
+    }
+
+    static func run(json: Bool) {
+        let input = DecodeBenchInput.make(lines: lineCount)
+        let counterActive = allocation_counter_is_active() != 0
+        var rows: [Row] = []
+        input.withUnsafeBytes { buffer in
+            let batch = ColumnarBatch()
+            let parser = ReplyParser()
+            var values = [Int](repeating: 0, count: 5)
+            // The paths run round-robin, `rounds` times, and each keeps its best time: load from other
+            // processes on the machine then hits all of them alike.
+            let paths: [(String, () -> Void)] = [
+                ("memchr newline scan", { values[0] = memchrScan(buffer) }),
+                (
+                    "batch (SWAR, columnar)",
+                    {
+                        BatchDecoder.decode(buffer, into: batch)
+                        values[1] = batch.count
+                    }
+                ),
+                ("streaming, 20-byte chunks", { values[2] = stream(buffer, chunk: 20, parser: parser) }),
+                ("streaming, 244-byte chunks", { values[3] = stream(buffer, chunk: 244, parser: parser) }),
+                (
+                    "scalar reference (batch)",
+                    {
+                        BatchDecoder.decodeScalarReference(buffer, into: batch)
+                        values[4] = batch.count
+                    }
+                ),
+            ]
+            var times = [Double](repeating: .infinity, count: paths.count)
+            for _ in 0..<rounds {
+                for (index, path) in paths.enumerated() { times[index] = min(times[index], best(1, path.1)) }
+            }
+            precondition(values[0] == lineCount && values[1] == values[2] && values[2] == values[4], "paths disagree")
+            for (index, path) in paths.enumerated() {
+                rows.append(Row(name: path.0, seconds: times[index], values: values[index]))
+            }
+            rows[1].allocationsPerLine = allocations { BatchDecoder.decode(buffer, into: batch) }
+            rows[2].allocationsPerLine = allocations { _ = stream(buffer, chunk: 20, parser: parser) }
+            rows[3].allocationsPerLine = allocations { _ = stream(buffer, chunk: 244, parser: parser) }
+            let text = String(decoding: buffer, as: UTF8.self)
+            // One run (it takes seconds), with the allocation counter on (a relaxed atomic add per call).
+            var naiveTime = 0.0
+            var naiveValues = 0
+            let naiveAllocations = allocations {
+                naiveTime = best(1) { naiveValues = NaiveStringParser.parse(text).count }
+            }
+            precondition(naiveValues == values[1], "the naive parser disagrees")
+            var naive = Row(name: "naive String.split", seconds: naiveTime, values: naiveValues)
+            naive.allocationsPerLine = naiveAllocations
+            rows.append(naive)
+        }
+        let memchrTime = rows[0].seconds
+        let megabytes = Double(input.count) / 1e6
+        if json {
+            var out = "{\"suite\":\"decode\",\"lines\":\(lineCount),\"bytes\":\(input.count),"
+            out += "\"allocation_counting\":\"\(counterActive ? "malloc interposer" : "unavailable")\",\"results\":["
+            out += rows.map { row in
+                var item = "{\"name\":\"\(row.name)\",\"seconds\":\(row.seconds),\"values\":\(row.values),"
+                item += "\"lines_per_second\":\(Double(lineCount) / row.seconds),"
+                item += "\"mb_per_second\":\(megabytes / row.seconds),\"ratio_to_memchr\":\(row.seconds / memchrTime)"
+                if let allocations = row.allocationsPerLine { item += ",\"allocations_per_line\":\(allocations)" }
+                return item + "}"
+            }.joined(separator: ",")
+            print(out + "]}")
+            return
+        }
+        print(
+            "decode: \(lineCount) lines, \(input.count) bytes (80 % da;ba, 20 % dc;cc;cd), best of \(rounds) round-robin runs (naive: 1)"
+        )
+        print(
+            pad("path", 30) + pad("M lines/s", 11, right: true) + pad("MB/s", 9, right: true)
+                + pad("time vs memchr", 16, right: true) + pad("allocs/line", 13, right: true)
+        )
+        for row in rows {
+            let rate = Double(lineCount) / row.seconds / 1e6
+            let allocations = row.allocationsPerLine.map { format($0, 6) } ?? "-"
+            print(
+                pad(row.name, 30) + pad(format(rate, 2), 11, right: true)
+                    + pad(format(megabytes / row.seconds, 0), 9, right: true)
+                    + pad(format(row.seconds / memchrTime, 2) + "x", 16, right: true)
+                    + pad(allocations, 13, right: true)
+            )
+        }
+        print(
+            "allocations: counted by a malloc/calloc/realloc/memalign interposer linked into Bench"
+                + (counterActive ? "" : " (NOT ACTIVE: counts are meaningless)")
+        )
+    }
+
+    /// Lines found by `memchr` from newline to newline.
+    @inline(never)
+    static func memchrScan(_ buffer: UnsafeRawBufferPointer) -> Int {
+        guard var p = buffer.baseAddress else { return 0 }
+        let end = p + buffer.count
+        var lines = 0
+        while p < end, let newline = memchr(p, 0x0A, end - p) {
+            lines += 1
+            p = UnsafeRawPointer(newline) + 1
+        }
+        return lines
+    }
+
+    /// Feeds `buffer` in `chunk`-byte pieces; returns the number of samples.
+    @inline(never)
+    static func stream(_ buffer: UnsafeRawBufferPointer, chunk: Int, parser: ReplyParser) -> Int {
+        var count = 0
+        var sum = 0.0
+        var start = 0
+        while start < buffer.count {
+            let end = min(start + chunk, buffer.count)
+            parser.feed(UnsafeRawBufferPointer(rebasing: buffer[start..<end])) { event, _ in
+                if case .sample(let sample, _, _) = event {
+                    count += 1
+                    sum += sample.value
+                }
+            }
+            start = end
+        }
+        precondition(!sum.isNaN, "no NaN in the bench input")
+        return count
+    }
+
+    static func best(_ runs: Int, _ body: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            body()
+            let elapsed = ContinuousClock.now - start
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return best
+    }
+
+    /// Heap allocations per input line while `body` runs once.
+    static func allocations(_ body: () -> Void) -> Double {
+        allocation_counter_reset()
+        allocation_counter_enable(1)
+        body()
+        allocation_counter_enable(0)
+        return Double(allocation_counter_count()) / Double(lineCount)
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+
+    static func format(_ value: Double, _ digits: Int) -> String {
+        var scaled = (value * pow(10, Double(digits))).rounded() / pow(10, Double(digits))
+        if scaled == 0 { scaled = 0 }
+        let text = "\(scaled)"
+        guard digits > 0, let dot = text.firstIndex(of: "."), !text.contains("e") else {
+            return digits == 0 ? String(Int(scaled)) : text
+        }
+        let decimals = text.distance(from: dot, to: text.endIndex) - 1
+        return text + String(repeating: "0", count: max(0, digits - decimals))
+    }
+}

@@ -1,0 +1,128 @@
+import BLEHost
+import BLETesting
+import Foundation
+import PicoLink
+import PicoSimulator
+
+/// `Bench e2e [--duration S]`: samples/s from a `SimulatedPico` (virtual clock) through `GATTServer`, a
+/// socketpair, `GATTClient`, `PicoSession` (framing, decoding on the reader thread) and `RunRecorder` into
+/// a sink that checks the sequence: every package's device time (`eb`, from `timer_get`) must be the
+/// previous one plus the loop interval, so a lost or reordered line is caught. Runs CA scripts back to back
+/// for the duration; reports samples/s, CPU time per sample (getrusage, whole process: simulator included)
+/// and RSS after a warm-up run and at the end.
+let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → PicoSession → sink, zero loss") { json in
+    let arguments = CommandLine.arguments
+    var duration = 20.0
+    if let index = arguments.firstIndex(of: "--duration"), index + 1 < arguments.count,
+        let value = Double(arguments[index + 1])
+    {
+        duration = value
+    }
+    let (hostEnd, deviceEnd) = try SocketPairATTTransport.makePair()
+    let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: .fast)
+    try peripheral.start()
+    defer { peripheral.close() }
+    let client = try await GATTClient.connect(transport: hostEnd)
+    let session = try await PicoSession.open(client: client, name: "bench")
+    // 100 000 packages of (time, current) per run: 100 s of 1 ms CA on the virtual clock.
+    let packagesPerRun = 100_000
+    let script = try PicoScript(
+        "var p\nvar c\nvar t\nset_pgstat_mode 3\nset_autoranging ba 100n 5m\ncell_on\ntimer_start\n"
+            + "meas_loop_ca p c 500m 1m 100\ntimer_get t\npck_start\npck_add t\npck_add c\npck_end\nendloop\n"
+            + "on_finished:\ncell_off\n"
+    )
+    let sink = SequenceCheckSink(interval: 1e-3)
+    func oneRun() async throws -> Int {
+        let recorder = RunRecorder(sinks: [sink])
+        let end = try await recorder.record(try await session.run(script, title: "bench"))
+        guard end.complete, end.packages == packagesPerRun, sink.problems == 0 else {
+            throw BenchFailure("e2e: run ended \(end), \(sink.problems) sequence problems")
+        }
+        return end.packages * 2
+    }
+    _ = try await oneRun()  // warm-up
+    let rssStart = ProcessMemory.residentBytes()
+    let cpuStart = ProcessMemory.cpuSeconds()
+    let start = ContinuousClock.now
+    var samples = 0
+    var runs = 0
+    var elapsed = 0.0
+    repeat {
+        samples += try await oneRun()
+        runs += 1
+        let time = start.duration(to: .now).components
+        elapsed = Double(time.seconds) + Double(time.attoseconds) * 1e-18
+    } while elapsed < duration
+    let cpu = ProcessMemory.cpuSeconds() - cpuStart
+    let rssEnd = ProcessMemory.residentBytes()
+    let rate = Double(samples) / elapsed
+    let cpuPerSample = cpu / Double(samples) * 1e9
+    if json {
+        print(
+            "{\"suite\":\"e2e\",\"samples\":\(samples),\"runs\":\(runs),\"seconds\":\(elapsed),"
+                + "\"samples_per_s\":\(Int(rate)),\"cpu_ns_per_sample\":\(Int(cpuPerSample)),"
+                + "\"rss_start\":\(rssStart),\"rss_end\":\(rssEnd),\"lost\":0}"
+        )
+    } else {
+        print("e2e: SimulatedPico (virtual clock) → GATTServer → socketpair → GATTClient → PicoSession → sink")
+        print(
+            "  \(samples) samples (\(runs) runs of \(packagesPerRun) packages × 2 values) in \(String(format: "%.1f", elapsed)) s"
+        )
+        print("  \(Int(rate)) samples/s, 0 lost or out of sequence")
+        print("  CPU \(String(format: "%.0f", cpuPerSample)) ns/sample (whole process, simulator included)")
+        print(
+            "  RSS \(rssStart / 1024) KiB after warm-up, \(rssEnd / 1024) KiB at the end (Δ \((rssEnd - rssStart) / 1024) KiB)"
+        )
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Checks that device times advance by exactly one interval per package within a run.
+final class SequenceCheckSink: SampleSink {
+    let interval: Double
+    private(set) var problems = 0
+    private var previous: Double?
+    private var expectedIndex = 0
+
+    init(interval: Double) { self.interval = interval }
+
+    func begin(_ run: RunInfo) throws(SinkError) {
+        previous = nil
+        expectedIndex = 0
+    }
+
+    func write(_ package: PicoPackage) throws(SinkError) {
+        if package.index != expectedIndex { problems += 1 }
+        expectedIndex = package.index + 1
+        guard let time = package.values.first?.value else {
+            problems += 1
+            return
+        }
+        if let previous, abs(time - previous - interval) > interval * 0.01 { problems += 1 }
+        previous = time
+    }
+
+    func finish(_ end: RunEnd) throws(SinkError) {}
+}
+
+/// Process CPU time and resident memory.
+enum ProcessMemory {
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+    }
+
+    /// Current RSS from /proc/self/statm (pages × page size).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .ascii) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

@@ -1,0 +1,106 @@
+/// The framing state machine behind `LineFramer` and `ReplyParser`: plain pointers, so that feeding a
+/// chunk involves no reference counting and no dynamic exclusivity checks. The owner deallocates it.
+struct FramerCore {
+    struct State {
+        var pending = 0
+        var overflowed = false
+        var lineStart = 0
+        var lineCount = 0
+        var byteCount = 0
+    }
+
+    let maximumLineLength: Int
+    let storage: UnsafeMutableRawPointer
+    let state: UnsafeMutablePointer<State>
+
+    init(maximumLineLength: Int) {
+        precondition(maximumLineLength > 0, "maximumLineLength must be positive")
+        self.maximumLineLength = maximumLineLength
+        storage = UnsafeMutableRawPointer.allocate(byteCount: maximumLineLength, alignment: 8)
+        state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    func deallocate() {
+        storage.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    @inline(__always)
+    func feed(_ chunk: UnsafeRawBufferPointer, _ body: (FramedLine) -> Void) {
+        guard let base = chunk.baseAddress else { return }
+        let end = base + chunk.count
+        var p = base
+        while p < end {
+            guard let newline = LineFramer.findNewline(p, end) else {
+                append(p, end - p)
+                break
+            }
+            let length = newline - p
+            if state.pointee.pending == 0 && !state.pointee.overflowed {
+                let kept = min(length, maximumLineLength)
+                deliver(
+                    UnsafeRawBufferPointer(start: p, count: kept),
+                    tooLong: length > kept,
+                    consumed: length + 1,
+                    body
+                )
+            } else {
+                append(p, length)
+                let line = UnsafeRawBufferPointer(start: storage, count: state.pointee.pending)
+                deliver(line, tooLong: state.pointee.overflowed, consumed: 1, body)
+            }
+            p = newline + 1
+        }
+    }
+
+    func finish(_ body: (FramedLine) -> Void) {
+        guard state.pointee.pending > 0 || state.pointee.overflowed else { return }
+        let line = UnsafeRawBufferPointer(start: storage, count: state.pointee.pending)
+        deliver(line, tooLong: state.pointee.overflowed, consumed: 0, body)
+    }
+
+    func reset() {
+        state.pointee.pending = 0
+        state.pointee.overflowed = false
+        state.pointee.lineStart = state.pointee.byteCount
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeRawPointer, _ count: Int) {
+        state.pointee.byteCount += count
+        let pending = state.pointee.pending
+        let copied = min(maximumLineLength - pending, count)
+        if copied > 0 {
+            let target = storage + pending
+            if copied <= 32 {
+                for index in 0..<copied {
+                    target.storeBytes(
+                        of: bytes.load(fromByteOffset: index, as: UInt8.self),
+                        toByteOffset: index,
+                        as: UInt8.self
+                    )
+                }
+            } else {
+                target.copyMemory(from: bytes, byteCount: copied)
+            }
+        }
+        state.pointee.pending = pending + copied
+        if count > copied { state.pointee.overflowed = true }
+    }
+
+    /// Hands out a line; `consumed` is the bytes of it not yet counted (`append` counted the gathered ones).
+    @inline(__always)
+    func deliver(_ raw: UnsafeRawBufferPointer, tooLong: Bool, consumed: Int, _ body: (FramedLine) -> Void) {
+        var line = raw
+        if !tooLong, let last = line.last, last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        state.pointee.lineCount += 1
+        let offset = state.pointee.lineStart
+        state.pointee.byteCount += consumed
+        body(FramedLine(bytes: line, number: state.pointee.lineCount, offset: offset, isTooLong: tooLong))
+        state.pointee.pending = 0
+        state.pointee.overflowed = false
+        state.pointee.lineStart = state.pointee.byteCount
+    }
+}

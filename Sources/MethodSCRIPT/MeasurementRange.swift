@@ -1,0 +1,27 @@
+/// The range metadata of a value (type `2`): an index into a device-family range table. Which table
+/// applies depends on the device family and on the variable (current or potential range).
+public struct MeasurementRange: RawRepresentable, Hashable, Sendable {
+    /// The index the device sent (two hex digits).
+    public var rawValue: UInt8
+
+    @inline(__always)
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// EmStat Pico (and Sensit Wearable) mark their high-speed ranges with bit 7; no other family does.
+    public func isHighSpeed(on family: DeviceFamily) -> Bool {
+        family == .pico && rawValue & 0x80 != 0
+    }
+
+    /// The table entry for this index on `family` for a variable of `variable`'s range kind. The EmStat
+    /// Pico has current ranges only.
+    public func info(family: DeviceFamily, variable: VariableType) -> RangeInfo? {
+        let kind: RangeKind = family == .pico ? .current : variable.rangeKind
+        return Self.info(family: family, kind: kind, index: rawValue)
+    }
+}
+
+/// One range table entry: full scale in A or V, and its label (`1 mA (high speed)`).
+public struct RangeInfo: Sendable, Equatable {
+    public let fullScale: Double
+    public let label: String
+}

@@ -1,0 +1,55 @@
+/// One event of the reply stream. Buffers inside events point into the parser's or the caller's
+/// memory and are valid only during the callback that receives them: copy what you keep.
+public enum ReplyEvent {
+    /// `e`: the script was received and starts.
+    case executeAccepted
+    /// `MXXXX`: a measurement loop starts.
+    case measurementLoopStart(UInt16)
+    /// `*`: the innermost measurement loop ends.
+    case measurementLoopEnd
+    /// `CXXXX`: a scan of a measurement loop starts.
+    case scanStart(UInt16)
+    /// `-`: the scan ends.
+    case scanEnd
+    /// `L`: a plain loop starts.
+    case loopStart
+    /// `+`: the plain loop ends.
+    case loopEnd
+    /// One value of a data package: `index` of `count` values of its `P` line.
+    case sample(Sample, index: Int, count: Int)
+    /// `T…`: text from `send_string`, without the `T`.
+    case text(UnsafeRawBufferPointer)
+    /// A line of the version reply (`t…` up to the line ending in `*`), whole.
+    case version(UnsafeRawBufferPointer, isLast: Bool)
+    /// `[echo]!XXXX[: Line N, Col M]`: the device reports an error.
+    case deviceError(DeviceErrorReply)
+    /// `Z` or `Z!XXXX`: the reply to an abort (`!0006` when no script was running).
+    case abortReply(DeviceErrorCode?)
+    /// The empty line: the script has ended.
+    case scriptEnd
+    /// A line that breaks the grammar, kept raw; parsing goes on with the next line.
+    case malformed(ParseError, raw: UnsafeRawBufferPointer)
+}
+
+/// An error reply of the device.
+public struct DeviceErrorReply {
+    public let code: DeviceErrorCode
+    /// What the device echoed before the `!` (often empty).
+    public let echo: UnsafeRawBufferPointer
+    /// The script position from `: Line N, Col M`, when given.
+    public let scriptLine: Int?
+    public let scriptColumn: Int?
+}
+
+/// Where an event's line is in the stream.
+public struct LineLocation: Hashable, Sendable {
+    /// 1-based line number.
+    public let line: Int
+    /// Byte offset of the line's first byte.
+    public let offset: Int
+
+    public init(line: Int, offset: Int) {
+        self.line = line
+        self.offset = offset
+    }
+}

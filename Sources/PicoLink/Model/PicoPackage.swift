@@ -1,0 +1,105 @@
+/// One value of a data package, decoded: `ba` = −57.85 µA, status OK, range "1 mA (high speed)".
+public struct PicoValue: Sendable, Equatable {
+    /// The two-letter MethodSCRIPT variable type, e.g. `ba`.
+    public var code: String
+    /// What it measures, e.g. "WE current".
+    public var quantity: String
+    /// SI base unit, e.g. `A`; empty for dimensionless values.
+    public var unit: String
+    /// The value in the SI base unit; NaN when the device sent `nan`.
+    public var value: Double
+    /// Status flags as text (`OK`, `UNDERLOAD|OVERLOAD_WARNING`), when the device sent them.
+    public var status: String?
+    /// The range in force as text (`1 mA (high speed)`), when the device sent it.
+    public var range: String?
+
+    public init(
+        code: String,
+        quantity: String,
+        unit: String,
+        value: Double,
+        status: String? = nil,
+        range: String? = nil
+    ) {
+        self.code = code
+        self.quantity = quantity
+        self.unit = unit
+        self.value = value
+        self.status = status
+        self.range = range
+    }
+}
+
+/// One data package (`P` line) as the host received it, with where it stands in the run.
+public struct PicoPackage: Sendable, Equatable {
+    /// The device's name in this program (`sim`, an address, or a user-given label).
+    public var device: String
+    /// The run number on this device, from 1.
+    public var run: Int
+    /// The package number within the run, from 0.
+    public var index: Int
+    /// The measurement loop (`M…`) within the run, from 0.
+    public var loop: Int
+    /// The scan (`C…`) within an `nscans` loop, from 0; nil outside scans.
+    public var scan: Int?
+    /// When the package's last byte reached the host, in seconds since the Unix epoch.
+    public var hostTime: Double
+    public var values: [PicoValue]
+
+    public init(
+        device: String,
+        run: Int,
+        index: Int,
+        loop: Int,
+        scan: Int?,
+        hostTime: Double,
+        values: [PicoValue]
+    ) {
+        self.device = device
+        self.run = run
+        self.index = index
+        self.loop = loop
+        self.scan = scan
+        self.hostTime = hostTime
+        self.values = values
+    }
+
+    /// The device's own clock, where the script sends it (`timer_get` into an `eb` variable), in seconds.
+    public var deviceTime: Double? { self["eb"] }
+
+    /// The value of the variable with this code, if the package has one.
+    public subscript(code: String) -> Double? { values.first { $0.code == code }?.value }
+}
+
+/// What a sink is told when a run starts.
+public struct RunInfo: Sendable, Equatable {
+    public var device: String
+    public var run: Int
+    /// The technique when known (`cv`, `eis`…), or the script's name.
+    public var title: String
+    /// Seconds since the Unix epoch.
+    public var startTime: Double
+
+    public init(device: String, run: Int, title: String, startTime: Double) {
+        self.device = device
+        self.run = run
+        self.title = title
+        self.startTime = startTime
+    }
+}
+
+/// How a run ended, as a sink records it.
+public struct RunEnd: Sendable, Equatable {
+    /// False when the run was cut short (disconnect, abort, Ctrl-C, device error).
+    public var complete: Bool
+    /// Why it ended early; nil for a complete run.
+    public var reason: String?
+    /// Packages received.
+    public var packages: Int
+
+    public init(complete: Bool, reason: String? = nil, packages: Int) {
+        self.complete = complete
+        self.reason = reason
+        self.packages = packages
+    }
+}

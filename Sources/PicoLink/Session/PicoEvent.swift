@@ -1,0 +1,94 @@
+public import BLEHost
+public import MethodSCRIPT
+
+/// What a run reports, in the order the device sent it.
+public enum PicoEvent: Sendable, Equatable {
+    /// `e`: the device accepted the script and starts it.
+    case accepted
+    /// `M…`: measurement loop `loop` (from 0 within the run) starts.
+    case loopStarted(loop: Int)
+    /// `*`: the measurement loop ends.
+    case loopEnded(loop: Int)
+    /// `C…`: scan `scan` (from 0) of measurement loop `loop` starts.
+    case scanStarted(loop: Int, scan: Int)
+    /// `-`: the scan ends.
+    case scanEnded(loop: Int, scan: Int)
+    /// `L` / `+`: a plain loop starts or ends.
+    case plainLoopStarted
+    case plainLoopEnded
+    /// One decoded data package.
+    case package(PicoPackage)
+    /// `T…`: text from `send_string`.
+    case text(String)
+    /// `!XXXX`: the device reports an error (the run then ends).
+    case deviceError(PicoDeviceError)
+    /// A reply line that breaks the grammar (kept, the run goes on).
+    case malformed(String)
+    /// The empty line: the run is over; `aborted` when it ended because of `abort()`.
+    case ended(aborted: Bool, packages: Int)
+}
+
+/// A MethodSCRIPT error reply, with the message from the generated table and the script position.
+public struct PicoDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let code: DeviceErrorCode
+    /// The script line (1 = the first line after `e`) and column, when the device gave them.
+    public let line: Int?
+    public let column: Int?
+    /// That script line's text, when known.
+    public let lineText: String?
+
+    public init(code: DeviceErrorCode, line: Int?, column: Int?, lineText: String?) {
+        self.code = code
+        self.line = line
+        self.column = column
+        self.lineText = lineText
+    }
+
+    public var message: String { code.message }
+
+    public var description: String {
+        var text = "device error !\(code.hex): \(code.message)"
+        if let line {
+            text += " at line \(line)"
+            if let column { text += ", column \(column)" }
+            if let lineText { text += ": \(lineText)" }
+        }
+        return text
+    }
+}
+
+/// Why a session operation failed.
+public enum PicoSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The link went away (before or during the operation); every package received before is kept.
+    case connectionLost(GATTError)
+    /// A GATT procedure failed.
+    case gatt(GATTError)
+    /// The peer has no Laird VSP service, or it lacks a characteristic.
+    case notAPico(String)
+    /// The script was refused before anything was sent.
+    case invalidScript(PicoScriptError)
+    /// Another command or run is in progress.
+    case busy(String)
+    /// The device did not answer in time.
+    case timeout(String)
+    /// The device answered with an error.
+    case device(PicoDeviceError)
+
+    public var description: String {
+        switch self {
+        case .connectionLost(let reason): "connection lost: \(reason)"
+        case .gatt(let error): "GATT: \(error)"
+        case .notAPico(let what): "not an EmStat Pico: \(what)"
+        case .invalidScript(let error): "invalid script: \(error)"
+        case .busy(let what): "busy: \(what)"
+        case .timeout(let what): "timeout: \(what)"
+        case .device(let error): error.description
+        }
+    }
+
+    /// Maps a GATT failure: a closed bearer is a lost connection.
+    static func from(_ error: GATTError) -> PicoSessionError {
+        if case .disconnected = error { return .connectionLost(error) }
+        return .gatt(error)
+    }
+}

@@ -1,0 +1,233 @@
+import BLEHost
+import MethodSCRIPT
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The reply side of a `PicoSession`: fed on the transport's reader thread with every TX notification,
+/// it frames and parses the reply stream and hands events to whoever waits (a run's stream, `version()`,
+/// `abort()`).
+///
+/// Hot path: `receive` feeds the `ReplyParser` (no allocation); a package's values collect in a reused
+/// buffer and become a `PicoPackage` only when its line is complete: the first allocation is the
+/// handover. The mode lock is taken once per package or structural line, never per value.
+final class PicoReceiver: @unchecked Sendable {
+    /// Touched only on the reader thread (that is what makes the unchecked conformance sound).
+    private let parser = ReplyParser()
+    private var pending: [Sample] = []
+
+    let mode = Mutex(Mode.idle)
+
+    enum Mode {
+        case idle
+        case version(lines: [String], waiter: CheckedContinuation<Result<[String], PicoSessionError>, Never>)
+        case run(RunContext)
+        case closed(GATTError)
+    }
+
+    struct RunContext {
+        let continuation: AsyncThrowingStream<PicoEvent, any Error>.Continuation
+        let device: String
+        let run: Int
+        let lines: [String]
+        let backlog: EventBacklog
+        var packages = 0
+        var loop = -1
+        var scan: Int?
+        var nextScan = 0
+        var aborting = false
+    }
+
+    /// Waiting for the reply to `Z`.
+    let abortWaiter = Mutex<CheckedContinuation<Result<DeviceErrorCode?, PicoSessionError>, Never>?>(nil)
+
+    init() { pending.reserveCapacity(16) }
+
+    /// Reader thread: one notification value.
+    func receive(_ chunk: UnsafeRawBufferPointer) {
+        parser.feed(chunk) { event, _ in handle(event) }
+    }
+
+    /// The link closed: fail whatever waits. A run's stream ends with `connectionLost` after every
+    /// package already yielded.
+    func closed(_ reason: GATTError) {
+        let old = mode.withLock { mode in
+            defer { mode = .closed(reason) }
+            return mode
+        }
+        switch old {
+        case .run(let context): context.continuation.finish(throwing: PicoSessionError.connectionLost(reason))
+        case .version(_, let waiter): waiter.resume(returning: .failure(.connectionLost(reason)))
+        case .idle, .closed: break
+        }
+        abortWaiter.withLock { waiter in
+            waiter?.resume(returning: .failure(.connectionLost(reason)))
+            waiter = nil
+        }
+    }
+
+    /// Why the link closed, once it has.
+    var closeReason: GATTError? {
+        mode.withLock { mode in
+            if case .closed(let reason) = mode { return reason }
+            return nil
+        }
+    }
+
+    func failVersion(_ error: PicoSessionError) {
+        mode.withLock { mode in
+            guard case .version(_, let waiter) = mode else { return }
+            mode = .idle
+            waiter.resume(returning: .failure(error))
+        }
+    }
+
+    func failAbort(_ error: PicoSessionError) {
+        abortWaiter.withLock { waiter in
+            waiter?.resume(returning: .failure(error))
+            waiter = nil
+        }
+    }
+
+    /// Ends a run whose upload failed.
+    func failRun(_ error: PicoSessionError) {
+        mode.withLock { mode in
+            guard case .run(let context) = mode else { return }
+            context.continuation.finish(throwing: error)
+            if case .connectionLost(let reason) = error { mode = .closed(reason) } else { mode = .idle }
+        }
+    }
+
+    /// The next end of the run comes from an abort.
+    func markAborting() { inRun { $0.aborting = true } }
+
+    private func handle(_ event: ReplyEvent) {
+        switch event {
+        case .sample(let sample, let index, let count):
+            if index == 0 { pending.removeAll(keepingCapacity: true) }
+            pending.append(sample)
+            if index == count - 1 { packageComplete() }
+        case .version(let bytes, let isLast):
+            let line = String(decoding: bytes, as: UTF8.self)
+            mode.withLock { mode in
+                guard case .version(var lines, let waiter) = mode else { return }
+                lines.append(line)
+                if isLast {
+                    mode = .idle
+                    waiter.resume(returning: .success(lines))
+                } else {
+                    mode = .version(lines: lines, waiter: waiter)
+                }
+            }
+        case .abortReply(let code):
+            abortWaiter.withLock { waiter in
+                waiter?.resume(returning: .success(code))
+                waiter = nil
+            }
+        case .deviceError(let reply):
+            deviceError(reply)
+        case .scriptEnd:
+            mode.withLock { mode in
+                guard case .run(let context) = mode else { return }
+                context.continuation.yield(.ended(aborted: context.aborting, packages: context.packages))
+                context.continuation.finish()
+                mode = .idle
+            }
+        case .malformed(let error, let raw):
+            let text = String(decoding: raw, as: UTF8.self)
+            inRun { context in
+                if context.aborting, case .unclosedScope = error.reason { return }
+                context.continuation.yield(.malformed("\(error): \(text)"))
+            }
+        case .text(let bytes):
+            let text = String(decoding: bytes, as: UTF8.self)
+            inRun { $0.continuation.yield(.text(text)) }
+        default:
+            structure(event)
+        }
+    }
+
+    private func structure(_ event: ReplyEvent) {
+        inRun { context in
+            switch event {
+            case .executeAccepted: context.continuation.yield(.accepted)
+            case .measurementLoopStart:
+                context.loop += 1
+                context.scan = nil
+                context.nextScan = 0
+                context.continuation.yield(.loopStarted(loop: context.loop))
+            case .measurementLoopEnd: context.continuation.yield(.loopEnded(loop: context.loop))
+            case .scanStart:
+                context.scan = context.nextScan
+                context.nextScan += 1
+                context.continuation.yield(.scanStarted(loop: context.loop, scan: context.scan ?? 0))
+            case .scanEnd:
+                context.continuation.yield(.scanEnded(loop: context.loop, scan: context.scan ?? 0))
+                context.scan = nil
+            case .loopStart: context.continuation.yield(.plainLoopStarted)
+            case .loopEnd: context.continuation.yield(.plainLoopEnded)
+            default: break
+            }
+        }
+    }
+
+    private func deviceError(_ reply: DeviceErrorReply) {
+        mode.withLock { mode in
+            switch mode {
+            case .run(let context):
+                let text = reply.scriptLine.flatMap {
+                    $0 >= 1 && $0 <= context.lines.count ? context.lines[$0 - 1] : nil
+                }
+                let error = PicoDeviceError(
+                    code: reply.code,
+                    line: reply.scriptLine,
+                    column: reply.scriptColumn,
+                    lineText: text
+                )
+                context.continuation.yield(.deviceError(error))
+            case .version(_, let waiter):
+                mode = .idle
+                let error = PicoDeviceError(code: reply.code, line: nil, column: nil, lineText: nil)
+                waiter.resume(returning: .failure(.device(error)))
+            case .idle, .closed:
+                break
+            }
+        }
+    }
+
+    private func inRun(_ body: (inout RunContext) -> Void) {
+        mode.withLock { mode in
+            guard case .run(var context) = mode else { return }
+            body(&context)
+            mode = .run(context)
+        }
+    }
+
+    private func packageComplete() {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let hostTime = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+        var backlog: EventBacklog?
+        inRun { context in
+            backlog = context.backlog
+            let values = pending.map(PicoValue.init(sample:))
+            let package = PicoPackage(
+                device: context.device,
+                run: context.run,
+                index: context.packages,
+                loop: max(0, context.loop),
+                scan: context.scan,
+                hostTime: hostTime,
+                values: values
+            )
+            context.packages += 1
+            context.continuation.yield(.package(package))
+        }
+        // Outside the mode lock: this may wait for the consumer.
+        backlog?.added()
+    }
+}

@@ -1,0 +1,94 @@
+/// Why a script was refused before sending.
+public struct PicoScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        case notASCII(UInt8)
+        case carriageReturn
+        case lineTooLong(length: Int, limit: Int)
+        case emptyLineInside
+        case tooLarge(bytes: Int, limit: Int)
+        case empty
+    }
+
+    /// 1-based line and column in the text as given; 0 when the error concerns the whole script.
+    public let line: Int
+    public let column: Int
+    public let reason: Reason
+
+    public var description: String {
+        let place = line > 0 ? "line \(line), column \(column): " : ""
+        switch reason {
+        case .notASCII(let byte):
+            return place
+                + "byte 0x\(String(byte, radix: 16, uppercase: true)) is not ASCII (MethodSCRIPT is ASCII only)"
+        case .carriageReturn: return place + "carriage return: lines must end with LF only (no CR or CRLF)"
+        case .lineTooLong(let length, let limit): return place + "line of \(length) characters exceeds \(limit)"
+        case .emptyLineInside: return place + "empty line inside the script (the device would end the script there)"
+        case .tooLarge(let bytes, let limit): return "script of \(bytes) bytes exceeds \(limit) bytes"
+        case .empty: return "the script is empty"
+        }
+    }
+}
+
+/// A MethodSCRIPT checked for what the device would refuse or misread, and framed for sending:
+/// `e\n`, the lines, then the empty line that ends it.
+///
+/// The text may start with the `e` line and end with empty lines (as `.mscr` files do) or not; either
+/// way `bytes` holds exactly one `e` line and one final empty line.
+public struct PicoScript: Sendable, Equatable {
+    /// Longest line the device accepts, newline excluded.
+    public static let maximumLineLength = 128
+    /// Default size limit of a script as sent.
+    public static let defaultMaximumBytes = 16 * 1024
+
+    /// The script lines, without `e` and without newlines.
+    public let lines: [String]
+    /// What goes on the wire.
+    public let bytes: [UInt8]
+
+    public init(_ text: String, maximumBytes: Int = PicoScript.defaultMaximumBytes) throws(PicoScriptError) {
+        let raw = Array(text.utf8)
+        var lines: [[UInt8]] = [[]]
+        var column = 0
+        for byte in raw {
+            column += 1
+            if byte == 0x0A {
+                lines.append([])
+                column = 0
+                continue
+            }
+            if byte == 0x0D { throw PicoScriptError(line: lines.count, column: column, reason: .carriageReturn) }
+            if byte >= 0x80 { throw PicoScriptError(line: lines.count, column: column, reason: .notASCII(byte)) }
+            lines[lines.count - 1].append(byte)
+        }
+        // Errors name lines of the text as given; the device counts from the first line after `e`.
+        var firstNumber = 1
+        if lines.first == [UInt8(ascii: "e")] {
+            lines.removeFirst()
+            firstNumber = 2
+        }
+        while let last = lines.last, last.isEmpty { lines.removeLast() }
+        guard !lines.isEmpty else { throw PicoScriptError(line: 0, column: 0, reason: .empty) }
+        for (index, line) in lines.enumerated() {
+            let number = index + firstNumber
+            if line.isEmpty { throw PicoScriptError(line: number, column: 1, reason: .emptyLineInside) }
+            if line.count > Self.maximumLineLength {
+                throw PicoScriptError(
+                    line: number,
+                    column: Self.maximumLineLength + 1,
+                    reason: .lineTooLong(length: line.count, limit: Self.maximumLineLength)
+                )
+            }
+        }
+        var bytes: [UInt8] = Array("e\n".utf8)
+        for line in lines {
+            bytes += line
+            bytes.append(0x0A)
+        }
+        bytes.append(0x0A)
+        guard bytes.count <= maximumBytes else {
+            throw PicoScriptError(line: 0, column: 0, reason: .tooLarge(bytes: bytes.count, limit: maximumBytes))
+        }
+        self.lines = lines.map { String(decoding: $0, as: UTF8.self) }
+        self.bytes = bytes
+    }
+}

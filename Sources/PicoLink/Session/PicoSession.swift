@@ -1,0 +1,217 @@
+public import BLEHost
+import BLEWire
+import Foundation
+import MethodSCRIPT
+import Synchronization
+
+/// One EmStat Pico over the Laird VSP service of a connected `GATTClient`.
+///
+/// ```swift
+/// let session = try await PicoSession.open(client: client, name: "pico-1")
+/// print(try await session.version().firmware)
+/// let run = try await session.run(try PicoScript(text))
+/// for try await event in run.events { … }            // ends with .ended, or throws connectionLost
+/// ```
+///
+/// TX notifications are parsed on the transport's reader thread (`PicoReceiver`); the first async hop is
+/// the run's event stream. Uploads go through a `VSPWriter` (ModemOut- and MTU-paced writes without
+/// response). One command or run at a time; `abort()` may be called while a run streams.
+public final class PicoSession: Sendable {
+    public let name: String
+    public let client: GATTClient
+    public let writer: VSPWriter
+    let receiver: PicoReceiver
+    private let runCounter = Mutex(0)
+
+    private init(name: String, client: GATTClient, writer: VSPWriter, receiver: PicoReceiver) {
+        self.name = name
+        self.client = client
+        self.writer = writer
+        self.receiver = receiver
+    }
+
+    /// Finds the VSP service on `client`, subscribes to TX and ModemOut, reads ModemOut, and sends one
+    /// `\n` to clear a partial command left in the device's buffer.
+    public static func open(
+        client: GATTClient,
+        name: String = "pico",
+        headroom: Int = VSPWriter.defaultHeadroom
+    ) async throws(PicoSessionError) -> PicoSession {
+        let services: [GATTService]
+        do throws(GATTError) {
+            services = try await client.discoverPrimaryServices(uuid: .lairdVSPService)
+        } catch {
+            throw .from(error)
+        }
+        guard let service = services.first else { throw .notAPico("no Laird VSP service") }
+        let characteristics: [GATTCharacteristic]
+        do throws(GATTError) {
+            characteristics = try await client.discoverCharacteristics(of: service)
+        } catch {
+            throw .from(error)
+        }
+        func find(_ uuid: BluetoothUUID, _ what: String) throws(PicoSessionError) -> GATTCharacteristic {
+            guard let found = characteristics.first(where: { $0.uuid == uuid }) else {
+                throw .notAPico("the VSP service has no \(what) characteristic")
+            }
+            return found
+        }
+        let tx = try find(.lairdVSPTx, "TX")
+        let rx = try find(.lairdVSPRx, "RX")
+        let modemOut = try find(.lairdVSPModemOut, "ModemOut")
+        do throws(GATTError) {
+            let initial = try await client.read(modemOut.valueHandle)
+            let writer = VSPWriter(
+                client: client,
+                rxHandle: rx.valueHandle,
+                modemOutHandle: modemOut.valueHandle,
+                headroom: headroom,
+                clearToSend: initial.first.map { $0 & 1 != 0 } ?? true
+            )
+            let receiver = PicoReceiver()
+            let flow = writer.flow
+            _ = try await client.subscribe(to: modemOut, kind: .notifications) { value in
+                flow.update(fromFlowControlValue: value)
+            }
+            _ = try await client.subscribe(
+                to: tx,
+                kind: .notifications,
+                ended: { reason in receiver.closed(reason) },
+                { value in receiver.receive(value) }
+            )
+            client.bearer.onClose { reason in receiver.closed(reason) }
+            let session = PicoSession(name: name, client: client, writer: writer, receiver: receiver)
+            try await writer.send([0x0A])
+            return session
+        } catch {
+            throw .from(error)
+        }
+    }
+
+    /// Whether the link is up.
+    public var isConnected: Bool { client.bearer.closeReason == nil }
+
+    /// Runs started so far.
+    public var runCount: Int { runCounter.withLock { $0 } }
+
+    /// Asks the firmware version (`t`).
+    public func version(timeout: Duration = .seconds(5)) async throws(PicoSessionError) -> PicoVersion {
+        let receiver = self.receiver
+        let writer = self.writer
+        let result: Result<[String], PicoSessionError> = await withCheckedContinuation { waiter in
+            let refused: PicoSessionError? = receiver.mode.withLock { mode in
+                switch mode {
+                case .idle:
+                    mode = .version(lines: [], waiter: waiter)
+                    return nil
+                case .closed(let reason): return .connectionLost(reason)
+                case .run, .version: return .busy("a run or command is in progress")
+                }
+            }
+            if let refused {
+                waiter.resume(returning: .failure(refused))
+                return
+            }
+            Task {
+                do throws(GATTError) {
+                    try await writer.send(Array("t\n".utf8))
+                } catch {
+                    receiver.failVersion(.from(error))
+                }
+                try? await Task.sleep(for: timeout)
+                receiver.failVersion(.timeout("no reply to t within \(timeout)"))
+            }
+        }
+        return PicoVersion(lines: try result.get())
+    }
+
+    /// Checks `text` (see `PicoScript`) and runs it.
+    public func run(text: String, title: String = "script") async throws(PicoSessionError) -> PicoRun {
+        let script: PicoScript
+        do throws(PicoScriptError) { script = try PicoScript(text) } catch { throw .invalidScript(error) }
+        return try await run(script, title: title)
+    }
+
+    /// Uploads `script` (`e`, its lines, the empty line) and returns the run's event stream. The stream
+    /// ends after `.ended` (also after a device error or an abort) or throws
+    /// `PicoSessionError.connectionLost` after every package received before the link went away.
+    public func run(_ script: PicoScript, title: String = "script") async throws(PicoSessionError) -> PicoRun {
+        let (events, continuation) = AsyncThrowingStream<PicoEvent, any Error>.makeStream()
+        let backlog = EventBacklog()
+        continuation.onTermination = { _ in backlog.close() }
+        let accepted: Result<Int, PicoSessionError> = receiver.mode.withLock { mode in
+            switch mode {
+            case .idle:
+                let number = runCounter.withLock { counter in
+                    counter += 1
+                    return counter
+                }
+                mode = .run(
+                    .init(continuation: continuation, device: name, run: number, lines: script.lines, backlog: backlog)
+                )
+                return .success(number)
+            case .closed(let reason): return .failure(.connectionLost(reason))
+            case .run, .version: return .failure(.busy("a run or command is in progress"))
+            }
+        }
+        let number: Int
+        switch accepted {
+        case .success(let value): number = value
+        case .failure(let error):
+            continuation.finish()
+            throw error
+        }
+        let info = RunInfo(device: name, run: number, title: title, startTime: Date().timeIntervalSince1970)
+        do throws(GATTError) {
+            try await writer.send(script.bytes)
+        } catch {
+            let failure = PicoSessionError.from(error)
+            receiver.failRun(failure)
+            throw failure
+        }
+        return PicoRun(info: info, events: PicoEventStream(stream: events, backlog: backlog))
+    }
+
+    /// Aborts a running script per the resynchronisation procedure: `\n` (ends a partial command), then
+    /// `Z\n`, then waits for the `Z` reply. Returns true when a script was running (its stream then ends
+    /// with `.ended(aborted: true, …)`), false when the device was idle (`Z!0006`; this then waits 100 ms,
+    /// as the device needs after a failed command).
+    @discardableResult
+    public func abort(timeout: Duration = .seconds(5)) async throws(PicoSessionError) -> Bool {
+        let receiver = self.receiver
+        let writer = self.writer
+        receiver.markAborting()
+        let result: Result<DeviceErrorCode?, PicoSessionError> = await withCheckedContinuation { waiter in
+            let refused: PicoSessionError? = receiver.abortWaiter.withLock { slot in
+                if let reason = receiver.closeReason { return .connectionLost(reason) }
+                if slot != nil { return .busy("an abort is already waiting") }
+                slot = waiter
+                return nil
+            }
+            if let refused {
+                waiter.resume(returning: .failure(refused))
+                return
+            }
+            Task {
+                do throws(GATTError) {
+                    try await writer.send(Array("\nZ\n".utf8))
+                } catch {
+                    receiver.failAbort(.from(error))
+                }
+                try? await Task.sleep(for: timeout)
+                receiver.failAbort(.timeout("no reply to Z within \(timeout)"))
+            }
+        }
+        switch result {
+        case .success(nil): return true
+        case .success(let code?) where code == .communicationModeInvalid:
+            try? await Task.sleep(for: .milliseconds(100))
+            return false
+        case .success(let code?): throw .device(PicoDeviceError(code: code, line: nil, column: nil, lineText: nil))
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Closes the link.
+    public func close() { client.bearer.close() }
+}

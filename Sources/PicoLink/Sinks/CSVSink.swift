@@ -1,0 +1,45 @@
+/// Writes one CSV row per value: device, run, package, loop, scan, host time, device time, variable,
+/// quantity, value, unit, status, range. Each package's rows go to the file in one write.
+///
+/// The file ends with a comment line that says how the run ended — `# end: complete, 101 packages` or
+/// `# end: incomplete (connection lost), 57 packages`. A file without it was cut off by a crash.
+public final class CSVSink: SampleSink {
+    public static let header =
+        "device,run,package,loop,scan,host_time,device_time,variable,quantity,value,unit,status,range\n"
+
+    private let file: SinkFile
+    private var wroteHeader = false
+
+    public init(file: SinkFile) { self.file = file }
+
+    public convenience init(path: String) throws(SinkError) { self.init(file: try SinkFile(path: path)) }
+
+    public func begin(_ run: RunInfo) throws(SinkError) {
+        guard !wroteHeader else { return }
+        wroteHeader = true
+        try file.write(CSVSink.header)
+    }
+
+    public func write(_ package: PicoPackage) throws(SinkError) {
+        var rows = ""
+        let prefix = [
+            SinkText.csv(package.device), String(package.run), String(package.index), String(package.loop),
+            package.scan.map(String.init) ?? "", SinkText.seconds(package.hostTime),
+            package.deviceTime.map { SinkText.number($0, nan: "NaN") } ?? "",
+        ].joined(separator: ",")
+        for value in package.values {
+            rows += prefix + ","
+            rows += [
+                value.code, SinkText.csv(value.quantity), SinkText.number(value.value, nan: "NaN"), value.unit,
+                value.status ?? "", SinkText.csv(value.range ?? ""),
+            ].joined(separator: ",")
+            rows += "\n"
+        }
+        try file.write(rows)
+    }
+
+    public func finish(_ end: RunEnd) throws(SinkError) {
+        let how = end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))"
+        try file.write("# end: \(how), \(end.packages) packages\n")
+    }
+}

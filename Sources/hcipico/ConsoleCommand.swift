@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import PicoLink
+
+/// `hcipico console sim`: type a MethodSCRIPT, an empty line runs it; Ctrl-C aborts a run with `Z`
+/// (and quits when nothing runs); end of input quits.
+struct ConsoleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "console",
+        abstract: "Interactive MethodSCRIPT console: type a script, an empty line runs it, Ctrl-C aborts."
+    )
+
+    @Argument(help: "The device: 'sim'.")
+    var device: String
+
+    @Flag(help: "Simulator: run as fast as possible instead of in real time.")
+    var fast = false
+
+    func validate() throws {
+        guard device == "sim" else { throw ValidationError("unknown device '\(device)': only 'sim' is supported here") }
+    }
+
+    func run() async throws {
+        let connection = try await SimulatorConnection.open(fast: fast)
+        defer { connection.close() }
+        let session = connection.session
+        let version = try await session.version()
+        print("\(version.device) \(version.firmware). Type a script; an empty line runs it; Ctrl-C aborts.")
+        let running = RunningFlag()
+        let signal = InterruptSignal {
+            if running.value {
+                Task { try? await session.abort() }
+            } else {
+                Foundation.exit(ExitStatus.interrupted.rawValue)
+            }
+        }
+        defer { signal.cancel() }
+        var lines: [String] = []
+        prompt(lines)
+        while let line = readLine(strippingNewline: true) {
+            if !line.isEmpty {
+                lines.append(line)
+                prompt(lines)
+                continue
+            }
+            guard !lines.isEmpty else {
+                prompt(lines)
+                continue
+            }
+            let text = lines.joined(separator: "\n")
+            lines = []
+            running.value = true
+            await runOne(text, session: session)
+            running.value = false
+            prompt(lines)
+        }
+    }
+
+    private func runOne(_ text: String, session: PicoSession) async {
+        let display = LiveDisplay(showTable: true, rowsPerSecond: 1000)
+        do {
+            let run = try await session.run(text: text, title: "console")
+            for try await event in run.events {
+                display.show(event)
+                if case .ended(let aborted, let packages) = event {
+                    print(aborted ? "aborted after \(packages) packages" : "done: \(packages) packages")
+                }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("hcipico: \(error)\n".utf8))
+        }
+    }
+
+    private func prompt(_ lines: [String]) {
+        FileHandle.standardError.write(Data((lines.isEmpty ? "mscript> " : "     ..> ").utf8))
+    }
+}
+
+/// Whether a run is in progress (read from the signal queue).
+final class RunningFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = false
+
+    var value: Bool {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import MethodSCRIPT
+
+/// `hcipico decode [FILE|-]`: a MethodSCRIPT device transcript → a table, CSV or JSON Lines.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode a MethodSCRIPT device transcript (P lines and replies) into samples.",
+        discussion: """
+            Reads FILE (or standard input for '-' or no FILE) as it arrives and writes one row per value, \
+            flushed line by line. Malformed lines are reported on standard error with their line, column and \
+            byte offset; decoding goes on and the exit status is then 2. Device errors (!XXXX) are reported \
+            on standard error too (exit status 3 when no line was malformed).
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, csv, jsonl
+    }
+
+    @Argument(help: "The transcript to decode; '-' or nothing for standard input.")
+    var file: String = "-"
+
+    @Flag(help: "Write CSV: line,code,value,unit,status,range.")
+    var csv = false
+
+    @Flag(help: "Write JSON Lines: {line, code, value (null for NaN), unit, status, range, range_label}.")
+    var jsonl = false
+
+    @Option(help: "Device family for range labels: \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var family: String = DeviceFamily.pico.rawValue
+
+    func validate() throws {
+        if csv && jsonl { throw ValidationError("choose one of --csv and --jsonl") }
+        if DeviceFamily(rawValue: family) == nil { throw ValidationError("unknown device family '\(family)'") }
+    }
+
+    func run() throws {
+        let descriptor: Int32
+        if file == "-" {
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(file, O_RDONLY)
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                FileHandle.standardError.write(Data("hcipico decode: cannot open \(file): \(reason)\n".utf8))
+                throw ExitStatus.badInput.exitCode
+            }
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        let format: Format = csv ? .csv : jsonl ? .jsonl : .table
+        let writer = DecodeWriter(format: format, family: DeviceFamily(rawValue: family) ?? .pico, name: file)
+        let parser = ReplyParser()
+        let handler: (ReplyEvent, LineLocation) -> Void = { writer.write($0, at: $1) }
+        writer.header()
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { chunk.deallocate() }
+        while true {
+            let count = read(descriptor, chunk.baseAddress, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                let reason = String(cString: strerror(errno))
+                FileHandle.standardError.write(Data("hcipico decode: cannot read \(file): \(reason)\n".utf8))
+                throw ExitStatus.badInput.exitCode
+            }
+            if count == 0 { break }
+            parser.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count]), handler)
+        }
+        parser.finish(handler)
+        writer.flush()
+        if writer.malformedLines > 0 { throw ExitStatus.malformedInput.exitCode }
+        if writer.deviceErrors > 0 { throw ExitStatus.deviceError.exitCode }
+    }
+}

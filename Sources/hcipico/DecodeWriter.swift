@@ -1,0 +1,122 @@
+import Foundation
+import MethodSCRIPT
+
+/// Writes decoded events in one of the `decode` formats; output is flushed at the end of every input
+/// line that produced some, errors go to standard error.
+final class DecodeWriter {
+    let format: DecodeCommand.Format
+    let family: DeviceFamily
+    let name: String
+    private(set) var malformedLines = 0
+    private(set) var deviceErrors = 0
+    private var out = ""
+    private var pendingLine = 0
+
+    init(format: DecodeCommand.Format, family: DeviceFamily, name: String) {
+        self.format = format
+        self.family = family
+        self.name = name == "-" ? "<stdin>" : name
+    }
+
+    func header() {
+        switch format {
+        case .table:
+            out +=
+                Self.pad("line", 7) + "  code  " + Self.pad("value", 16) + "  unit  "
+                + Self.pad("status", 10, left: true)
+            out += "  range\n"
+        case .csv: out += "line,code,value,unit,status,range\n"
+        case .jsonl: break
+        }
+        flush()
+    }
+
+    func write(_ event: ReplyEvent, at location: LineLocation) {
+        if location.line != pendingLine {
+            flush()
+            pendingLine = location.line
+        }
+        switch event {
+        case .sample(let sample, _, _):
+            row(sample, line: location.line)
+        case .malformed(let error, let raw):
+            malformedLines += 1
+            let text = String(decoding: raw.prefix(120), as: UTF8.self)
+            report("\(name):\(error.line):\(error.column + 1): byte \(error.offset): \(error.reason): \(text)")
+        case .deviceError(let reply):
+            deviceErrors += 1
+            var where_ = ""
+            if let line = reply.scriptLine { where_ = " (script line \(line), column \(reply.scriptColumn ?? 0))" }
+            report("\(name):\(location.line): device error \(reply.code)\(where_)")
+        default:
+            if format == .table { note(event, line: location.line) }
+        }
+    }
+
+    func flush() {
+        guard !out.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(out.utf8))
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private func report(_ message: String) {
+        flush()
+        FileHandle.standardError.write(Data("hcipico decode: \(message)\n".utf8))
+    }
+
+    private func row(_ sample: Sample, line: Int) {
+        let code = sample.variable.code
+        let unit = sample.variable.unit
+        let rangeLabel = sample.range.map {
+            $0.info(family: family, variable: sample.variable)?.label ?? "index \($0.rawValue)"
+        }
+        switch format {
+        case .table:
+            let value =
+                sample.isNaN
+                ? "NaN" : sample.isInteger ? String(Int(sample.value)) : String(format: "%.9g", sample.value)
+            out += Self.pad(String(line), 7) + "  " + code + "    " + Self.pad(value, 16) + "  " + unit
+            out +=
+                String(repeating: " ", count: max(0, 4 - unit.count)) + "  "
+                + Self.pad(sample.status.description, 10, left: true)
+            out += "  " + (rangeLabel ?? "") + "\n"
+        case .csv:
+            let value = sample.isNaN ? "NaN" : "\(sample.value)"
+            let range = sample.range.map { String($0.rawValue) } ?? ""
+            out += "\(line),\(code),\(value),\(unit),\(sample.status.rawValue),\(range)\n"
+        case .jsonl:
+            var json = "{\"line\":\(line),\"code\":\"\(code)\",\"value\":\(sample.isNaN ? "null" : "\(sample.value)")"
+            json += ",\"unit\":\"\(unit)\",\"status\":\(sample.status.rawValue)"
+            if let range = sample.range {
+                json += ",\"range\":\(range.rawValue)"
+                if let rangeLabel { json += ",\"range_label\":\"\(rangeLabel)\"" }
+            }
+            if let noise = sample.noise { json += ",\"noise\":\(noise)" }
+            out += json + "}\n"
+        }
+    }
+
+    private func note(_ event: ReplyEvent, line: Int) {
+        let text: String
+        switch event {
+        case .executeAccepted: text = "script accepted"
+        case .measurementLoopStart(let id): text = "measurement loop \(id) starts"
+        case .measurementLoopEnd: text = "measurement loop ends"
+        case .scanStart(let id): text = "scan \(id) starts"
+        case .scanEnd: text = "scan ends"
+        case .loopStart: text = "loop starts"
+        case .loopEnd: text = "loop ends"
+        case .text(let bytes): text = "text: \(String(decoding: bytes, as: UTF8.self))"
+        case .version(let bytes, _): text = "version: \(String(decoding: bytes, as: UTF8.self))"
+        case .abortReply(let code): text = "abort reply" + (code.map { " \($0)" } ?? "")
+        case .scriptEnd: text = "script ends"
+        default: return
+        }
+        out += Self.pad(String(line), 7) + "  # " + text + "\n"
+    }
+
+    static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return left ? text + fill : fill + text
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import PicoLink
+
+/// The live view of a run: a table of packages on standard output, throttled to `rowsPerSecond`
+/// (the last package of a run always shows), and a progress line (points, rate, elapsed) on standard
+/// error, redrawn in place on a terminal.
+final class LiveDisplay {
+    let rowsPerSecond: Double
+    let showTable: Bool
+    private let start = Date()
+    private var lastRow = Date.distantPast
+    private var lastProgress = Date.distantPast
+    private var points = 0
+    private var header = false
+    private let terminal = isatty(STDERR_FILENO) != 0
+    private var lastPackage: PicoPackage?
+    private var lastPrinted = -1
+
+    init(showTable: Bool, rowsPerSecond: Double = 10) {
+        self.showTable = showTable
+        self.rowsPerSecond = rowsPerSecond
+    }
+
+    func show(_ event: PicoEvent) {
+        switch event {
+        case .package(let package):
+            points += 1
+            lastPackage = package
+            let now = Date()
+            if showTable, now.timeIntervalSince(lastRow) >= 1 / rowsPerSecond {
+                lastRow = now
+                row(package)
+            }
+            if terminal, now.timeIntervalSince(lastProgress) >= 0.2 {
+                lastProgress = now
+                progress(final: false)
+            }
+        case .text(let text): print("T \(text)")
+        case .deviceError(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
+        case .malformed(let text): FileHandle.standardError.write(Data("malformed reply: \(text)\n".utf8))
+        case .ended:
+            if showTable, let lastPackage, lastPackage.index != lastPrinted { row(lastPackage) }
+        default: break
+        }
+    }
+
+    func finish() { progress(final: true) }
+
+    private func row(_ package: PicoPackage) {
+        if !header {
+            header = true
+            print(
+                pad("#", 6) + pad("loop", 5) + pad("scan", 5)
+                    + package.values.map { pad("\($0.code) [\($0.unit)]", 16) }.joined()
+            )
+        }
+        lastPrinted = package.index
+        let values = package.values.map { pad(String(format: "%.6g", $0.value), 16) }.joined()
+        print(
+            pad(String(package.index), 6) + pad(String(package.loop), 5) + pad(package.scan.map(String.init) ?? "", 5)
+                + values
+        )
+        fflush(nil)
+    }
+
+    private func progress(final: Bool) {
+        let elapsed = Date().timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(points) / elapsed : 0
+        let line =
+            "points \(points)  rate \(String(format: "%.1f", rate))/s  elapsed \(String(format: "%.1f", elapsed)) s"
+        let text = terminal ? "\r\u{1B}[K" + line + (final ? "\n" : "") : (final ? line + "\n" : "")
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

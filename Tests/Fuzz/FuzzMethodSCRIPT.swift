@@ -1,0 +1,67 @@
+// libFuzzer entry point over the MethodSCRIPT decoders, built by Tools/fuzz.sh together with the
+// sources of Sources/MethodSCRIPT (not part of the package build).
+//
+// Each input is fed to: the ReplyParser whole and in chunks (sizes from the input's first byte), the
+// batch decoder on both hex paths, and PackageDecoder on every line. It traps when two paths that must
+// agree do not.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let input = UnsafeRawBufferPointer(start: data, count: size)
+    let chunk = 1 + Int(input.first ?? 0) % 64
+
+    var whole: [UInt64] = []
+    let parser = ReplyParser(maximumLineLength: 96)
+    parser.feed(input) { event, location in whole.append(fingerprint(event, location)) }
+    parser.finish { event, location in whole.append(fingerprint(event, location)) }
+
+    var chunked: [UInt64] = []
+    let second = ReplyParser(maximumLineLength: 96)
+    var start = 0
+    while start < size {
+        let end = min(size, start + chunk)
+        second.feed(UnsafeRawBufferPointer(rebasing: input[start..<end])) { event, location in
+            chunked.append(fingerprint(event, location))
+        }
+        start = end
+    }
+    second.finish { event, location in chunked.append(fingerprint(event, location)) }
+    precondition(whole == chunked, "chunking changed the events")
+
+    let swar = BatchDecoder.decode(input)
+    let scalar = ColumnarBatch()
+    BatchDecoder.decodeScalarReference(input, into: scalar)
+    precondition(swar.count == scalar.count && swar.errors == scalar.errors, "SWAR and scalar batches differ")
+    for index in 0..<swar.count {
+        precondition(swar.sample(at: index).sameDecoding(as: scalar.sample(at: index)), "SWAR and scalar values differ")
+    }
+
+    let samples = UnsafeMutableBufferPointer<Sample>.allocate(
+        capacity: PackageDecoder.maximumVariables(lineLength: size)
+    )
+    samples.initialize(repeating: Sample(variable: .unknown, value: 0))
+    defer { samples.deallocate() }
+    LineFramer(maximumLineLength: max(size, 1)).feed(input) { line in
+        _ = try? PackageDecoder.decode(line: line.bytes, into: samples)
+    }
+    return 0
+}
+
+/// A cheap summary of an event for comparing streams.
+func fingerprint(_ event: ReplyEvent, _ location: LineLocation) -> UInt64 {
+    var hash = UInt64(location.line) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(location.offset)
+    switch event {
+    case .sample(let sample, let index, let count):
+        hash ^= sample.value.bitPattern &+ UInt64(sample.variable.rawValue) &+ UInt64(index << 8 | count)
+        hash ^= UInt64(sample.status.rawValue) << 16 | UInt64(sample.range?.rawValue ?? 0) << 24
+    case .malformed(let error, let raw):
+        hash ^= UInt64(error.offset) << 20 ^ UInt64(raw.count) ^ UInt64(error.column) << 40
+    case .text(let bytes), .version(let bytes, _):
+        hash ^= UInt64(bytes.count) << 32
+    case .deviceError(let reply):
+        hash ^= UInt64(reply.code.rawValue) << 32 ^ UInt64(bitPattern: Int64(reply.scriptLine ?? -1))
+    default:
+        hash ^= 0x5555
+    }
+    return hash
+}

@@ -1,8 +1,0 @@
-import MethodSCRIPT
-import Testing
-
-@Suite struct LimitsTests {
-    @Test func scriptLinesAreLimitedAsOnTheDevice() {
-        #expect(MethodSCRIPTLimits.maximumScriptLineLength == 128)
-    }
-}

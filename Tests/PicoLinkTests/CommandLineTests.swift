@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `hcipico connect sim` through the built binary, run from a scratch directory.
+@Suite struct CommandLineTests {
+    struct BinaryNotBuilt: Error {}
+
+    static func binary() throws -> URL {
+        guard let found = candidateBinary else { throw BinaryNotBuilt() }
+        return found
+    }
+
+    static var candidateBinary: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+        ]
+        return candidates.map { $0.appendingPathComponent("hcipico") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    static func run(_ arguments: [String], in directory: URL) throws -> Result {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            output: String(decoding: outData, as: UTF8.self),
+            error: String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func lsvWritesACompleteCSVFromAnyDirectory() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.run(
+            ["connect", "sim", "--fast", "--technique", "lsv", "--csv", "lsv.csv", "--svg", "lsv.svg"],
+            in: directory
+        )
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.hasPrefix("EmStat Pico espico"))
+        let csv = try String(contentsOf: directory.appendingPathComponent("lsv.csv"), encoding: .utf8)
+        let lines = csv.split(separator: "\n")
+        #expect(lines.count == 1 + 2 * 101 + 1)
+        #expect(lines.last == "# end: complete, 101 packages")
+        let svg = try String(contentsOf: directory.appendingPathComponent("lsv.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"))
+    }
+
+    @Test func exitCodesTellOutcomesApart() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "var c\nfrobnicate\n".write(
+            to: directory.appendingPathComponent("bad.mscr"),
+            atomically: true,
+            encoding: .ascii
+        )
+        try "var c\r\n".write(to: directory.appendingPathComponent("crlf.mscr"), atomically: true, encoding: .ascii)
+        let deviceError = try Self.run(["connect", "sim", "--fast", "--script", "bad.mscr"], in: directory)
+        #expect(deviceError.status == 3)
+        #expect(deviceError.error.contains("line 2"))
+        let badInput = try Self.run(["connect", "sim", "--fast", "--script", "crlf.mscr"], in: directory)
+        #expect(badInput.status == 64)
+        #expect(badInput.error.contains("line 1, column 6"))
+        let missing = try Self.run(["connect", "sim", "--fast", "--script", "missing.mscr"], in: directory)
+        #expect(missing.status == 64)
+        let unknown = try Self.run(["connect", "nowhere"], in: directory)
+        #expect(unknown.status == 64)
+    }
+
+    @Test func interruptAbortsAndKeepsTheData() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = ["connect", "sim", "--technique", "cv", "--csv", "cv.csv", "--quiet"]
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for some rows, then Ctrl-C.
+        let csvPath = directory.appendingPathComponent("cv.csv").path
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let rows = (try? String(contentsOfFile: csvPath, encoding: .utf8))?.split(separator: "\n").count ?? 0
+            if rows >= 5 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.last?.hasPrefix("# end: incomplete (interrupted (Ctrl-C))") == true)
+        #expect(lines.count >= 5 && lines.count < 1 + 2 * 201 + 1)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import PicoLink
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite struct SinkTests {
+    static func lsvPackage(_ index: Int, e: Double, i: Double) -> PicoPackage {
+        PicoPackage(
+            device: "sim",
+            run: 1,
+            index: index,
+            loop: 0,
+            scan: nil,
+            hostTime: 1_763_787_000.5 + Double(index) * 0.1,
+            values: [
+                PicoValue(code: "da", quantity: "Applied potential", unit: "V", value: e),
+                PicoValue(
+                    code: "ba",
+                    quantity: "WE current",
+                    unit: "A",
+                    value: i,
+                    status: "OK",
+                    range: "1 mA (high speed)"
+                ),
+            ]
+        )
+    }
+
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-\(UUID().uuidString)-\(name)").path
+    }
+
+    @Test func csvRowsAreOnDiskAfterEachPackageAndTheEndIsMarked() throws {
+        let path = Self.temporaryPath("run.csv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = try CSVSink(path: path)
+        try sink.begin(RunInfo(device: "sim", run: 1, title: "lsv", startTime: 0))
+        try sink.write(Self.lsvPackage(0, e: -0.499905, i: -57.847747e-6))
+        let afterOne = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(afterOne.split(separator: "\n").count == 3)
+        #expect(afterOne.hasPrefix(CSVSink.header))
+        #expect(afterOne.contains("sim,1,0,0,,1763787000.500000,,ba,WE current,-5.7847747e-05,A,OK,1 mA (high speed)"))
+        try sink.write(Self.lsvPackage(1, e: .nan, i: 1e-6))
+        try sink.finish(RunEnd(complete: false, reason: "connection lost", packages: 2))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 6)
+        #expect(lines[3].contains(",da,Applied potential,NaN,V,"))
+        #expect(lines.last == "# end: incomplete (connection lost), 2 packages")
+    }
+
+    @Test func jsonLinesAreValidJSONWithNullForNaN() throws {
+        let path = Self.temporaryPath("run.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = try JSONLinesSink(path: path)
+        try sink.begin(RunInfo(device: "sim \"1\"", run: 1, title: "lsv", startTime: 0))
+        var package = Self.lsvPackage(0, e: .nan, i: 2.5e-5)
+        package.device = "sim \"1\""
+        try sink.write(package)
+        try sink.finish(RunEnd(complete: true, packages: 1))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects[0]["device"] as? String == "sim \"1\"")
+        #expect(objects[0]["value"] is NSNull)
+        #expect(objects[1]["value"] as? Double == 2.5e-5)
+        #expect(objects[1]["range"] as? String == "1 mA (high speed)")
+        #expect(objects[2]["event"] as? String == "end")
+        #expect(objects[2]["complete"] as? Bool == true)
+    }
+
+    @Test func svgPlotIsWellFormedAndMarksAnIncompleteRun() throws {
+        let path = Self.temporaryPath("run.svg")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = SVGSink(path: path)
+        try sink.begin(RunInfo(device: "sim", run: 1, title: "lsv", startTime: 0))
+        for index in 0..<21 {
+            let e = -0.5 + Double(index) * 0.05
+            try sink.write(Self.lsvPackage(index, e: e, i: e / 10_000))
+        }
+        try sink.finish(RunEnd(complete: false, reason: "aborted", packages: 21))
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(svg.contains("incomplete: aborted"))
+        #expect(svg.contains("current vs potential"))
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "SVG must be well-formed XML: \(String(describing: parser.parserError))")
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension MethodSCRIPTGenerator {
+    /// `VariableType` constants and a switch on the two ASCII bytes for name, quantity, unit and range kind.
+    func variableTypes(_ table: CSVTable) throws -> GeneratedFile {
+        var constants = ""
+        var infoCases = ""
+        var all: [String] = []
+        var quantities: [String] = []
+        var seen = Set<String>()
+        for row in table.rows {
+            let code = try row.required("code", in: table)
+            let bytes = Array(code.utf8)
+            guard bytes.count == 2, bytes.allSatisfy({ (0x61...0x7A).contains($0) }) else {
+                throw SpecError(
+                    file: table.path,
+                    line: row.line,
+                    message: "code '\(code)' is not two lowercase letters"
+                )
+            }
+            guard seen.insert(code).inserted else {
+                throw SpecError(file: table.path, line: row.line, message: "duplicate code '\(code)'")
+            }
+            let name = try Self.identifier(try row.required("swift_name", in: table), row: row, table: table)
+            let quantity = try Self.identifier(try row.required("quantity", in: table), row: row, table: table)
+            if !quantities.contains(quantity) { quantities.append(quantity) }
+            let unit = row.optional("unit") ?? ""
+            let rangeKind = row.optional("range_kind") ?? "none"
+            guard ["none", "current", "potential"].contains(rangeKind) else {
+                throw SpecError(file: table.path, line: row.line, message: "unknown range_kind '\(rangeKind)'")
+            }
+            let raw = String(format: "0x%02X%02X", bytes[0], bytes[1])
+            let title = try row.required("name", in: table)
+            constants += "    /// `\(code)`: \(title) (\(unit.isEmpty ? "no unit" : unit)).\n"
+            constants += "    public static let \(name) = VariableType(rawValue: \(raw))\n"
+            infoCases +=
+                "        case \(raw): VariableTypeInfo(code: \(Self.literal(code)), name: \(Self.literal(title)), "
+            infoCases += "quantity: .\(quantity), unit: \(Self.literal(unit)), rangeKind: .\(rangeKind))\n"
+            all.append(".\(name)")
+        }
+        let body = """
+            /// The physical quantity of a variable type, from the `quantity` column.
+            public enum Quantity: String, Sendable, CaseIterable {
+            \(quantities.map { "    case \($0)" }.joined(separator: "\n"))
+            }
+
+            extension VariableType {
+            \(constants)
+                /// Every variable type in the spec table, in table order.
+                public static let known: [VariableType] = [
+                    \(all.joined(separator: ", "))
+                ]
+
+                /// What the spec table says about this code; `nil` for a code it does not list.
+                public var info: VariableTypeInfo? {
+                    switch rawValue {
+            \(infoCases)        default: nil
+                    }
+                }
+            }
+
+            """
+        return GeneratedFile(
+            path: "\(Self.folder)/VariableType+Generated.swift",
+            specs: [table.path],
+            body: body
+        )
+    }
+
+    /// The hex digit table and the SI prefix tables (factor and integer flag per byte).
+    func valueEncoding(_ table: CSVTable) throws -> GeneratedFile {
+        var hex = [String](repeating: "0xFF", count: 256)
+        for (index, char) in "0123456789ABCDEF".utf8.enumerated() {
+            hex[Int(char)] = String(format: "0x%02X", index)
+            if index >= 10 { hex[Int(char) | 0x20] = String(format: "0x%02X", index) }
+        }
+        var factors = [String](repeating: "0", count: 256)
+        var integer = "0"
+        var cases = ""
+        for row in table.rows {
+            let ascii = try row.required("ascii", in: table)
+            guard let byte = UInt8(ascii, radix: 16), byte >= 0x20, byte < 0x7F else {
+                throw SpecError(file: table.path, line: row.line, message: "ascii '\(ascii)' is not a printable byte")
+            }
+            guard factors[Int(byte)] == "0" else {
+                throw SpecError(file: table.path, line: row.line, message: "duplicate prefix \(ascii)")
+            }
+            let factor = try Self.double(try row.required("factor", in: table), row: row, table: table)
+            factors[Int(byte)] = factor
+            let name = try row.required("name", in: table)
+            if name == "integer" { integer = String(format: "0x%02X", byte) }
+            cases += "        case \(String(format: "0x%02X", byte)): \(Self.literal(name))\n"
+        }
+        let body = """
+            /// Generated lookup tables for the value part of a variable (`<7 hex digits><prefix>`).
+            public enum ValueEncoding {
+                /// Hex digit value per byte (`0-9`, `A-F`, `a-f`); `0xFF` for any other byte.
+                public static let hexDigit: [UInt8] = [
+            \(Self.table(hex, indent: "        "))
+                ]
+
+                /// The factor of each SI prefix byte; `0` for a byte that is no prefix.
+                public static let prefixFactor: [Double] = [
+            \(Self.table(factors, indent: "        "))
+                ]
+
+                /// The prefix byte that marks an integer value (factor 1).
+                public static let integerPrefix: UInt8 = \(integer)
+
+                /// The name of a prefix byte, `nil` for a byte that is no prefix.
+                public static func prefixName(_ byte: UInt8) -> String? {
+                    switch byte {
+            \(cases)        default: nil
+                    }
+                }
+            }
+
+            """
+        return GeneratedFile(path: "\(Self.folder)/ValueEncoding+Generated.swift", specs: [table.path], body: body)
+    }
+}

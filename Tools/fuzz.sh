@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `make fuzz`: libFuzzer (with AddressSanitizer) over ReplyParser, LineFramer, PackageDecoder and the
+# batch decoder. Bounded: FUZZ_RUNS executions (default 10,000,000) or FUZZ_SECONDS (default 900),
+# whichever comes first (inputs up to FUZZ_MAX_LEN bytes, default 512). The committed seed corpus is copied, so the run does not change the tree;
+# crashing inputs are kept in .build/fuzz/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${FUZZ_RUNS:-10000000}"
+seconds="${FUZZ_SECONDS:-900}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name MethodSCRIPT \
+    Sources/MethodSCRIPT/*.swift Sources/MethodSCRIPT/Generated/*.swift Tests/Fuzz/FuzzMethodSCRIPT.swift \
+    -o "$work/fuzz-methodscript" 2> >(grep -v 'Cannot export local symbol' >&2)
+mkdir -p "$work/corpus" .build/fuzz
+cp Tests/Fuzz/corpus/* "$work/corpus/"
+echo "fuzz: $runs runs at most, $seconds s at most"
+"$work/fuzz-methodscript" -runs="$runs" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-512}" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix=.build/fuzz/ "$work/corpus"
