@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
         .testTarget(
             name: "BLELinuxTests",
-            dependencies: ["BLELinux", "BLEHost", "BLEWire", "hcipico"],
+            dependencies: ["BLELinux", "BLEHost", "BLEWire", "BLETesting", "hcipico"],
             swiftSettings: strict
         ),
         .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),

@@ -140,8 +140,10 @@ import Testing
 }
 
 /// Polls `condition` for up to two seconds.
+/// Waits until `condition` holds; the generous bound catches a hang, not a slow machine.
 func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<400 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
     #expect(condition())
 }
 

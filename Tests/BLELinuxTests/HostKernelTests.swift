@@ -55,13 +55,7 @@ import Testing
     /// `hcipico adapters` as built: without Bluetooth one line on stderr and exit status 10; in the
     /// kernel tier's guest the adapter list.
     @Test func adaptersCommandMatchesTheKernel() throws {
-        // Next to this test binary (found through /proc/self/exe: argv[0] may be a bare name on PATH).
-        var path = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &path, path.count - 1)
-        try #require(length > 0)
-        let executable = String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let binary = String(executable[...(executable.lastIndex(of: "/") ?? executable.startIndex)]) + "hcipico"
-        try #require(access(binary, X_OK) == 0, "build hcipico first (swift build): \(binary)")
+        let binary = try builtHCIPico()
         let run = try #require(runProgram(binary, ["adapters"]))
         if Self.kernelErrno == EAFNOSUPPORT {
             #expect(run.status == 10)

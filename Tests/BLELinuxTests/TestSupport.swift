@@ -82,6 +82,18 @@ func received(_ fd: CInt) async -> [UInt8]? {
     return nil
 }
 
+/// The `hcipico` built next to this test binary (found through /proc/self/exe: argv[0] may be a bare
+/// name on PATH).
+func builtHCIPico() throws -> String {
+    var path = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &path, path.count - 1)
+    try #require(length > 0)
+    let executable = String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let binary = String(executable[...(executable.lastIndex(of: "/") ?? executable.startIndex)]) + "hcipico"
+    try #require(access(binary, X_OK) == 0, "build hcipico first (swift build): \(binary)")
+    return binary
+}
+
 /// Runs `program` with `arguments` (posix_spawn, output to temporary files) and waits for it.
 func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)? {
     func temporary() -> (CInt, String) {

@@ -1,0 +1,69 @@
+import BLETesting
+import BLEWire
+import Foundation
+import Testing
+
+/// `hcipico connect ADDRESS --transport tcp:…` as built, against the Bumble peer: our HCI host over
+/// H4/TCP to an emulated controller, an emulated link, and a Bumble-hosted Pico peripheral. Runs when
+/// `HCIPICO_PEER_SCRIPT` names `Tests/Peers/run-peer.sh` (`make peers-h4`), skipped otherwise.
+@Suite(
+    "hcipico connect over H4/TCP against the Bumble peer",
+    .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"] != nil, "needs HCIPICO_PEER_SCRIPT")
+)
+struct ConnectCommandPeerTests {
+    struct Outcome {
+        let status: Int32
+        let stderr: String
+        let csv: [Substring]
+    }
+
+    /// Starts a peer with `peerArguments`, runs `hcipico connect` on its first peripheral, returns the
+    /// exit status, standard error and the CSV lines.
+    static func connect(peer peerArguments: [String], _ arguments: [String]) async throws -> Outcome {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-peer-\(UUID()).log").path
+        let peer = try await BumblePeer.start(script: script, arguments: peerArguments, logPath: log)
+        defer {
+            peer.stop()
+            try? FileManager.default.removeItem(atPath: log)
+        }
+        let address = try #require(peer.peripherals.first)
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        let run = try #require(
+            runProgram(
+                try builtHCIPico(),
+                ["connect", address.description, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)"]
+                    + arguments + ["--csv", csv, "--quiet"]
+            )
+        )
+        let lines = (try? String(contentsOfFile: csv, encoding: .utf8))?.split(separator: "\n") ?? []
+        return Outcome(status: run.status, stderr: run.stderr, csv: lines)
+    }
+
+    @Test func lsvRunsEndToEndAndIsRecorded() async throws {
+        let outcome = try await Self.connect(peer: ["--mode", "pico"], ["--technique", "lsv"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.csv.last == "# end: complete, 101 packages")
+        let currents = outcome.csv.filter { $0.contains(",ba,") }
+        let potentials = outcome.csv.filter { $0.contains(",da,") }
+        try #require(currents.count == 101 && potentials.count == 101)
+        // 1 % of E/10 kΩ, plus 10 nA of offset near 0 V (the peer adds a few nA, as a device does).
+        for (e, i) in zip(potentials, currents) {
+            let volts = try #require(Double(e.split(separator: ",", omittingEmptySubsequences: false)[9]))
+            let amperes = try #require(Double(i.split(separator: ",", omittingEmptySubsequences: false)[9]))
+            #expect(abs(amperes - volts / 10_000) <= 0.01 * abs(volts / 10_000) + 10e-9, "\(e) / \(i)")
+        }
+    }
+
+    @Test func aDisconnectMidRunKeepsWhatArrivedAndSaysSo() async throws {
+        let outcome = try await Self.connect(
+            peer: ["--mode", "pico", "--disconnect-after", "3", "--chunk", "20"],
+            ["--technique", "lsv"]
+        )
+        #expect(outcome.status == 4, "connection lost: \(outcome.stderr)")
+        #expect(outcome.csv.last?.hasPrefix("# end: incomplete") == true, "\(outcome.csv.suffix(2))")
+        #expect(outcome.csv.first?.hasPrefix("device,run,package") == true)
+    }
+}
