@@ -32,7 +32,7 @@ import Testing
             case .connect: return .failure(EINPROGRESS)
             case .poll:
                 var cancel = pollfd(fd: CInt(call.arguments[2]), events: Int16(POLLIN), revents: 0)
-                guard Glibc.poll(&cancel, 1, 10_000) == 1 else { return MockReply(result: 0) }
+                guard Glibc.poll(&cancel, 1, 120_000) == 1 else { return MockReply(result: 0) }
                 let output = le(Int32(907)) + le(Int16(POLLOUT)) + le(Int16(0)) + le(cancel.fd) + le(Int16(POLLIN))
                 return MockReply(result: 1, output: output + le(cancel.revents))
             default: return MockReply()
@@ -51,7 +51,8 @@ import Testing
             Issue.record("connect succeeded")
             return
         }
+        // `.cancelled` (not a timeout) says the poll was woken; the bound only catches a hang.
         #expect((failure as? BLELinuxError)?.kind == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(5), "the poll was woken, not timed out")
+        #expect(ContinuousClock.now - started < .seconds(60), "the poll was woken, not timed out")
     }
 }

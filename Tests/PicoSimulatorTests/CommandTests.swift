@@ -110,7 +110,8 @@ import Testing
         let started = Date()
         harness.pico.receive(Array("Z\n".utf8))
         #expect(harness.wait(timeout: 5) { $0.hasSuffix("Toff\n\n") })
-        #expect(Date().timeIntervalSince(started) < 1)
+        // The script would run for 100 s; ending well before that shows the abort took effect.
+        #expect(Date().timeIntervalSince(started) < 30)
         #expect(!harness.pico.isRunningScript)
         let lines = harness.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.contains("Z"))
@@ -129,6 +130,7 @@ import Testing
         let reply = harness.run(script: "e\nvar p\nvar c\ncell_on\nmeas_loop_ca p c 0 50m 300m\nendloop\n\n")
         let elapsed = Date().timeIntervalSince(started)
         #expect(reply == "e\nM0000\n*\n\n")
-        #expect(elapsed >= 0.3 && elapsed < 2, "took \(elapsed) s")
+        // At least the script's 300 ms (the upper bound only catches a clock running far too slow).
+        #expect(elapsed >= 0.3 && elapsed < 30, "took \(elapsed) s")
     }
 }
