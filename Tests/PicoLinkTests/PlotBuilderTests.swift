@@ -29,15 +29,16 @@ import Testing
         #expect(plots[0].x.unit == "V" && plots[0].y.unit == "A")
     }
 
-    @Test func impedanceGetsNyquistAndBodeWithPhaseInDegrees() {
+    @Test func impedanceGetsNyquistAndBodeWithMinusPhaseInDegrees() {
         var builder = PlotBuilder(title: "eis")
-        builder.add(Self.package(0, [("dc", 100), ("cc", 1000), ("cd", -1000)]))
+        // `cd` as the device sends it: −Z'', positive for a capacitive cell.
+        builder.add(Self.package(0, [("dc", 100), ("cc", 1000), ("cd", 1000)]))
         builder.add(Self.package(1, [("dc", 10), ("cc", 1000), ("cd", 0)]))
         let plots = builder.plots()
         #expect(plots.map(\.title) == ["eis: Nyquist", "eis: Bode modulus", "eis: Bode phase"])
         #expect(plots[0].equalAspect)
         #expect(plots[0].series[0].y == [1000, 0])
-        #expect(abs(plots[2].series[0].y[0] + 45) < 1e-9)
+        #expect(abs(plots[2].series[0].y[0] - 45) < 1e-9)
         #expect(abs(plots[1].series[0].y[0] - 1414.2135623730951) < 1e-6)
         #expect(plots[1].x.logarithmic && plots[1].y.logarithmic)
     }

@@ -65,7 +65,9 @@ public struct PlotBuilder: Sendable {
         var phase = Plot.Series(name: "phase")
         for package in packages {
             guard let f = package["dc"], let real = package["cc"], let imaginary = package["cd"] else { continue }
-            nyquist.append(x: real, y: -imaginary)
+            // The device's `cd` is −Z'' (positive for a capacitive cell, as in PalmSens' own output),
+            // which is what a Nyquist plot and a "−phase" Bode plot draw upwards.
+            nyquist.append(x: real, y: imaginary)
             modulus.append(x: f, y: (real * real + imaginary * imaginary).squareRoot())
             phase.append(x: f, y: atan2(imaginary, real) * 180 / .pi)
         }
@@ -86,7 +88,7 @@ public struct PlotBuilder: Sendable {
             Plot(
                 title: "\(title): Bode phase",
                 x: .init(label: "f", unit: "Hz", logarithmic: true),
-                y: .init(label: "phase", unit: "°"),
+                y: .init(label: "-phase", unit: "°"),
                 series: [phase]
             ),
         ]
