@@ -32,6 +32,9 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "How to reach the controller: \(TransportSpec.acceptedForms) (default kernel).")
     var transport: String?
 
+    @Option(help: "Capture the link to this btsnoop file (Wireshark, btmon -r): HCI packets, or ATT as ACL.")
+    var btsnoop: String?
+
     @Option(help: "Seconds to wait for the connection.")
     var timeout: Double = 20
 
@@ -60,6 +63,7 @@ struct ConnectCommand: AsyncParsableCommand {
         if script != nil && technique != nil { throw ValidationError("choose one of --script and --technique") }
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
         if device != "sim" { _ = try radioTarget() }
+        if device == "sim" && btsnoop != nil { throw ValidationError("--btsnoop captures a radio link, not 'sim'") }
     }
 
     /// The address and transport of a radio device, checked before any socket is opened.
@@ -107,7 +111,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 radio = try await RadioConnection.open(
                     address: target.address,
                     transport: target.transport,
-                    timeout: .milliseconds(Int(timeout * 1000))
+                    timeout: .milliseconds(Int(timeout * 1000)),
+                    btsnoop: btsnoop
                 )
                 session = radio!.session
             } catch {

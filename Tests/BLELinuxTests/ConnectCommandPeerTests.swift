@@ -16,6 +16,7 @@ struct ConnectCommandPeerTests {
         let status: Int32
         let stderr: String
         let csv: [Substring]
+        let btsnoop: [UInt8]
     }
 
     /// Starts a peer with `peerArguments`, runs `hcipico connect` on its first peripheral, returns the
@@ -30,16 +31,21 @@ struct ConnectCommandPeerTests {
         }
         let address = try #require(peer.peripherals.first)
         let csv = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-\(UUID()).csv").path
-        defer { try? FileManager.default.removeItem(atPath: csv) }
+        let capture = csv + ".btsnoop"
+        defer {
+            try? FileManager.default.removeItem(atPath: csv)
+            try? FileManager.default.removeItem(atPath: capture)
+        }
         let run = try #require(
             runProgram(
                 try builtHCIPico(),
                 ["connect", address.description, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)"]
-                    + arguments + ["--csv", csv, "--quiet"]
+                    + arguments + ["--csv", csv, "--btsnoop", capture, "--quiet"]
             )
         )
         let lines = (try? String(contentsOfFile: csv, encoding: .utf8))?.split(separator: "\n") ?? []
-        return Outcome(status: run.status, stderr: run.stderr, csv: lines)
+        let btsnoop = FileManager.default.contents(atPath: capture).map { Array($0) } ?? []
+        return Outcome(status: run.status, stderr: run.stderr, csv: lines, btsnoop: btsnoop)
     }
 
     @Test func lsvRunsEndToEndAndIsRecorded() async throws {
@@ -55,6 +61,12 @@ struct ConnectCommandPeerTests {
             let amperes = try #require(Double(i.split(separator: ",", omittingEmptySubsequences: false)[9]))
             #expect(abs(amperes - volts / 10_000) <= 0.01 * abs(volts / 10_000) + 10e-9, "\(e) / \(i)")
         }
+        // The capture holds the whole exchange: HCI commands sent, events and ACL both ways.
+        let records = try outcome.btsnoop.withUnsafeBytes { bytes in try BTSnoopRecord.parseFile(bytes) }
+        #expect(records.contains { $0.indicator == .command && !$0.received })
+        #expect(records.contains { $0.indicator == .event && $0.received })
+        #expect(records.filter { $0.indicator == .acl && $0.received }.count > 101)
+        #expect(records.contains { $0.indicator == .acl && !$0.received })
     }
 
     @Test func aDisconnectMidRunKeepsWhatArrivedAndSaysSo() async throws {
