@@ -116,15 +116,9 @@ extension HCIHost {
     }
 
     /// (Enhanced) Connection Complete, on the reader thread.
-    func connectionComplete(
-        status: HCIStatus,
-        handle: UInt16,
-        role: UInt8,
-        peer: BluetoothAddress,
-        interval: UInt16,
-        latency: UInt16,
-        timeout: UInt16
-    ) {
+    func connectionComplete(_ event: some HCILEConnectionCompletion) {
+        let status = event.status
+        let handle = event.connectionHandle
         guard status == .success else {
             let pending = state.withLock { state in
                 defer { state.pendingConnect = nil }
@@ -139,11 +133,11 @@ extension HCIHost {
         let link = HCIConnection(
             host: self,
             handle: handle,
-            peer: peer,
-            role: role,
-            interval: interval,
-            latency: latency,
-            timeout: timeout
+            peer: event.peer,
+            role: event.role,
+            interval: event.connectionInterval,
+            latency: event.peripheralLatency,
+            timeout: event.supervisionTimeout
         )
         let pending = state.withLock { state in
             state.connections[handle] = link

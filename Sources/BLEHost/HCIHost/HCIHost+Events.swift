@@ -29,36 +29,9 @@ extension HCIHost {
         case .disconnectionComplete(let complete):
             guard complete.status == .success else { return }
             disconnected(handle: complete.connectionHandle, reason: complete.reason)
-        case .leConnectionComplete(let complete):
-            connectionComplete(
-                status: complete.status,
-                handle: complete.connectionHandle,
-                role: complete.role,
-                peer: BluetoothAddress(value: complete.peerAddress.value, type: addressType(complete.peerAddressType)),
-                interval: complete.connectionInterval,
-                latency: complete.peripheralLatency,
-                timeout: complete.supervisionTimeout
-            )
-        case .leEnhancedConnectionComplete(let complete):
-            connectionComplete(
-                status: complete.status,
-                handle: complete.connectionHandle,
-                role: complete.role,
-                peer: BluetoothAddress(value: complete.peerAddress.value, type: addressType(complete.peerAddressType)),
-                interval: complete.connectionInterval,
-                latency: complete.peripheralLatency,
-                timeout: complete.supervisionTimeout
-            )
-        case .leEnhancedConnectionCompleteV2(let complete):
-            connectionComplete(
-                status: complete.status,
-                handle: complete.connectionHandle,
-                role: complete.role,
-                peer: BluetoothAddress(value: complete.peerAddress.value, type: addressType(complete.peerAddressType)),
-                interval: complete.connectionInterval,
-                latency: complete.peripheralLatency,
-                timeout: complete.supervisionTimeout
-            )
+        case .leConnectionComplete(let complete): connectionComplete(complete)
+        case .leEnhancedConnectionComplete(let complete): connectionComplete(complete)
+        case .leEnhancedConnectionCompleteV2(let complete): connectionComplete(complete)
         case .leAdvertisingReport(let event):
             for report in event.reports { advertised(HCIAdvertisement(report)) }
         case .leExtendedAdvertisingReport(let event):
@@ -104,10 +77,6 @@ extension HCIHost {
     func connection(_ handle: UInt16) -> HCIConnection? { state.withLock { $0.connections[handle] } }
 
     private func ignoreEvent() { state.withLock { $0.statistics.ignoredEvents += 1 } }
-
-    private func addressType(_ raw: UInt8) -> BluetoothAddress.AddressType {
-        BluetoothAddress.AddressType(rawValue: raw) ?? .random
-    }
 
     /// Disconnection Complete: credits of the handle come back, its waiting frames are dropped, the
     /// link's ATT channel fails every pending request.
