@@ -157,11 +157,9 @@ enum DecodeBench {
 
     /// Heap allocations per input line while `body` runs once.
     static func allocations(_ body: () -> Void) -> Double {
-        allocation_counter_reset()
-        allocation_counter_enable(1)
+        AllocationCount.start()
         body()
-        allocation_counter_enable(0)
-        return Double(allocation_counter_count()) / Double(lineCount)
+        return Double(AllocationCount.stop()) / Double(lineCount)
     }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

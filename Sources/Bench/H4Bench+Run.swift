@@ -2,7 +2,6 @@ import BLEHost
 import BLELinux
 import BLETesting
 import BLEWire
-import CAllocationCounter
 import Foundation
 
 extension H4Bench {
@@ -55,8 +54,7 @@ extension H4Bench {
         }
         let peerBefore = processCPU(peer.processIdentifier)
         let ownBefore = ownCPU()
-        allocation_counter_reset()
-        allocation_counter_enable(1)
+        AllocationCount.start()
         let start = ContinuousClock.now
         try await link.client.writeWithoutResponse(
             Array("blast \(blastCount) \(blastSize)".utf8),
@@ -69,8 +67,7 @@ extension H4Bench {
             )
         }
         let elapsed = ContinuousClock.now - start
-        allocation_counter_enable(0)
-        let allocations = Double(allocation_counter_count()) / Double(blastCount)
+        let allocations = Double(AllocationCount.stop()) / Double(blastCount)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let last = link.lastValue
         guard last.count == blastSize,

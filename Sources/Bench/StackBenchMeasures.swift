@@ -1,6 +1,5 @@
 import BLEHost
 import BLETesting
-import CAllocationCounter
 import Glibc
 import Histogram
 import Synchronization
@@ -46,8 +45,7 @@ enum StackMeasures {
     {
         let server = link.server
         let handle = link.notifyHandle
-        allocation_counter_reset()
-        allocation_counter_enable(1)
+        AllocationCount.start()
         let start = monotonicNanoseconds()
         await link.probe.run(expecting: count) {
             startDetachedThread {
@@ -58,8 +56,7 @@ enum StackMeasures {
             }
         }
         let elapsed = monotonicNanoseconds() - start
-        allocation_counter_enable(0)
-        let allocations = allocation_counter_count()
+        let allocations = AllocationCount.stop()
         return (Double(count) / (Double(elapsed) / 1e9), Double(allocations) / Double(count))
     }
 
