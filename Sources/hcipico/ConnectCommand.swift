@@ -1,6 +1,4 @@
 import ArgumentParser
-import BLELinux
-import BLEWire
 import Foundation
 import PicoLink
 
@@ -13,33 +11,14 @@ struct ConnectCommand: AsyncParsableCommand {
             DEVICE is a Bluetooth address (AA:BB:CC:DD:EE:FF; --random for a random address), reached \
             through the kernel's L2CAP socket (--transport kernel, the default) or through hcipico's own \
             HCI host (--transport user:hci0 | serial:DEV[@BAUD] | tcp:HOST:PORT, or HCIPICO_TRANSPORT); \
-            or 'sim', a simulated EmStat Pico in this process (real time; --fast for as fast as possible). \
+            or 'sim' (sim:pico), a simulated EmStat Pico in this process (real time; --fast for as fast as possible). \
             Ctrl-C aborts the run with Z; what was received is kept and marked incomplete. Exit status: \
             0 complete, 3 device error, 4 connection lost, 5 timeout, 10 no Bluetooth in the kernel, \
             11 no adapter, 12 adapter down, 13 no permission, 14 busy, 64 bad input, 130 interrupted.
             """
     )
 
-    @Argument(help: "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or 'sim'.")
-    var device: String
-
-    @Flag(help: "The address is a random (static or private) one, not a public one.")
-    var random = false
-
-    @Option(help: "The adapter for the kernel path (hciN; default: the kernel's choice).")
-    var adapter: String?
-
-    @Option(help: "How to reach the controller: \(TransportSpec.acceptedForms) (default kernel).")
-    var transport: String?
-
-    @Option(help: "Capture the link to this btsnoop file (Wireshark, btmon -r): HCI packets, or ATT as ACL.")
-    var btsnoop: String?
-
-    @Option(help: "Seconds to wait for the connection.")
-    var timeout: Double = 20
-
-    @Flag(help: "Simulator: run as fast as possible instead of in real time.")
-    var fast = false
+    @OptionGroup var link: LinkOptions
 
     @Option(help: "A MethodSCRIPT file to run.")
     var script: String?
@@ -61,26 +40,8 @@ struct ConnectCommand: AsyncParsableCommand {
 
     func validate() throws {
         if script != nil && technique != nil { throw ValidationError("choose one of --script and --technique") }
-        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
-        if device != "sim" { _ = try radioTarget() }
-        if device == "sim" && btsnoop != nil { throw ValidationError("--btsnoop captures a radio link, not 'sim'") }
-    }
-
-    /// The address and transport of a radio device, checked before any socket is opened.
-    private func radioTarget() throws -> (address: BluetoothAddress, transport: TransportSpec) {
-        do {
-            let address = try BluetoothAddress(parsing: device, type: random ? .random : .public)
-            var spec = try TransportSpec.resolve(transport, environment: ProcessInfo.processInfo.environment)
-            if let adapter {
-                let name = try HCIAdapterName(parsing: adapter)
-                guard case .kernel = spec else {
-                    throw ValidationError("--adapter goes with the kernel transport; give user:\(adapter) instead")
-                }
-                spec = .kernel(adapter: name)
-            }
-            return (address, spec)
-        } catch let error as ArgumentSyntaxError {
-            throw ValidationError("\(error)")
+        if case .simulator(let kind) = try link.target(), kind != .pico {
+            throw ValidationError("connect runs MethodSCRIPT: sim:\(kind.rawValue) is not an EmStat Pico")
         }
     }
 
@@ -94,40 +55,21 @@ struct ConnectCommand: AsyncParsableCommand {
             throw ExitStatus.badInput.exitCode
         }
         let sinks = try openSinks()
+        let opened: DeviceLink
         let session: PicoSession
-        var radio: RadioConnection?
-        var simulator: SimulatorConnection?
-        if device == "sim" {
-            do {
-                simulator = try await SimulatorConnection.open(fast: fast)
-                session = simulator!.session
-            } catch {
-                Self.fail("cannot connect to \(device): \(error)")
-                throw ExitStatus.connectionLost.exitCode
-            }
-        } else {
-            let target = try radioTarget()
-            do {
-                radio = try await RadioConnection.open(
-                    address: target.address,
-                    transport: target.transport,
-                    timeout: .milliseconds(Int(timeout * 1000)),
-                    btsnoop: btsnoop
-                )
-                session = radio!.session
-            } catch {
-                Self.fail(error.description)
-                throw error.status.exitCode
-            }
+        do {
+            (opened, session) = try await link.openPico()
+        } catch {
+            Self.fail(error.description)
+            throw error.status.exitCode
         }
-        defer { simulator?.close() }
         do {
             try await perform(on: session, script: picoScript, title: title, sinks: sinks)
         } catch {
-            await radio?.close()
+            await opened.close()
             throw error
         }
-        await radio?.close()
+        await opened.close()
     }
 
     /// Prints the version, runs the script with the live display and the sinks, and maps how it ended.

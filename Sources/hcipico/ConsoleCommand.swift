@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PicoLink
 
-/// `hcipico console sim`: type a MethodSCRIPT, an empty line runs it; Ctrl-C aborts a run with `Z`
+/// `hcipico console DEVICE`: type a MethodSCRIPT, an empty line runs it; Ctrl-C aborts a run with `Z`
 /// (and quits when nothing runs); end of input quits.
 struct ConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,21 +10,32 @@ struct ConsoleCommand: AsyncParsableCommand {
         abstract: "Interactive MethodSCRIPT console: type a script, an empty line runs it, Ctrl-C aborts."
     )
 
-    @Argument(help: "The device: 'sim'.")
-    var device: String
-
-    @Flag(help: "Simulator: run as fast as possible instead of in real time.")
-    var fast = false
+    @OptionGroup var link: LinkOptions
 
     func validate() throws {
-        guard device == "sim" else { throw ValidationError("unknown device '\(device)': only 'sim' is supported here") }
+        if case .simulator(let kind) = try link.target(), kind != .pico {
+            throw ValidationError("console speaks MethodSCRIPT: sim:\(kind.rawValue) is not an EmStat Pico")
+        }
     }
 
     func run() async throws {
-        let connection = try await SimulatorConnection.open(fast: fast)
-        defer { connection.close() }
-        let session = connection.session
-        let version = try await session.version()
+        let opened: DeviceLink
+        let session: PicoSession
+        do {
+            (opened, session) = try await link.openPico()
+        } catch {
+            ConnectCommand.fail(error.description)
+            throw error.status.exitCode
+        }
+        await converse(with: session)
+        await opened.close()
+    }
+
+    private func converse(with session: PicoSession) async {
+        guard let version = try? await session.version() else {
+            ConnectCommand.fail("no version reply")
+            return
+        }
         print("\(version.device) \(version.firmware). Type a script; an empty line runs it; Ctrl-C aborts.")
         let running = RunningFlag()
         let signal = InterruptSignal {

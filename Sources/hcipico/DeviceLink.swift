@@ -1,0 +1,135 @@
+import BLEHost
+import BLELinux
+import BLEWire
+
+/// An open link to one device, whatever reaches it: a simulator in this process, the kernel's L2CAP LE
+/// socket, or hcipico's own HCI host. Every command talks to the `client`; `path` says what carries it
+/// (for link tuning and statistics).
+struct DeviceLink {
+    let client: GATTClient
+    /// The device as the user named it (an address or `sim:KIND`).
+    let name: String
+    let path: Path
+    private(set) var capture: BTSnoopWriter? = nil
+
+    enum Path {
+        /// A simulated peripheral in this process; `close` stops it.
+        case simulator(DeviceTarget.SimulatorKind, close: @Sendable () -> Void)
+        /// The kernel's L2CAP LE socket on an ACL link the kernel owns.
+        case kernel(L2CAPATTSocket, adapter: HCIAdapterName?)
+        /// hcipico's own HCI host on a controller it drives.
+        case host(HCIHost, HCIConnection)
+    }
+
+    /// Why opening failed, with the exit status it maps to.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        let status: ExitStatus
+    }
+
+    /// Connects; with `btsnoop`, every HCI packet (our own host) or every ATT PDU wrapped as ACL (the
+    /// kernel path) is captured there in btsnoop format for Wireshark or `btmon -r`.
+    static func open(
+        _ target: DeviceTarget,
+        timeout: Duration,
+        btsnoop: String? = nil,
+        fast: Bool = false
+    ) async throws(Failure) -> DeviceLink {
+        switch target {
+        case .simulator(let kind):
+            return try await openSimulator(kind, fast: fast)
+        case .radio(let address, let transport):
+            return try await openRadio(address: address, transport: transport, timeout: timeout, btsnoop: btsnoop)
+        }
+    }
+
+    private static func openRadio(
+        address: BluetoothAddress,
+        transport: TransportSpec,
+        timeout: Duration,
+        btsnoop: String?
+    ) async throws(Failure) -> DeviceLink {
+        let capture: BTSnoopWriter?
+        do {
+            capture = try btsnoop.map { path throws(TransportError) in try BTSnoopWriter(path: path) }
+        } catch {
+            throw Failure(description: "\(btsnoop ?? ""): cannot write the capture: \(error)", status: .badInput)
+        }
+        switch transport {
+        case .kernel(let adapter):
+            let socket: L2CAPATTSocket
+            do {
+                socket = try await L2CAPATTSocket.connect(to: address, adapter: adapter, timeout: timeout)
+            } catch {
+                capture?.close()
+                throw Failure(description: error.message, status: error.exitStatus)
+            }
+            let att: any ATTTransport =
+                capture.map { BTSnoopATTCapture(wrapping: socket, writer: $0, handle: socket.connectionHandle) }
+                ?? socket
+            let client = try await gattClient(over: att, name: address.description, capture: capture)
+            return DeviceLink(
+                client: client,
+                name: address.description,
+                path: .kernel(socket, adapter: adapter),
+                capture: capture
+            )
+        case .userChannel, .serial, .tcp:
+            let hci: any HCITransport
+            do {
+                hci = try transport.openHCITransport()
+            } catch {
+                capture?.close()
+                throw Failure(description: error.message, status: error.exitStatus)
+            }
+            let host = HCIHost(transport: capture.map { BTSnoopCaptureTransport(wrapping: hci, writer: $0) } ?? hci)
+            let connection: HCIConnection
+            do {
+                _ = try await host.start()
+                connection = try await host.connect(to: address, timeout: timeout)
+            } catch {
+                await host.shutdown()
+                capture?.close()
+                throw Failure(description: "\(transport): \(error)", status: error.exitStatus)
+            }
+            do {
+                let client = try await gattClient(over: connection.att, name: address.description, capture: nil)
+                return DeviceLink(
+                    client: client,
+                    name: address.description,
+                    path: .host(host, connection),
+                    capture: capture
+                )
+            } catch {
+                await host.shutdown()
+                capture?.close()
+                throw error
+            }
+        }
+    }
+
+    private static func gattClient(
+        over transport: any ATTTransport,
+        name: String,
+        capture: BTSnoopWriter?
+    ) async throws(Failure) -> GATTClient {
+        do {
+            return try await GATTClient.connect(transport: transport)
+        } catch {
+            transport.close()
+            capture?.close()
+            throw Failure(description: "\(name): \(error)", status: .connectionLost)
+        }
+    }
+
+    /// Ends the link: the ATT bearer, then the host (which disconnects), then the capture file.
+    func close() async {
+        client.bearer.close()
+        switch path {
+        case .simulator(_, let close): close()
+        case .kernel: break
+        case .host(let host, _): await host.shutdown()
+        }
+        capture?.close()
+    }
+}

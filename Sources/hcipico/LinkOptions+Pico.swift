@@ -1,0 +1,15 @@
+import PicoLink
+
+extension LinkOptions {
+    /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed).
+    func openPico() async throws(DeviceLink.Failure) -> (link: DeviceLink, session: PicoSession) {
+        let opened = try await open()
+        do {
+            let session = try await PicoSession.open(client: opened.client, name: opened.name)
+            return (opened, session)
+        } catch {
+            await opened.close()
+            throw DeviceLink.Failure(description: "\(opened.name): \(error)", status: .connectionLost)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import BLELinux
+
+/// The DEVICE argument and the options that say how to reach it, shared by every command that talks
+/// to a device: `sim[:KIND]`, or an address over the kernel path or hcipico's own HCI host.
+struct LinkOptions: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp(
+            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim, sim:pico).",
+            valueName: "device"
+        )
+    )
+    var device: String
+
+    @Flag(help: "The address is a random (static or private) one, not a public one.")
+    var random = false
+
+    @Option(help: "The adapter for the kernel path (hciN; default: the kernel's choice).")
+    var adapter: String?
+
+    @Option(help: "How to reach the controller: \(TransportSpec.acceptedForms) (default kernel).")
+    var transport: String?
+
+    @Option(help: "Capture the link to this btsnoop file (Wireshark, btmon -r): HCI packets, or ATT as ACL.")
+    var btsnoop: String?
+
+    @Option(help: "Seconds to wait for the connection.")
+    var timeout: Double = 20
+
+    @Flag(help: "Simulator: run as fast as possible instead of in real time.")
+    var fast = false
+
+    func validate() throws {
+        guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
+        if try target().isSimulator && btsnoop != nil {
+            throw ValidationError("--btsnoop captures a radio link, not a simulator")
+        }
+    }
+
+    /// The parsed target; `validate()` has already rejected a malformed one.
+    func target() throws(ValidationError) -> DeviceTarget {
+        try DeviceTarget.parse(device, random: random, adapter: adapter, transport: transport)
+    }
+
+    /// Opens the link: connected, MTU exchanged, ready for discovery.
+    func open() async throws(DeviceLink.Failure) -> DeviceLink {
+        let target: DeviceTarget
+        do {
+            target = try self.target()
+        } catch {
+            throw DeviceLink.Failure(description: error.message, status: .badInput)
+        }
+        return try await DeviceLink.open(
+            target,
+            timeout: .milliseconds(Int(timeout * 1000)),
+            btsnoop: btsnoop,
+            fast: fast
+        )
+    }
+}
