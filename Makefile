@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-kernel-blelinux peers-h4-blelinux peers-h4
+	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 bench-kernel
 
 all: build
 
@@ -41,8 +41,8 @@ unit: deps
 	$(SWIFT) test --skip-build
 
 ## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu):
-## tier-1 smoke (Bumble's own host against the Bumble peer over H4/TCP) and kernel-tier smoke
-## (att_rtt, a libbluetooth C central, in the qemu guest against the peer).
+## tier-1 smoke (Bumble's own host against the Bumble peer over H4/TCP), the kernel tier (one qemu
+## boot: every kernel-path case) and BLELinux's H4-over-TCP transport against Bumble.
 PEERS_BUILD := .build/peers
 ATT_RTT := $(PEERS_BUILD)/bin/att_rtt
 
@@ -53,23 +53,29 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel peers-kernel-blelinux peers-h4-blelinux
+test-peers: peers-tier1 peers-kernel peers-h4-blelinux
 
 peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
 
+## peers-kernel: the kernel tier in one qemu boot against one peer (an echo and a Pico peripheral):
+## `hcipico scan` by the VSP service, `hcipico adapters`, att_rtt (C) against both, BLELinux's
+## KernelPathTests and HostKernelTests (raw HCI, L2CAP ATT socket, EBUSY, LE Connection Update),
+## the EmStat Pico LSV scenario through the built hcipico, and `hcipico rtt` (Tests/Peers/vm/kernel-cases.sh).
 peers-kernel: peers-deps $(ATT_RTT)
-	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
-		--run Tests/Peers/vm/smoke.sh
-
-## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests) and
-## `hcipico adapters` in the qemu guest: raw HCI commands and events, the L2CAP ATT socket, EBUSY.
-peers-kernel-blelinux: peers-deps
 	$(SWIFT) build --build-tests
-	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo" \
-		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" -- hcipicoPackageTests.xctest \
-		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
-		--xunit-output /tmp/xunit.xml
+	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet \
+		--peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
+		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh
+
+## bench-kernel: write -> notify round trips and CPU per round trip in one qemu boot against one echo
+## peer, hcipico rtt (release build) against att_rtt (C); BENCH_ROUNDS (3), BENCH_COUNT (500).
+BENCH_ROUNDS ?= 3
+BENCH_COUNT ?= 500
+bench-kernel: peers-deps $(ATT_RTT)
+	$(SWIFT) build -c release --product hcipico
+	@Tests/Peers/bench-kernel.sh --hcipico "$$($(SWIFT) build -c release --show-bin-path)/hcipico" \
+		--att-rtt $(ATT_RTT) --rounds $(BENCH_ROUNDS) --count $(BENCH_COUNT)
 
 ## peers-h4-blelinux: BLELinux's H4-over-TCP transport against Bumble's emulated controller.
 peers-h4-blelinux: peers-deps

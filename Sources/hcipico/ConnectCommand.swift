@@ -38,6 +38,9 @@ struct ConnectCommand: AsyncParsableCommand {
     @Flag(help: "Do not print the table of packages.")
     var quiet = false
 
+    @Flag(help: "Print to standard error how long the link took to open and the first sample to arrive.")
+    var timing = false
+
     func validate() throws {
         if script != nil && technique != nil { throw ValidationError("choose one of --script and --technique") }
         if case .simulator(let kind) = try link.target(), kind != .pico {
@@ -55,20 +58,24 @@ struct ConnectCommand: AsyncParsableCommand {
             throw ExitStatus.badInput.exitCode
         }
         let sinks = try openSinks()
+        var clock = ConnectTiming()
         let opened: DeviceLink
         let session: PicoSession
         do {
             (opened, session) = try await link.openPico()
+            clock.linkOpened()
         } catch {
             Self.fail(error.description)
             throw error.status.exitCode
         }
         do {
-            try await perform(on: session, script: picoScript, title: title, sinks: sinks)
+            try await perform(on: session, script: picoScript, title: title, sinks: sinks, timing: &clock)
         } catch {
+            if timing { StandardError.report(clock.summary) }
             await opened.close()
             throw error
         }
+        if timing { StandardError.report(clock.summary) }
         await opened.close()
     }
 
@@ -77,7 +84,8 @@ struct ConnectCommand: AsyncParsableCommand {
         on session: PicoSession,
         script picoScript: PicoScript,
         title: String,
-        sinks: [any SampleSink]
+        sinks: [any SampleSink],
+        timing: inout ConnectTiming
     )
         async throws
     {
@@ -100,7 +108,10 @@ struct ConnectCommand: AsyncParsableCommand {
         let end: RunEnd
         do {
             let run = try await session.run(picoScript, title: title)
-            end = try await recorder.record(run) { display.show($0) }
+            end = try await recorder.record(run) { event in
+                timing.observe(event)
+                display.show(event)
+            }
         } catch let error as SinkError {
             Self.fail("\(error)")
             throw ExitStatus.failure.exitCode

@@ -11,6 +11,7 @@
 #   --file SRC:DEST   any extra file for the guest (repeatable)
 #   --run SCRIPT      guest shell script to run instead of COMMAND
 #   --peer-args "…"   extra picopeer.py options, e.g. "--mode echo --le-acl-len 251"
+#   --env NAME=VALUE  an environment variable for the guest test (kernel command line; repeatable)
 #   --timeout S       guest test timeout (default 120); the whole boot gets S + 60
 #   --out DIR         keep console, peer log, btsnoop, xunit here (default: a new directory
 #                     under .build/peers/runs/)
@@ -21,6 +22,8 @@
 # In the guest the command sees BLE_KERNEL_TESTS=1, BLE_PEER (first peripheral), BLE_PEERS
 # (all, comma separated), NO_COLOR=1, HOME=/tmp, cwd /tmp; a /tmp/xunit.xml it writes is
 # copied back to OUT/xunit.xml.
+# Lines `KERNEL-CASE …` and `KERNEL-INFO …` the guest test prints (vm/kernel-cases.sh) are
+# repeated after the run, also with --quiet.
 # Exit status: 0 guest test passed; 1 it failed; 2 bad usage; 3 harness failure (peer,
 # kernel, initramfs, qemu, timeout).
 set -euo pipefail
@@ -29,13 +32,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${PEERS_CACHE:-$root/.build/peers}
 started=$(date +%s.%N)
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 harness_fail() { echo "kernel-tier: $*" >&2; exit 3; }
 
 bins=()
 files=()
 run_script=""
 peer_args=""
+guest_env=""
 test_timeout=120
 out=""
 quiet=no
@@ -46,6 +50,13 @@ while [ $# -gt 0 ]; do
         --file) files+=("$2"); shift 2 ;;
         --run) run_script=$2; shift 2 ;;
         --peer-args) peer_args=$2; shift 2 ;;
+        --env)
+            case "$2" in
+                [A-Z]*=*[[:space:]]*|[!A-Z]*) echo "kernel-tier: --env wants NAME=VALUE without spaces" >&2; exit 2 ;;
+                [A-Z]*=*) guest_env+=" $2" ;;
+                *) echo "kernel-tier: --env wants NAME=VALUE" >&2; exit 2 ;;
+            esac
+            shift 2 ;;
         --timeout) test_timeout=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --quiet) quiet=yes; shift ;;
@@ -111,7 +122,7 @@ port=$(sed -n 's/.* port=\([0-9]*\).*/\1/p' <<< "$ready")
 peers=$(sed -n 's/.* peripherals=\([^ ]*\).*/\1/p' <<< "$ready")
 
 append="console=ttyS0 quiet panic=-1 TEST_TIMEOUT=$test_timeout BLE_PEER=${peers%%,*} BLE_PEERS=$peers"
-append+=" BTATTACH_SPEED=${BTATTACH_SPEED:-115200}"
+append+=" BTATTACH_SPEED=${BTATTACH_SPEED:-115200}$guest_env"
 # shellcheck disable=SC2086 # ACCEL is a list of options
 timeout --kill-after=5 $((test_timeout + 60)) qemu-system-x86_64 ${ACCEL:--accel tcg -cpu qemu64,+rdrand} \
     -m "${MEM:-1024}" -smp 1 -M pc -nographic -monitor none -no-reboot -nodefaults \
@@ -138,6 +149,7 @@ if [ "$status" != 0 ] || [ "$quiet" = no ]; then
     cat "$out/console.log"
     echo "----- end of guest console"
 fi
+grep -E '^KERNEL-(CASE|INFO) ' "$out/console.log" || true
 [ "$qemu_status" = 124 ] && echo "kernel-tier: qemu killed after $((test_timeout + 60)) s"
 echo "kernel-tier: ${result:-no result marker (qemu status $qemu_status)}; wall ${wall}s; ${stages}kernel $version"
 if [ "$status" = 0 ]; then

@@ -1,0 +1,50 @@
+import BLEHost
+import Foundation
+
+/// What `hcipico rtt` measured, as text or as one JSON object whose keys follow
+/// `Tests/Peers/c/att_rtt.c` (`write_cmd`: `median_ms`, `p95_ms`, `cpu_us_per_rtt`, …).
+struct RTTReport {
+    let device: String
+    let connect: Duration
+    let mtu: Int
+    let discover: Duration
+    let size: Int
+    let result: GATTEchoResult
+    let wall: Duration
+    let cpuNanoseconds: Int64
+    let statNanoseconds: Int64?
+
+    private var perRoundTrip: Double { Double(max(1, result.count)) }
+    private var cpuMicroseconds: Double { Double(cpuNanoseconds) / 1e3 / perRoundTrip }
+    private var statMicroseconds: Double? { statNanoseconds.map { Double($0) / 1e3 / perRoundTrip } }
+
+    var text: String {
+        let stat = statMicroseconds.map { String(format: " (stat %.1f µs/rtt)", $0) } ?? ""
+        return """
+            \(device): connected in \(Self.ms(connect)) ms, ATT_MTU \(mtu), VSP found and TX subscribed in \
+            \(Self.ms(discover)) ms
+            RTT write command → notification, \(result.count) × \(size) bytes: median \(Self.ms(result.median)) ms, \
+            p95 \(Self.ms(result.percentile(0.95))) ms, min \(Self.ms(result.minimum)) ms, \
+            max \(Self.ms(result.maximum)) ms; CPU \(String(format: "%.1f", cpuMicroseconds)) µs/rtt\(stat); \
+            wall \(Self.ms(wall)) ms
+            """
+    }
+
+    var json: String {
+        let stat = statMicroseconds.map { String(format: "%.2f", $0) } ?? "null"
+        return """
+            {"device":"\(device)","connect_ms":\(Self.ms(connect)),"mtu":\(mtu),"discover_ms":\(Self.ms(discover)),\
+            "write_cmd":{"n":\(result.count),"size":\(size),"median_ms":\(Self.ms(result.median)),\
+            "p95_ms":\(Self.ms(result.percentile(0.95))),"min_ms":\(Self.ms(result.minimum)),\
+            "max_ms":\(Self.ms(result.maximum)),"cpu_us_per_rtt":\(String(format: "%.2f", cpuMicroseconds)),\
+            "stat_cpu_us_per_rtt":\(stat),"wall_ms":\(Self.ms(wall))}}
+            """
+    }
+
+    private static func ms(_ nanoseconds: Int64) -> String { String(format: "%.4f", Double(nanoseconds) / 1e6) }
+
+    private static func ms(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.2f", Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
+    }
+}

@@ -1,0 +1,157 @@
+#!/bin/sh
+# Guest side of `make peers-kernel`: every kernel-path case in one boot, against one peer started
+# with --mode echo,pico --peripherals 2 (BLE_PEERS = the echo peripheral, then the Pico).
+#
+# Each case prints `KERNEL-CASE <name> PASS|FAIL|SKIP t=<s> [note]`; figures are printed as
+# `KERNEL-INFO <name> …` (informational). A case whose command is missing from this build of
+# hcipico is SKIP with the reason, never PASS. Exit status: 0 when no case failed, 1 otherwise.
+# CASES (kernel command line, comma separated) runs only those cases.
+set -u
+set -- $(echo "${BLE_PEERS:-}" | tr , ' ')
+[ $# -ge 2 ] || { echo "kernel-cases: needs two peripherals in BLE_PEERS, got '${BLE_PEERS:-}'"; exit 2; }
+ECHO=$1
+PICO=$2
+VSP_SERVICE=569a1101-b87f-490c-92cb-11ba5ea5167c
+XCTEST=/test/bin/hcipicoPackageTests.xctest
+failed=0
+summary=""
+
+now() { cut -d' ' -f1 /proc/uptime; }
+has_command() { hcipico --help 2>/dev/null | grep -q "^ *$1 "; }
+has_option() { hcipico "$1" --help 2>/dev/null | grep -q -- "$2"; }
+
+# run_case NAME FUNCTION: runs the case's function, prints its verdict. The function returns
+# 0 pass, 1 fail, 77 skip; it may set NOTE to a short explanation.
+run_case() {
+    case ",${CASES:-all}," in *",$1,"*|*",all,"*) ;; *) return 0 ;; esac
+    NOTE=""
+    echo "=== case $1"
+    start=$(now)
+    "$2"
+    rc=$?
+    t=$(awk "BEGIN {printf \"%.2f\", $(now) - $start}")
+    case $rc in
+        0) verdict=PASS ;;
+        77) verdict=SKIP ;;
+        *) verdict=FAIL; failed=1 ;;
+    esac
+    echo "KERNEL-CASE $1 $verdict t=${t}s${NOTE:+ $NOTE}"
+    summary="$summary
+KERNEL-CASE $1 $verdict t=${t}s${NOTE:+ $NOTE}"
+}
+
+# hcipico scan finds both peripherals by the VSP service UUID (before anything connects to them).
+case_scan() {
+    has_command scan || { NOTE="(hcipico has no scan command in this build)"; return 77; }
+    hcipico scan --json --timeout 3 > /tmp/scan.json 2> /tmp/scan.err
+    rc=$?
+    cat /tmp/scan.json /tmp/scan.err
+    [ $rc = 0 ] || { NOTE="(exit status $rc)"; return 1; }
+    for address in "$ECHO" "$PICO"; do
+        grep -i "$address" /tmp/scan.json | grep -qi "$VSP_SERVICE" ||
+            { NOTE="($address with the VSP service not in the output)"; return 1; }
+    done
+}
+
+# `hcipico adapters` lists hci0 up.
+case_adapters() {
+    hcipico adapters > /tmp/adapters.txt || return 1
+    cat /tmp/adapters.txt
+    grep -q '^hci0 .* up' /tmp/adapters.txt || { NOTE="(hci0 up not listed)"; return 1; }
+}
+
+# The C reference central against the echo peripheral and against the Pico.
+case_att_rtt_echo() { att_rtt -n 100 "$ECHO"; }
+case_att_rtt_pico() { att_rtt -n 20 --pico "$PICO"; }
+
+# BLELinux's kernel-path tests: raw HCI, the L2CAP ATT socket, EBUSY, LE Connection Update.
+case_xctest() {
+    [ -x "$XCTEST" ] || { NOTE="(no test binary in the guest)"; return 77; }
+    "$XCTEST" --testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
+        --xunit-output /tmp/xunit.xml > /tmp/xctest.log 2>&1
+    rc=$?
+    cat /tmp/xctest.log
+    return $rc
+}
+
+# The EmStat Pico scenario through the built hcipico over the L2CAP socket: connect, MTU, discover,
+# subscribe, version, LSV script (101 packages on the peer's 10 kOhm model), CSV written, disconnect.
+case_pico_lsv() {
+    set -- connect "$PICO" --random --technique lsv --csv /tmp/lsv.csv --quiet --timing --timeout 30
+    has_option connect --link && set -- "$@" --link low-latency
+    hcipico "$@" > /tmp/lsv.out 2> /tmp/lsv.err
+    rc=$?
+    cat /tmp/lsv.out /tmp/lsv.err
+    [ $rc = 0 ] || { NOTE="(hcipico connect exit status $rc)"; return 1; }
+    grep -q 'espico1602' /tmp/lsv.out || { NOTE="(no version line)"; return 1; }
+    sed -n 's/^hcipico: timing: /KERNEL-INFO pico-lsv /p' /tmp/lsv.err
+    check_lsv_csv /tmp/lsv.csv
+}
+
+# The CSV against the peer's model (Tests/Peers/pico.py): package i (from 0) has
+# E = -0.5 + 0.01 i V and I = E / 10 kOhm + 1e-9 ((7919 i) mod 13 - 6) A. The bound on I is far
+# below the 1 nA ripple step, so a sample from the wrong package or a misdecoded digit fails.
+check_lsv_csv() {
+    awk -F, '
+        NR == 1 { next }
+        /^#/ { if ($0 ~ /^# end: complete/) complete = 1; next }
+        {
+            package[$3] = 1
+            if ($8 == "da") potential[$3] = $10
+            if ($8 == "ba") current[$3] = $10
+        }
+        END {
+            n = 0; first = -1
+            for (k in package) { n++; if (first < 0 || k + 0 < first) first = k + 0 }
+            if (n != 101) { printf "LSV: %d packages, expected 101\n", n; exit 1 }
+            if (!complete) { print "LSV: no \"# end: complete\" line"; exit 1 }
+            bad = 0
+            for (k in package) {
+                i = k - first
+                e = -0.5 + 0.01 * i
+                c = e / 10000 + 1e-9 * ((i * 7919) % 13 - 6)
+                de = potential[k] - e; if (de < 0) de = -de
+                dc = current[k] - c; if (dc < 0) dc = -dc
+                ac = c < 0 ? -c : c
+                if (!(k in potential) || !(k in current) || de > 2e-6 || dc > 1e-6 * ac + 1e-13) {
+                    if (bad < 3) printf "LSV: package %s: E %s I %s, expected %.6g %.6g\n", k, potential[k], current[k], e, c
+                    bad++
+                }
+            }
+            if (bad) { printf "LSV: %d of 101 packages differ from the model\n", bad; exit 1 }
+            printf "LSV: 101 packages, E and I as the model sends them\n"
+        }' "$1"
+}
+
+# LE Connection Update on the link's handle: through `connect --link` once hcipico has it,
+# otherwise the kernel-path test's raw HCI command. The outcome is reported either way.
+case_conn_update() {
+    if has_option connect --link; then
+        [ -s /tmp/lsv.err ] || { NOTE="(pico-lsv did not run)"; return 1; }
+        sed -n 's/^/KERNEL-INFO conn-update /p' /tmp/lsv.err
+        NOTE="(hcipico connect --link low-latency in pico-lsv)"
+        return 0
+    fi
+    grep -q 'KERNEL-PATH LE Connection Update on handle' /tmp/xctest.log 2>/dev/null ||
+        { NOTE="(the kernel-path test did not report it)"; return 1; }
+    sed -n 's/^KERNEL-PATH /KERNEL-INFO conn-update /p' /tmp/xctest.log
+    NOTE="(raw HCI in KernelPathTests; hcipico connect has no --link in this build)"
+}
+
+# hcipico rtt against the echo peripheral: write -> notify round trips (informational figures).
+case_rtt_echo() {
+    has_command rtt || { NOTE="(hcipico has no rtt command in this build)"; return 77; }
+    hcipico rtt "$ECHO" --random --count 100 --size 10 --json > /tmp/rtt.json || return 1
+    sed 's/^/KERNEL-INFO rtt /' /tmp/rtt.json
+}
+
+run_case scan case_scan
+run_case adapters case_adapters
+run_case att-rtt-echo case_att_rtt_echo
+run_case att-rtt-pico case_att_rtt_pico
+run_case xctest case_xctest
+run_case pico-lsv case_pico_lsv
+run_case conn-update case_conn_update
+run_case rtt-echo case_rtt_echo
+echo "--- kernel cases$summary"
+exit $failed
