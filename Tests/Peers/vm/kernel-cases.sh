@@ -37,7 +37,7 @@ run_case() {
     esac
     echo "KERNEL-CASE $1 $verdict t=${t}s${NOTE:+ $NOTE}"
     summary="$summary
-KERNEL-CASE $1 $verdict t=${t}s${NOTE:+ $NOTE}"
+  $1 $verdict t=${t}s${NOTE:+ $NOTE}"
 }
 
 # hcipico scan finds both peripherals by the VSP service UUID (before anything connects to them).
