@@ -69,9 +69,9 @@ peers-kernel: peers-deps $(ATT_RTT)
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh
 
 ## bench-kernel: write -> notify round trips and CPU per round trip in one qemu boot against one echo
-## peer, hcipico rtt (release build) against att_rtt (C); BENCH_ROUNDS (3), BENCH_COUNT (500).
-BENCH_ROUNDS ?= 3
-BENCH_COUNT ?= 500
+## peer, hcipico rtt (release build) against att_rtt (C); BENCH_ROUNDS (10), BENCH_COUNT (200).
+BENCH_ROUNDS ?= 10
+BENCH_COUNT ?= 200
 bench-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build -c release --product hcipico
 	@Tests/Peers/bench-kernel.sh --hcipico "$$($(SWIFT) build -c release --show-bin-path)/hcipico" \

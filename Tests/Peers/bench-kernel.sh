@@ -14,8 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 hcipico=""
 att_rtt=""
-rounds=3
-count=500
+rounds=10
+count=200
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -63,15 +63,21 @@ def median(runs, key):
 
 rows = []
 for name, runs in (("att_rtt (C, libbluetooth)", c_runs), ("hcipico rtt (release)", swift_runs)):
-    rows.append((name, median(runs, "median_ms"), median(runs, "p95_ms"), median(runs, "cpu_us_per_rtt"),
-                 median(runs, "stat_cpu_us_per_rtt"), [round(run["cpu_us_per_rtt"], 1) for run in runs]))
+    cpu = [run["cpu_us_per_rtt"] for run in runs]
+    rows.append((name, median(runs, "median_ms"), median(runs, "p95_ms"), statistics.median(cpu), min(cpu),
+                 median(runs, "stat_cpu_us_per_rtt")))
 ratio = rows[1][3] / rows[0][3]
+ratio_min = rows[1][4] / rows[0][4]
 print(f"bench-kernel: {setup}")
-print("| program | RTT median (ms) | RTT p95 (ms) | CPU/RTT (µs) | CPU/RTT from /proc/self/stat (µs) | CPU/RTT per round (µs) |")
+print("| program | RTT median (ms) | RTT p95 (ms) | CPU/RTT median of rounds (µs) | CPU/RTT best round (µs) "
+      "| CPU/RTT from /proc/self/stat (µs) |")
 print("|---|---|---|---|---|---|")
-for name, rtt, p95, cpu, stat, each in rows:
-    print(f"| {name} | {rtt:.3f} | {p95:.3f} | {cpu:.1f} | {stat:.1f} | {', '.join(map(str, each))} |")
+for name, rtt, p95, cpu, best, stat in rows:
+    print(f"| {name} | {rtt:.3f} | {p95:.3f} | {cpu:.1f} | {best:.1f} | {stat:.1f} |")
+print("per round, CPU/RTT (µs): att_rtt " + ", ".join(f"{run['cpu_us_per_rtt']:.0f}" for run in c_runs)
+      + "; hcipico " + ", ".join(f"{run['cpu_us_per_rtt']:.0f}" for run in swift_runs))
 verdict = "met" if ratio <= 1.5 else "NOT met"
-print(f"hcipico CPU per round trip / att_rtt's: {ratio:.2f}x (target <= 1.5x: {verdict})")
+print(f"hcipico CPU per round trip / att_rtt's: {ratio:.2f}x median of rounds, {ratio_min:.2f}x best rounds "
+      f"(target <= 1.5x: {verdict})")
 PYTHON
 echo "bench-kernel: console and peer files in $out"

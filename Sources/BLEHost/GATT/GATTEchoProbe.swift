@@ -1,6 +1,10 @@
 import BLEWire
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Times write → notification round trips against an echo-style peripheral: a Write Command to one
 /// characteristic, answered by a notification of the same bytes on a subscribed one (a serial bridge
 /// in loopback, the test peer's echo mode).
@@ -25,7 +29,7 @@ public final class GATTEchoProbe: Sendable {
     private struct State: ~Copyable {
         var payload: [UInt8]
         var samples: [Int64]
-        var sentAt: ContinuousClock.Instant?
+        var sentAt: Int64?
         var completed = 0
         var waiter: CheckedContinuation<Result<GATTEchoResult, Failure>, Never>?
         var outcome: Result<GATTEchoResult, Failure>?
@@ -84,16 +88,19 @@ public final class GATTEchoProbe: Sendable {
 
     /// Feeds one notification of the echoing characteristic (call it from the subscription callback).
     public func receive(_ value: UnsafeRawBufferPointer) {
-        let now = ContinuousClock.now
+        let now = Self.monotonicNanoseconds()
         let verdict = state.withLock { state -> Verdict in
             guard state.outcome == nil, let sentAt = state.sentAt else { return .ignore }
-            guard value.elementsEqual(state.payload) else {
+            let same = state.payload.withUnsafeBytes { expected in
+                expected.count == value.count
+                    && (value.isEmpty || memcmp(expected.baseAddress!, value.baseAddress!, value.count) == 0)
+            }
+            guard same else {
                 return .fail(
                     .mismatch(roundTrip: state.completed + 1, length: value.count, expected: state.payload.count)
                 )
             }
-            let elapsed = (now - sentAt).components
-            state.samples.append(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+            state.samples.append(now - sentAt)
             state.completed += 1
             state.sentAt = nil
             return state.completed == count ? .done(GATTEchoResult(nanoseconds: state.samples)) : .next
@@ -140,7 +147,7 @@ public final class GATTEchoProbe: Sendable {
             guard state.outcome == nil else { return nil }
             let number = UInt32(truncatingIfNeeded: state.completed)
             for index in 0..<4 { state.payload[index] = UInt8(truncatingIfNeeded: number >> (8 * index)) }
-            state.sentAt = ContinuousClock.now
+            state.sentAt = Self.monotonicNanoseconds()
             let handle = writeHandle
             return state.payload.withUnsafeBytes { bytes -> GATTError? in
                 do throws(GATTError) {
@@ -152,6 +159,13 @@ public final class GATTEchoProbe: Sendable {
             }
         }
         if let failure { finish(.failure(.gatt(failure))) }
+    }
+
+    /// `CLOCK_MONOTONIC` in nanoseconds, as `Tests/Peers/c/att_rtt.c` times its round trips.
+    private static func monotonicNanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     private func finish(_ outcome: Result<GATTEchoResult, Failure>) {

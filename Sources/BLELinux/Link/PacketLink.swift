@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// The reader blocks in `epoll_wait` on the link and on an eventfd used to wake it. When the link is
 /// readable it reads into one buffer that it reuses for every read, and calls the delivery closure
-/// synchronously, in order: nothing is allocated per PDU. The reader closes the descriptor when it
+/// synchronously, in order: nothing is allocated per PDU. It drains the link on each wake, or reads
+/// once per wake while packets come one at a time (`ReadPacing`). The reader closes the descriptor when it
 /// stops, then calls `closed` exactly once. `close()` wakes it and waits for that, unless it is called
 /// on the reader thread itself (from inside a delivery), where it only asks the reader to stop.
 final class PacketLink: Sendable {
@@ -191,6 +192,7 @@ final class PacketLink: Sendable {
         events: UnsafeMutablePointer<epoll_event>,
         deliver: Delivery
     ) -> TransportError {
+        var pacing = ReadPacing()
         while true {
             if stopRequested.load(ordering: .relaxed) { return .closed }
             let ready: CInt
@@ -212,27 +214,40 @@ final class PacketLink: Sendable {
                 if events[index].data.u64 == Self.wakeToken { return .closed }
                 hungUp = hungUp || events[index].events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
             }
-            if let reason = drain(buffer: buffer, deliver: deliver) { return reason }
+            let once = !hungUp && pacing.readsOnce
+            let (reason, reads) = drain(buffer: buffer, deliver: deliver, once: once)
+            if let reason { return reason }
+            pacing.woke(reads: reads, drained: !once)
             // Hung up or failed, yet nothing more to read: stop rather than wake again at once.
             if hungUp { return .disconnected(reason: nil) }
         }
     }
 
-    /// Reads until the socket would block, delivering each read. Returns why to stop, if it must.
-    private func drain(buffer: UnsafeMutableRawBufferPointer, deliver: Delivery) -> TransportError? {
+    /// Reads until the socket would block (or, with `once`, at most one read), delivering each read.
+    /// Returns why to stop, if it must, and how many reads delivered bytes.
+    private func drain(
+        buffer: UnsafeMutableRawBufferPointer,
+        deliver: Delivery,
+        once: Bool
+    ) -> (TransportError?, Int) {
+        var reads = 0
         while true {
             do throws(SystemError) {
                 switch try retryingSyscall(.read, { system_read(fd, buffer.baseAddress!, buffer.count) }) {
                 case .wouldBlock:
-                    return nil
+                    return (nil, reads)
                 case .processed(0):
-                    return .disconnected(reason: nil)
+                    return (.disconnected(reason: nil), reads)
                 case .processed(let count):
-                    if let reason = deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { return reason }
-                    if stopRequested.load(ordering: .relaxed) { return .closed }
+                    reads += 1
+                    if let reason = deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
+                        return (reason, reads)
+                    }
+                    if stopRequested.load(ordering: .relaxed) { return (.closed, reads) }
+                    if once { return (nil, reads) }
                 }
             } catch {
-                return Self.transportError(error)
+                return (Self.transportError(error), reads)
             }
         }
     }

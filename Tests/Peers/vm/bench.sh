@@ -4,8 +4,8 @@
 # first, BENCH_ROUNDS times with BENCH_COUNT round trips each (payload BENCH_SIZE bytes, the
 # 10 bytes att_rtt writes). Prints `ATT-RTT {…}` and `HCIPICO-RTT {…}` lines for the host.
 set -u
-rounds=${BENCH_ROUNDS:-3}
-count=${BENCH_COUNT:-500}
+rounds=${BENCH_ROUNDS:-10}
+count=${BENCH_COUNT:-200}
 size=${BENCH_SIZE:-10}
 peer=${BLE_PEER:?}
 
