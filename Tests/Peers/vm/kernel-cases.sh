@@ -142,7 +142,8 @@ case_conn_update() {
 case_rtt_echo() {
     has_command rtt || { NOTE="(hcipico has no rtt command in this build)"; return 77; }
     hcipico rtt "$ECHO" --random --count 100 --size 10 --json > /tmp/rtt.json || return 1
-    sed 's/^/KERNEL-INFO rtt /' /tmp/rtt.json
+    cat /tmp/rtt.json
+    sed -n 's/.*"median_ms":\([0-9.]*\),"p95_ms":\([0-9.]*\).*"cpu_us_per_rtt":\([0-9.]*\).*/KERNEL-INFO rtt write → notify median \1 ms, p95 \2 ms, CPU \3 µs per round trip (debug build, 100 × 10 bytes)/p' /tmp/rtt.json
 }
 
 run_case scan case_scan
