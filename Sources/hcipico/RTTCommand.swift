@@ -24,6 +24,9 @@ struct RTTCommand: AsyncParsableCommand {
     @Option(help: "Round trips to time.")
     var count = 200
 
+    @Option(help: "Untimed round trips first (the timed ones then run on warm code paths).")
+    var warmup = 20
+
     @Option(help: "Payload bytes per write (4 to ATT_MTU − 3).")
     var size = 10
 
@@ -35,6 +38,7 @@ struct RTTCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be in 1...1000000") }
+        guard (0...100_000).contains(warmup) else { throw ValidationError("--warmup must be in 0...100000") }
         guard (4...514).contains(size) else { throw ValidationError("--size must be in 4...514") }
         guard echoTimeout > 0 && echoTimeout <= 600 else { throw ValidationError("--echo-timeout must be in (0, 600]") }
         if try link.target().isSimulator {
@@ -65,6 +69,7 @@ struct RTTCommand: AsyncParsableCommand {
     private func measure(on opened: DeviceLink, connect: Duration) async throws -> RTTReport {
         let client = opened.client
         let discovering = ContinuousClock.now
+        let marks = RTTMarks()
         let probe: GATTEchoProbe
         do throws(GATTError) {
             guard let service = try await client.discoverPrimaryServices(uuid: .lairdVSPService).first else {
@@ -74,7 +79,14 @@ struct RTTCommand: AsyncParsableCommand {
             guard let tx = characteristics.first(where: { $0.uuid == .lairdVSPTx }),
                 let rx = characteristics.first(where: { $0.uuid == .lairdVSPRx })
             else { throw GATTError.notFound("the VSP service of \(opened.name) lacks TX or RX") }
-            probe = try GATTEchoProbe(client: client, writeHandle: rx.valueHandle, payloadSize: size, count: count)
+            probe = try GATTEchoProbe(
+                client: client,
+                writeHandle: rx.valueHandle,
+                payloadSize: size,
+                count: count,
+                warmup: warmup,
+                boundaries: { begin in marks.record(begin) }
+            )
             _ = try await client.subscribe(to: tx, kind: .notifications, ended: { probe.fail($0) }) { value in
                 probe.receive(value)
             }
@@ -84,8 +96,6 @@ struct RTTCommand: AsyncParsableCommand {
             throw ExitStatus.connectionLost.exitCode
         }
         let discover = ContinuousClock.now - discovering
-        let cpuBefore = ProcessCPUTime.now()
-        let wallBefore = ContinuousClock.now
         let result: GATTEchoResult
         do {
             result = try await probe.run(stallTimeout: .milliseconds(Int(echoTimeout * 1000)))
@@ -97,8 +107,7 @@ struct RTTCommand: AsyncParsableCommand {
             case .gatt: throw ExitStatus.connectionLost.exitCode
             }
         }
-        let wall = ContinuousClock.now - wallBefore
-        let cpuAfter = ProcessCPUTime.now()
+        let (cpuBefore, cpuAfter, wall) = try marks.measured()
         return RTTReport(
             device: opened.name,
             connect: connect,

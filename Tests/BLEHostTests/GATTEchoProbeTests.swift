@@ -97,6 +97,27 @@ import Testing
         }
     }
 
+    @Test func warmUpRoundTripsRunFirstAndAreNotTimed() async throws {
+        let (link, box) = try await Self.make(.echo)
+        let marks = Mutex<[(Bool, Int)]>([])
+        let probe = try GATTEchoProbe(
+            client: link.client,
+            writeHandle: link.rx.valueHandle,
+            payloadSize: 8,
+            count: 30,
+            warmup: 5,
+            boundaries: { begin in marks.withLock { $0.append((begin, box.writes.withLock { $0.count })) } }
+        )
+        _ = try await link.client.subscribe(to: link.tx) { probe.receive($0) }
+        let result = try await probe.run(stallTimeout: .seconds(10))
+        #expect(result.count == 30)
+        #expect(box.writes.withLock { $0.count } == 35)
+        // The timed part starts before the sixth write and ends after the 35th echo.
+        let seen = marks.withLock { $0 }
+        #expect(seen.map(\.0) == [true, false])
+        #expect(seen.map(\.1) == [5, 35])
+    }
+
     @Test func anotherAnswerThanTheEchoFailsTheFirstRoundTrip() async throws {
         let (link, _) = try await Self.make(.corrupt)
         let probe = try await Self.probe(link, size: 10, count: 5)

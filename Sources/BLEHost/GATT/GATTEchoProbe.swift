@@ -16,7 +16,7 @@ import Glibc
 /// `ATTTransport` here does, never synchronously inside `send`.)
 ///
 /// ```swift
-/// let probe = try GATTEchoProbe(client: client, writeHandle: rx.valueHandle, payloadSize: 10, count: 200)
+/// let probe = try GATTEchoProbe(client: client, writeHandle: rx.valueHandle, payloadSize: 10, count: 200, warmup: 20)
 /// _ = try await client.subscribe(to: tx) { probe.receive($0) }
 /// let result = try await probe.run(stallTimeout: .seconds(5))
 /// ```
@@ -25,6 +25,10 @@ public final class GATTEchoProbe: Sendable {
     public let writeHandle: UInt16
     public let payloadSize: Int
     public let count: Int
+    /// Round trips run before the timed ones (not in the result), so that the timed ones find the
+    /// code paths warm: symbols bound, metadata instantiated, caches filled.
+    public let warmup: Int
+    private let boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)?
 
     private struct State: ~Copyable {
         var payload: [UInt8]
@@ -39,15 +43,26 @@ public final class GATTEchoProbe: Sendable {
 
     /// The payload is `payloadSize` bytes (4 to ATT_MTU − 3): the round trip's number as a
     /// little-endian UInt32, then a fixed filler, so that a stale or reordered echo is caught.
-    public init(client: GATTClient, writeHandle: UInt16, payloadSize: Int, count: Int) throws(GATTError) {
+    /// `boundaries` is called on the reader thread with true just before the first timed write and
+    /// with false just after the last timed echo (to read a CPU clock around exactly those).
+    public init(
+        client: GATTClient,
+        writeHandle: UInt16,
+        payloadSize: Int,
+        count: Int,
+        warmup: Int = 0,
+        boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)? = nil
+    ) throws(GATTError) {
         guard payloadSize >= 4, payloadSize <= client.mtu - 3 else {
             throw .invalidArgument("payload of \(payloadSize) bytes: give 4 to ATT_MTU − 3 = \(client.mtu - 3)")
         }
-        guard count >= 1 else { throw .invalidArgument("at least one round trip") }
+        guard count >= 1, warmup >= 0 else { throw .invalidArgument("at least one round trip, no negative warm-up") }
         self.client = client
         self.writeHandle = writeHandle
         self.payloadSize = payloadSize
         self.count = count
+        self.warmup = warmup
+        self.boundaries = boundaries
         let payload = (0..<payloadSize).map { UInt8(truncatingIfNeeded: 0x41 + $0 % 26) }
         var samples: [Int64] = []
         samples.reserveCapacity(count)
@@ -108,7 +123,9 @@ public final class GATTEchoProbe: Sendable {
         switch verdict {
         case .ignore: break
         case .next: sendNext()
-        case .done(let result): finish(.success(result))
+        case .done(let result):
+            boundaries?(false)
+            finish(.success(result))
         case .fail(let error): finish(.failure(error))
         }
     }
@@ -147,6 +164,7 @@ public final class GATTEchoProbe: Sendable {
             guard state.outcome == nil else { return nil }
             let number = UInt32(truncatingIfNeeded: state.completed)
             for index in 0..<4 { state.payload[index] = UInt8(truncatingIfNeeded: number >> (8 * index)) }
+            if state.completed == warmup { boundaries?(true) }
             state.sentAt = Self.monotonicNanoseconds()
             let handle = writeHandle
             return state.payload.withUnsafeBytes { bytes -> GATTError? in
