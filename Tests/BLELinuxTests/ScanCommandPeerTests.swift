@@ -1,6 +1,7 @@
 import BLETesting
 import BLEWire
 import Foundation
+import Glibc
 import Testing
 
 /// `hcipico scan --transport tcp:…` as built, against the Bumble peer with two peripherals
@@ -72,5 +73,43 @@ struct ScanCommandPeerTests {
         let rows = all.stdout.split(separator: "\n")
         #expect(rows.first?.hasPrefix("ADDRESS") == true && rows.count == 3, "\(all.stdout)")
         #expect(rows.dropFirst().allSatisfy { $0.contains("random") && $0.contains("Laird VSP") }, "\(all.stdout)")
+    }
+
+    /// Ctrl-C (SIGINT) ends an unlimited scan with exit 0 and SIGTERM a timed one with 130; both
+    /// after printing what was found, and both disable the scan first (the peer's capture of the
+    /// controller's HCI traffic has LE Set Scan Enable off after each enable).
+    @Test func signalsEndTheScanCleanlyAndDisableIt() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-peer-\(UUID()).log").path
+        let capture = log + ".btsnoop"
+        let peer = try await BumblePeer.start(
+            script: script,
+            arguments: ["--peripherals", "2", "--btsnoop", capture],
+            logPath: log
+        )
+        defer {
+            peer.stop()
+            try? FileManager.default.removeItem(atPath: log)
+            try? FileManager.default.removeItem(atPath: capture)
+        }
+        for (signal, timeout, expected) in [(SIGINT, "0", Int32(0)), (SIGTERM, "30", Int32(130))] {
+            let running = try #require(
+                RunningProgram(
+                    try builtHCIPico(),
+                    ["scan", "--json", "--transport", "tcp:127.0.0.1:\(peer.port)", "--timeout", timeout]
+                )
+            )
+            for _ in 0..<500 where running.stdout.split(separator: "\n").count < 2 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            running.signal(signal)
+            let status = running.wait()
+            #expect(status == expected, "signal \(signal): \(running.stderr)")
+            #expect(running.stdout.split(separator: "\n").count == 2, "\(running.stdout)")
+        }
+        let bytes = try #require(FileManager.default.contents(atPath: capture).map { Array($0) })
+        let records = try bytes.withUnsafeBytes { try BTSnoopRecord.parseFile($0) }
+        let scanEnables = records.filter { $0.indicator == .command && $0.packet.starts(with: [0x0C, 0x20]) }
+        #expect(scanEnables.map { Array($0.packet.dropFirst(3)) } == [[1, 1], [0, 0], [1, 1], [0, 0]])
     }
 }
