@@ -19,14 +19,6 @@ public struct ScanParameters: Sendable, Hashable {
         self.filterDuplicates = filterDuplicates
     }
 
-    /// The allowed interval and window values (Core 5.4 Vol 4 Part E §7.8.10).
-    public static let allowedRange: ClosedRange<UInt16> = 0x0004...0x4000
-
-    /// True when interval and window are in range and the window fits in the interval.
-    public var isValid: Bool {
-        Self.allowedRange.contains(interval) && Self.allowedRange.contains(window) && window <= interval
-    }
-
     /// The commands that set up, start and stop such a scan: the extended ones (LE 1M only) or the
     /// legacy ones. `ownAddressType` is what scan requests carry (0 public, 1 random).
     public func commands(extended: Bool, ownAddressType: UInt8) -> ScanCommands {
