@@ -44,6 +44,15 @@ struct ScanCommandPeerTests {
         }
         #expect(peer.peripherals.map(\.description) == ["F0:11:22:33:44:55", "F0:11:22:33:44:56"])
 
+        // `hcipico adapters` over the same transport: what the emulated controller reported.
+        let adapters = try #require(
+            runProgram(try builtHCIPico(), ["adapters", "--transport", "tcp:127.0.0.1:\(peer.port)"])
+        )
+        #expect(adapters.status == 0, "\(adapters.stderr)")
+        #expect(adapters.stdout.hasPrefix("tcp:127.0.0.1:\(peer.port)  00:00:5E:00:53:01\n"), "\(adapters.stdout)")
+        #expect(adapters.stdout.contains("ACL buffers 8 × 27 bytes (LE Read Buffer Size v2)"), "\(adapters.stdout)")
+        #expect(adapters.stdout.contains("scanning legacy"), "\(adapters.stdout)")
+
         // Default: the devices advertising the VSP service, one JSON object each.
         let both = try Self.scan(peer, ["--json"], seconds: 3)
         #expect(both.status == 0, "\(both.stderr)")
