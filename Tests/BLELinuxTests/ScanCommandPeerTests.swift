@@ -21,7 +21,7 @@ struct ScanCommandPeerTests {
     }
 
     /// Runs `hcipico scan` with `arguments` against the peer for `seconds`.
-    static func scan(_ peer: BumblePeer, _ arguments: [String], seconds: Int = 2) throws -> Scan {
+    static func scan(_ peer: BumblePeer, _ arguments: [String], seconds: Int = 1) throws -> Scan {
         let run = try #require(
             runProgram(
                 try builtHCIPico(),
