@@ -73,7 +73,7 @@ struct Adapters: AsyncParsableCommand {
         } catch {
             await host.shutdown()
             StandardError.report("\(spec): \(error)")
-            throw ScanSession.status(error).exitCode
+            throw error.exitStatus.exitCode
         }
         await host.shutdown()
         print(Self.describe(info, transport: spec))

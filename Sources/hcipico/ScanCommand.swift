@@ -94,19 +94,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     /// The transport: --transport, else HCIPICO_TRANSPORT, else the kernel; --adapter picks the kernel's.
     func resolvedTransport() throws -> TransportSpec {
-        do {
-            var spec = try TransportSpec.resolve(transport, environment: ProcessInfo.processInfo.environment)
-            if let adapter {
-                let name = try HCIAdapterName(parsing: adapter)
-                guard case .kernel = spec else {
-                    throw ValidationError("--adapter goes with the kernel transport; give user:\(adapter) instead")
-                }
-                spec = .kernel(adapter: name)
-            }
-            return spec
-        } catch let error as ArgumentSyntaxError {
-            throw ValidationError("\(error)")
-        }
+        try TransportSpec.fromOptions(transport: transport, adapter: adapter)
     }
 
     func run() async throws {

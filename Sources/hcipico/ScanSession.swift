@@ -140,13 +140,9 @@ struct ScanSession: Sendable {
         var isReached: Bool { flag.load(ordering: .sequentiallyConsistent) }
     }
 
+    /// The exit status of a failure on hcipico's own host; Command Disallowed means a scan already runs.
     static func status(_ error: HCIHostError) -> ExitStatus {
-        switch error {
-        case .commandTimeout: .timeout
-        case .commandFailed(_, let status) where status == .commandDisallowed: .busy
-        case .notRunning, .transport, .disconnected: .connectionLost
-        case .cancelled: .interrupted
-        default: .failure
-        }
+        if case .commandFailed(_, let status) = error, status == .commandDisallowed { return .busy }
+        return error.exitStatus
     }
 }
