@@ -62,11 +62,12 @@ peers-kernel: peers-deps $(ATT_RTT)
 	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
 		--run Tests/Peers/vm/smoke.sh
 
-## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests) and
-## `hcipico adapters` in the qemu guest: raw HCI commands and events, the L2CAP ATT socket, EBUSY.
+## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests),
+## `hcipico adapters` and `hcipico scan` in the qemu guest: raw HCI commands and events, LE scanning
+## on the raw socket, the L2CAP ATT socket, EBUSY.
 peers-kernel-blelinux: peers-deps
 	$(SWIFT) build --build-tests
-	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo" \
+	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo --peripherals 2" \
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" -- hcipicoPackageTests.xctest \
 		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
 		--xunit-output /tmp/xunit.xml
@@ -81,7 +82,8 @@ peers-h4-blelinux: peers-deps
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
-	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests
+	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests \
+		--filter ScanCommandPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

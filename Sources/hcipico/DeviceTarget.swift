@@ -31,20 +31,16 @@ enum DeviceTarget: Equatable {
             }
             return .simulator(kind)
         }
+        let address: BluetoothAddress
         do {
-            let address = try BluetoothAddress(parsing: device, type: random ? .random : .public)
-            var spec = try TransportSpec.resolve(transport, environment: environment)
-            if let adapter {
-                let name = try HCIAdapterName(parsing: adapter)
-                guard case .kernel = spec else {
-                    throw ValidationError("--adapter goes with the kernel transport; give user:\(adapter) instead")
-                }
-                spec = .kernel(adapter: name)
-            }
-            return .radio(address, spec)
+            address = try BluetoothAddress(parsing: device, type: random ? .random : .public)
         } catch {
             throw ValidationError("\(error)")
         }
+        return .radio(
+            address,
+            try TransportSpec.fromOptions(transport: transport, adapter: adapter, environment: environment)
+        )
     }
 
     var isSimulator: Bool {

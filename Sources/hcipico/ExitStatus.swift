@@ -27,7 +27,8 @@ enum ExitStatus: Int32, CaseIterable {
     case busy = 14
     /// Bad arguments or input refused before anything was sent (ArgumentParser's validation status too).
     case badInput = 64
-    /// Interrupted by Ctrl-C; what was received is kept and marked incomplete.
+    /// Interrupted by Ctrl-C; what was received is kept and marked incomplete. (`scan` without a time
+    /// limit ends by Ctrl-C or SIGTERM and exits 0; a timed scan cut short is 130.)
     case interrupted = 130
 
     var exitCode: ExitCode { ExitCode(rawValue) }

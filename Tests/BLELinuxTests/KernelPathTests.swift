@@ -23,6 +23,52 @@ struct KernelPathTests {
         #expect(chosen.address.value != 0)
     }
 
+    /// Every peripheral of the peer (BLE_PEERS), by address value.
+    static var peers: Set<UInt64> {
+        let text = getenv("BLE_PEERS").map { String(cString: $0) } ?? ""
+        return Set(text.split(separator: ",").compactMap { BluetoothAddress($0)?.value })
+    }
+
+    @Test func scanFindsEveryPeripheralByTheVSPServiceAndDisablesTheScan() async throws {
+        let expected = Self.peers
+        try #require(!expected.isEmpty, "BLE_PEERS names no peripheral")
+        let hci = try HCISocket.open(nil)
+        defer { hci.close() }
+        var table = DiscoveryTable(filter: .lairdVSP)
+        let started = ContinuousClock.now
+        let outcome = try await KernelScanner(socket: hci).scan(ScanParameters(), for: .seconds(20)) { advertisement in
+            table.add(advertisement)
+            return Set(table.matched.map(\.address.value)) != expected
+        }
+        print(
+            "KERNEL-PATH scan: \(table.matched.count) of \(expected.count) found in \(ContinuousClock.now - started), \(outcome)"
+        )
+        #expect(outcome.ending == .stopped, "\(table.matched)")
+        #expect(outcome.restoreFailure == nil)
+        #expect(outcome.malformedReports == 0)
+        #expect(Set(table.matched.map(\.address.value)) == expected)
+        #expect(table.matched.allSatisfy { $0.name?.hasPrefix("PicoSim") == true && $0.connectable })
+        // Scanning was disabled: a second scan can set its parameters again (a running scan would refuse).
+        let again = try await KernelScanner(socket: hci).scan(ScanParameters(active: false), for: .milliseconds(300)) {
+            _ in true
+        }
+        #expect(again.ending == .duration && again.restoreFailure == nil)
+    }
+
+    /// `hcipico scan --json` as built, on the kernel path (the default transport).
+    @Test func scanCommandFindsThePeripheralsByTheVSPService() throws {
+        let run = try #require(runProgram(try builtHCIPico(), ["scan", "--json", "--timeout", "3"]))
+        print("KERNEL-PATH hcipico scan: status \(run.status)\n\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let found = run.stdout.split(separator: "\n").compactMap { line -> UInt64? in
+            guard let start = line.range(of: "\"address\":\"")?.upperBound else { return nil }
+            return BluetoothAddress(line[start...].prefix(17))?.value
+        }
+        #expect(Set(found) == Self.peers, "\(run.stdout)")
+        #expect(found.count == Self.peers.count, "one line per device")
+        #expect(run.stdout.contains("569A1101-B87F-490C-92CB-11BA5EA5167C"))
+    }
+
     @Test func readBDADDRIsAnsweredWithTheAdaptersAddress() async throws {
         let hci = try HCISocket.open(nil)
         defer { hci.close() }

@@ -51,6 +51,9 @@ public final class HCIHost: Sendable {
     /// What initialisation learnt about the controller (nil before `start()` completes).
     public var controller: HCIControllerInfo? { state.withLock { $0.controller } }
 
+    /// Why the transport stopped, once it has.
+    public var closeReason: TransportError? { state.withLock { $0.closed } }
+
     /// Counters of what the receive path dropped or answered.
     public var statistics: HCIHostStatistics { state.withLock { $0.statistics } }
 
