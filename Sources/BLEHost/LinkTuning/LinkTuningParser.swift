@@ -11,7 +11,7 @@ struct LinkTuningParser {
     func parse() throws(LinkTuningSyntaxError) -> LinkTuningRequest {
         let fields = split(Substring(text), separator: ",", from: 0)
         guard fields.count <= 3 else {
-            throw fail(fields[3].offset - 1, "text", "more than three comma-separated fields")
+            throw fail(fields[3].offset, "text", "more than three comma-separated fields")
         }
         let interval = fields[0]
         let bounds = split(interval.value, separator: "-", from: interval.offset)
