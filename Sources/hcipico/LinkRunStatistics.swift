@@ -45,7 +45,9 @@ struct LinkRunStatistics {
                 "stats: notifications \(summary.arrivals), inter-arrival p50 \(Self.ms(summary.p50)) p90 \(Self.ms(summary.p90)) p99 \(Self.ms(summary.p99)) max \(Self.ms(summary.max)) ms"
             )
         } else {
-            lines.append("stats: notifications \(arrivals.summary?.arrivals ?? 0) (fewer than two: no inter-arrival times)")
+            lines.append(
+                "stats: notifications \(arrivals.summary?.arrivals ?? 0) (fewer than two: no inter-arrival times)"
+            )
         }
         return lines
     }

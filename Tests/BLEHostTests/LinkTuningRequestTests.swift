@@ -18,9 +18,15 @@ import Testing
 
     @Test func explicitValuesInMilliseconds() throws {
         let plain = try LinkTuningRequest(parsing: "7.5-15")
-        #expect(plain.connection == HCIConnectionParameters(intervalMin: 6, intervalMax: 12, latency: 0, supervisionTimeout: 200))
+        #expect(
+            plain.connection
+                == HCIConnectionParameters(intervalMin: 6, intervalMax: 12, latency: 0, supervisionTimeout: 200)
+        )
         let full = try LinkTuningRequest(parsing: "30-50,2,4000")
-        #expect(full.connection == HCIConnectionParameters(intervalMin: 24, intervalMax: 40, latency: 2, supervisionTimeout: 400))
+        #expect(
+            full.connection
+                == HCIConnectionParameters(intervalMin: 24, intervalMax: 40, latency: 2, supervisionTimeout: 400)
+        )
         let quarter = try LinkTuningRequest(parsing: "8.75-11.25,0,100")
         #expect(quarter.connection.intervalMin == 7 && quarter.connection.intervalMax == 9)
         #expect(quarter.connection.supervisionTimeout == 10)

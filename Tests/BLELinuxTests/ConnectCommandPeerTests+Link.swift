@@ -16,8 +16,13 @@ extension ConnectCommandPeerTests {
         #expect(steps.count == 5, "\(outcome.stderr)")
         #expect(steps.allSatisfy { $0.contains("requested") }, "\(steps)")
         let update = try #require(steps.first { $0.hasPrefix("hcipico: link connection: ") })
-        #expect(update.contains("requested interval 7.5–15 ms, latency 0, timeout 2000 ms; done: interval"), "\(update)")
-        #expect(lines.contains { $0.hasPrefix("hcipico: stats: connection interval") && $0.contains("timeout 2000 ms") })
+        #expect(
+            update.contains("requested interval 7.5–15 ms, latency 0, timeout 2000 ms; done: interval"),
+            "\(update)"
+        )
+        #expect(
+            lines.contains { $0.hasPrefix("hcipico: stats: connection interval") && $0.contains("timeout 2000 ms") }
+        )
         #expect(lines.contains { $0.hasPrefix("hcipico: stats: ATT MTU ") })
         let arrivals = try #require(lines.first { $0.hasPrefix("hcipico: stats: notifications ") })
         #expect(arrivals.contains("p50") && arrivals.contains("p99") && arrivals.contains("max"), "\(arrivals)")

@@ -58,7 +58,9 @@ import Testing
         // then ours is refused in the Complete event.
         sent = try await Self.command(kernel)
         #expect(sent.opcode == 0x2013)
-        #expect(sent.parameters == [0x40, 0x00, 0x06, 0x00, 0x0C, 0x00, 0x00, 0x00, 0xC8, 0x00, 0x00, 0x00, 0x00, 0x00])
+        #expect(
+            sent.parameters == [0x40, 0x00, 0x06, 0x00, 0x0C, 0x00, 0x00, 0x00, 0xC8, 0x00, 0x00, 0x00, 0x00, 0x00]
+        )
         Self.status(kernel, 0x2013, 0x00)
         Self.leMeta(kernel, [0x03, 0x00, 0x41, 0x00, 0x28, 0x00, 0x00, 0x00, 0x2A, 0x00])
         Self.leMeta(kernel, [0x03, 0x3B, 0x40, 0x00, 0x18, 0x00, 0x00, 0x00, 0x2A, 0x00])
@@ -96,7 +98,11 @@ import Testing
         }
         hci.close()
         await #expect(throws: LinkTuningFailure.self) {
-            _ = try await target.exchange(HCILEReadRemoteFeatures(connectionHandle: 0x40), awaiting: 0x04, eventTimeout: .seconds(1))
+            _ = try await target.exchange(
+                HCILEReadRemoteFeatures(connectionHandle: 0x40),
+                awaiting: 0x04,
+                eventTimeout: .seconds(1)
+            )
         }
     }
 

@@ -93,7 +93,10 @@ import Testing
         options.tuning.localFeatures = 0
         let bare = try await HostHarness(options)
         report = await LinkTuner().apply(.lowLatency, to: try await bare.connect())
-        #expect(report.dataLength == .notSupported("our controller lacks LE Data Packet Length Extension (LE feature bit 5)"))
+        #expect(
+            report.dataLength
+                == .notSupported("our controller lacks LE Data Packet Length Extension (LE feature bit 5)")
+        )
         #expect(report.phy == .notSupported("our controller lacks LE 2M PHY (LE feature bit 8)"))
         #expect(!bare.controller.commandOpcodes.contains(0x2022) && !bare.controller.commandOpcodes.contains(0x2032))
         await bare.host.shutdown()
@@ -101,7 +104,10 @@ import Testing
         options.commands = FakeController.baseCommands + [HCILEReadBufferSizeV2.self]
         let old = try await HostHarness(options)
         report = await LinkTuner().apply(.lowLatency, to: try await old.connect())
-        #expect(report.remoteFeatures == .notSupported("our controller does not list LE Read Remote Features among its supported commands"))
+        #expect(
+            report.remoteFeatures
+                == .notSupported("our controller does not list LE Read Remote Features among its supported commands")
+        )
         #expect(report.phy == .notSupported("our controller does not list LE Set PHY among its supported commands"))
         await old.host.shutdown()
     }
@@ -113,7 +119,9 @@ import Testing
         let link = try await harness.connect()
         let report = await Self.quick.apply(.lowLatency, to: link)
         #expect(report.dataLength == .acceptedWithoutEvent(waited: .milliseconds(200)))
-        #expect(report.phy == .failed(LinkTuningFailure.noAnswer(opcode: 0x2032, waited: .milliseconds(300)).description))
+        #expect(
+            report.phy == .failed(LinkTuningFailure.noAnswer(opcode: 0x2032, waited: .milliseconds(300)).description)
+        )
         #expect(report.lines[4].contains("no Command Status or Command Complete for HCI command 0x2032"))
         await harness.host.shutdown()
     }

@@ -16,7 +16,9 @@ extension HCIConnection: LinkTuningTarget {
         let waiter = subevent.map { LinkEventWaiter(subevent: $0, handle: handle) }
         if let waiter { host.state.withLock { $0.linkEventWaiters[ObjectIdentifier(waiter)] = waiter } }
         defer {
-            if let waiter { _ = host.state.withLock { $0.linkEventWaiters.removeValue(forKey: ObjectIdentifier(waiter)) } }
+            if let waiter {
+                _ = host.state.withLock { $0.linkEventWaiters.removeValue(forKey: ObjectIdentifier(waiter)) }
+            }
         }
         let answer: HCICommandResult
         do throws(HCIHostError) {

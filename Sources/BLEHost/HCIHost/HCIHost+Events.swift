@@ -24,7 +24,10 @@ extension HCIHost {
         }
         switch event {
         case .commandComplete(let complete):
-            finishCommand(opcode: complete.commandOpcode, .success(.complete(returnParameters: complete.returnParameters)))
+            finishCommand(
+                opcode: complete.commandOpcode,
+                .success(.complete(returnParameters: complete.returnParameters))
+            )
         case .commandStatus(let status):
             finishCommand(opcode: status.commandOpcode, .success(.status(status.status.rawValue)))
         case .disconnectionComplete(let complete):

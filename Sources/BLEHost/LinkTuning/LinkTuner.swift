@@ -21,7 +21,11 @@ public struct LinkTuner: Sendable {
         let handle = target.connectionHandle
         let commands: HCISupportedCommands?
         do throws(LinkTuningFailure) {
-            let (answer, _) = try await target.exchange(HCIReadLocalSupportedCommands(), awaiting: nil, eventTimeout: .zero)
+            let (answer, _) = try await target.exchange(
+                HCIReadLocalSupportedCommands(),
+                awaiting: nil,
+                eventTimeout: .zero
+            )
             if case .complete(let parameters) = answer, parameters.count >= 65, parameters[0] == 0 {
                 commands = HCISupportedCommands(octets: Array(parameters[1...]))
             } else {
@@ -60,7 +64,12 @@ public struct LinkTuner: Sendable {
             report.dataLength = await dataLength(target, request.dataLength, handle: handle)
         }
 
-        report.phy = await phy(target, request: request, report: report, unlisted: unlisted(HCILESetPHY.self, "LE Set PHY"))
+        report.phy = await phy(
+            target,
+            request: request,
+            report: report,
+            unlisted: unlisted(HCILESetPHY.self, "LE Set PHY")
+        )
         return report
     }
 
@@ -77,8 +86,12 @@ public struct LinkTuner: Sendable {
         guard case .complete(let parameters) = answer, let status = answer.hciStatus else {
             return .failed("LE Read Local Supported Features answered with \(answer)")
         }
-        guard status == .success else { return .refused(opcode: HCILEReadLocalSupportedFeatures.opcode, status: status) }
-        guard parameters.count >= 9 else { return .failed("LE Read Local Supported Features: \(parameters.count) octets") }
+        guard status == .success else {
+            return .refused(opcode: HCILEReadLocalSupportedFeatures.opcode, status: status)
+        }
+        guard parameters.count >= 9 else {
+            return .failed("LE Read Local Supported Features: \(parameters.count) octets")
+        }
         return .done(Self.littleEndian(parameters[1..<9]))
     }
 

@@ -21,7 +21,11 @@ struct LinkTuningParser {
         let minimum = try intervalUnits(bounds[0], name: "interval minimum")
         let maximum = try intervalUnits(bounds[1], name: "interval maximum")
         guard minimum <= maximum else {
-            throw fail(bounds[1].offset, "interval maximum", "\(bounds[1].value) ms is below the minimum \(bounds[0].value) ms")
+            throw fail(
+                bounds[1].offset,
+                "interval maximum",
+                "\(bounds[1].value) ms is below the minimum \(bounds[0].value) ms"
+            )
         }
         var latency: UInt16 = 0
         if fields.count > 1 {

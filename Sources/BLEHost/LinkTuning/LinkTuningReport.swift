@@ -140,6 +140,7 @@ public struct LinkTuningReport: Sendable, Hashable {
         let hex = String(bits, radix: 16)
         let dle = bits & LinkTuner.dataLengthExtensionBit != 0 ? "yes" : "no"
         let twoM = bits & LinkTuner.twoMegabitPHYBit != 0 ? "yes" : "no"
-        return "0x\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex) (data length extension \(dle), 2M PHY \(twoM))"
+        return
+            "0x\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex) (data length extension \(dle), 2M PHY \(twoM))"
     }
 }
