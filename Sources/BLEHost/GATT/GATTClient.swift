@@ -79,8 +79,8 @@ public final class GATTClient: Sendable {
     }
 
     /// Records the inter-arrival time of every notification and indication from now on (on the reader
-    /// thread, where they arrive, without allocating).
-    public func recordArrivals(into arrivals: NotificationArrivals) {
+    /// thread, where they arrive, without allocating); nil stops recording.
+    public func recordArrivals(into arrivals: NotificationArrivals?) {
         state.withLock { $0.arrivals = arrivals }
     }
 
