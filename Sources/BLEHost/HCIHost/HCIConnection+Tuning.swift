@@ -22,7 +22,7 @@ extension HCIConnection: LinkTuningTarget {
         }
         let answer: HCICommandResult
         do throws(HCIHostError) {
-            answer = try await host.answer(command)
+            answer = try await host.command(command)
         } catch {
             switch error {
             case .commandTimeout(let opcode):

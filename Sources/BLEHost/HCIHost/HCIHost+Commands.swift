@@ -30,7 +30,7 @@ extension HCIHost {
     /// Sends `command` and waits for Command Complete or Command Status. For Command Status the
     /// result is the single status octet. Failures of the wait are thrown; a status is returned.
     func send<Command: HCICommandPacket>(_ command: Command) async throws(HCIHostError) -> [UInt8] {
-        switch try await answer(command) {
+        switch try await self.command(command) {
         case .complete(let parameters): parameters
         case .status(let status): [status]
         }
@@ -38,7 +38,7 @@ extension HCIHost {
 
     /// Sends `command` and returns how the controller answered: Command Complete or Command Status.
     /// One command is outstanding at a time; the wait is bounded by `configuration.commandTimeout`.
-    public func answer<Command: HCICommandPacket>(_ command: Command) async throws(HCIHostError) -> HCICommandResult {
+    public func command<Command: HCICommandPacket>(_ command: Command) async throws(HCIHostError) -> HCICommandResult {
         let opcode = Command.opcode
         var writer = ByteWriter(capacity: 3 + Command.minimumLength + 8)
         command.encode(into: &writer)
