@@ -14,6 +14,7 @@ let suites: [BenchSuite] = [
     stackSuite,
     endToEndSuite,
     H4Bench.suite,
+    ArrivalsBench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -20,6 +20,8 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @OptionGroup var link: LinkOptions
 
+    @OptionGroup var tuning: LinkTuningOptions
+
     @Option(help: "A MethodSCRIPT file to run.")
     var script: String?
 
@@ -63,12 +65,15 @@ struct ConnectCommand: AsyncParsableCommand {
             Self.fail(error.description)
             throw error.status.exitCode
         }
+        let statistics = await tuning.apply(to: opened)
         do {
             try await perform(on: session, script: picoScript, title: title, sinks: sinks)
         } catch {
+            statistics?.finish(opened)
             await opened.close()
             throw error
         }
+        statistics?.finish(opened)
         await opened.close()
     }
 

@@ -133,6 +133,28 @@ struct KernelPathTests {
         #expect(closes.withLock { $0 } == [.closed])
     }
 
+    @Test func lowLatencyTuningReportsEveryStep() async throws {
+        let peer = try #require(Self.peer, "BLE_PEER is not an address")
+        let att = try await L2CAPATTSocket.connect(to: peer, timeout: .seconds(30))
+        defer { att.close() }
+        // No adapter named: the raw socket goes to the adapter whose address is the link's source.
+        let source = try att.sourceAddress()
+        let target = try KernelLinkTuning.open(for: att, adapter: nil)
+        defer { target.close() }
+        #expect(target.hci.adapter.address.value == source.value)
+        let report = await LinkTuner().apply(.lowLatency, to: target)
+        for line in report.lines { print("KERNEL-PATH \(line)") }
+        #expect(report.lines.count == 5)
+        // The local features come from Command Complete on the raw socket: always answered.
+        #expect(report.localFeatures.value != nil, "\(report.localFeatures)")
+        // Whatever the emulated controller answers, each step ends in a reported outcome; the
+        // connection update is accepted by Bumble's controller and its Complete event read back.
+        if case .done(let state) = report.connection {
+            #expect(state.interval >= 6 && state.interval <= 12)
+            #expect(state.supervisionTimeout == 200)
+        }
+    }
+
     /// The first LE Meta event with `subevent` within three seconds, if any.
     func firstEvent(in events: AsyncStream<HCIEventPacket>, subevent: UInt8) async -> HCIEventPacket? {
         await withTaskGroup(of: HCIEventPacket?.self) { group in
