@@ -16,7 +16,7 @@ public struct ATTError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "ATT error 0x\(hex(code.rawValue)) on handle 0x\(hex(handle)) for request 0x\(hex(request))"
+        "ATT error \(code) on handle 0x\(hex(handle)) for request 0x\(hex(request))"
     }
 }
 
