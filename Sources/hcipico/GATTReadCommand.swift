@@ -26,19 +26,25 @@ struct GATTReadCommand: AsyncParsableCommand {
 
     @OptionGroup var link: LinkOptions
 
+    @Option(help: "The receive MTU to offer in the exchange (23 to 517).")
+    var mtu: Int = ATTBearer.maximumMTU
+
     @Argument(help: ArgumentHelp("A handle (0x0003) or a UUID (2A00).", valueName: "attribute"))
     var attribute: String
 
     @Flag var format: Format = .hex
 
     func validate() throws {
+        guard (ATTBearer.defaultMTU...ATTBearer.maximumMTU).contains(mtu) else {
+            throw ValidationError("--mtu must be from 23 to 517, not \(mtu)")
+        }
         _ = try AttributeSelector(parsing: attribute)
     }
 
     func run() async throws {
         let selector = try AttributeSelector(parsing: attribute)
         let format = self.format
-        let (handle, value) = try await link.withClient("read \(selector)") { link throws(GATTError) in
+        let (handle, value) = try await link.withClient(mtu: mtu, "read \(selector)") { link throws(GATTError) in
             let handle = try await selector.handle(on: link.client)
             return (handle, try await link.client.readLong(handle))
         }

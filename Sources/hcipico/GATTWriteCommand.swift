@@ -24,6 +24,9 @@ struct GATTWriteCommand: AsyncParsableCommand {
 
     @OptionGroup var link: LinkOptions
 
+    @Option(help: "The receive MTU to offer in the exchange (23 to 517).")
+    var mtu: Int = ATTBearer.maximumMTU
+
     @Argument(help: ArgumentHelp("A handle (0x0003) or a UUID (2A00).", valueName: "attribute"))
     var attribute: String
 
@@ -39,6 +42,9 @@ struct GATTWriteCommand: AsyncParsableCommand {
     var withoutResponse = false
 
     func validate() throws {
+        guard (ATTBearer.defaultMTU...ATTBearer.maximumMTU).contains(mtu) else {
+            throw ValidationError("--mtu must be from 23 to 517, not \(mtu)")
+        }
         _ = try AttributeSelector(parsing: attribute)
         _ = try bytes()
     }
@@ -69,7 +75,7 @@ struct GATTWriteCommand: AsyncParsableCommand {
         let selector = try AttributeSelector(parsing: attribute)
         let bytes = try self.bytes()
         let withoutResponse = self.withoutResponse
-        try await link.withClient("write \(selector)") { link throws(GATTError) in
+        try await link.withClient(mtu: mtu, "write \(selector)") { link throws(GATTError) in
             let handle = try await selector.handle(on: link.client)
             if withoutResponse {
                 try await link.client.writeWithoutResponse(bytes, to: handle)
