@@ -15,7 +15,9 @@ enum AttributeSelector: Equatable, CustomStringConvertible {
             guard !digits.isEmpty, digits.count <= 4, let value = UInt16(digits, radix: 16) else {
                 throw ValidationError("'\(text)' is not a handle: a handle is 0x0001 to 0xFFFF")
             }
-            guard value != 0 else { throw ValidationError("'\(text)': handle 0x0000 does not exist (handles start at 0x0001)") }
+            guard value != 0 else {
+                throw ValidationError("'\(text)': handle 0x0000 does not exist (handles start at 0x0001)")
+            }
             self = .handle(value)
             return
         }

@@ -40,7 +40,8 @@ final class SubscriptionPrinter: Sendable {
         case .jsonl:
             let text = ValueText.utf8(bytes).map { ValueText.json($0) } ?? "null"
             let seconds = "\(time.seconds).\(Self.pad(time.microseconds, 6))"
-            line = "{\"t\":\(seconds),\"handle\":\(handle),\"value_hex\":\"\(ValueText.hex(bytes))\",\"text\":\(text)}\n"
+            line =
+                "{\"t\":\(seconds),\"handle\":\(handle),\"value_hex\":\"\(ValueText.hex(bytes))\",\"text\":\(text)}\n"
         }
         let done: Bool = state.withLock { state in
             guard state.ending == nil else { return false }

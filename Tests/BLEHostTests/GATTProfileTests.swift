@@ -8,18 +8,26 @@ import Testing
     @Test(arguments: testMTUs) func discoversEveryServiceCharacteristicAndDescriptor(mtu: Int) async throws {
         let link = try await GATTFixture.make(mtu: mtu)
         let profile = try await link.client.discoverProfile()
-        #expect(profile.services.map(\.service.uuid) == [BluetoothUUID(0x1800), .genericAttributeService, GATTFixture.vspService])
+        #expect(
+            profile.services.map(\.service.uuid) == [
+                BluetoothUUID(0x1800), .genericAttributeService, GATTFixture.vspService,
+            ]
+        )
         let vsp = try #require(profile.services.last)
         #expect(vsp.service.handle == link.vsp.handle && vsp.service.endHandle == link.vsp.endHandle)
         #expect(
             vsp.characteristics.map(\.characteristic.uuid)
-                == [GATTFixture.tx, GATTFixture.rx, GATTFixture.modemOut, GATTFixture.long, GATTFixture.secret,
-                    GATTFixture.sink]
+                == [
+                    GATTFixture.tx, GATTFixture.rx, GATTFixture.modemOut, GATTFixture.long, GATTFixture.secret,
+                    GATTFixture.sink,
+                ]
         )
         for (entry, expected) in zip(vsp.characteristics, link.vsp.characteristics) {
             #expect(entry.characteristic.declarationHandle == expected.declarationHandle)
             #expect(entry.characteristic.valueHandle == expected.valueHandle)
-            #expect(entry.descriptors.first { $0.uuid == .clientCharacteristicConfiguration }?.handle == expected.cccdHandle)
+            #expect(
+                entry.descriptors.first { $0.uuid == .clientCharacteristicConfiguration }?.handle == expected.cccdHandle
+            )
         }
         let long = try #require(vsp.characteristics.first { $0.characteristic.uuid == GATTFixture.long })
         #expect(long.descriptors.map(\.uuid) == [.characteristicUserDescription])

@@ -37,8 +37,10 @@ import Testing
         let objects = try result.output.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
-        #expect(objects.map { $0["type"] as? String } == ["service"] + ["characteristic", "descriptor"] + ["characteristic"]
-            + ["characteristic", "descriptor"] + ["characteristic"])
+        #expect(
+            objects.map { $0["type"] as? String } == ["service"] + ["characteristic", "descriptor"] + ["characteristic"]
+                + ["characteristic", "descriptor"] + ["characteristic"]
+        )
         #expect(objects[0]["name"] as? String == "Laird Virtual Serial Port service")
         #expect(objects[0]["handle"] as? Int == 1 && objects[0]["end_handle"] as? Int == 11)
         let tx = objects[1]
@@ -79,14 +81,17 @@ import Testing
         #expect(text.status == 0 && text.output == "ESP32 Calculator\n", "\(text.error)")
         let json = try await Self.gatt(["sim:calculator", "read", "0x0003", "--json"])
         #expect(
-            json.output == "{\"handle\":3,\"value_hex\":\"45535033322043616c63756c61746f72\",\"text\":\"ESP32 Calculator\"}\n"
+            json.output
+                == "{\"handle\":3,\"value_hex\":\"45535033322043616c63756c61746f72\",\"text\":\"ESP32 Calculator\"}\n"
         )
         // The user description is far longer than ATT_MTU − 1 = 22: Read Blob fetches the rest.
         let long = try await Self.gatt(["sim:calculator", "read", "2901", "--mtu", "23", "--text"])
         #expect(long.status == 0, "\(long.error)")
         #expect(long.output.hasPrefix("Calculator: write 3 bytes") && long.output.hasSuffix("3 wrong length).\n"))
         // A long write at MTU 23 is prepared in parts and executed.
-        let write = try await Self.gatt(["sim:calculator", "write", "0x0006", "--mtu", "23", String(repeating: "2b", count: 40)])
+        let write = try await Self.gatt([
+            "sim:calculator", "write", "0x0006", "--mtu", "23", String(repeating: "2b", count: 40),
+        ])
         #expect(write.status == 0, "\(write.error)")
     }
 

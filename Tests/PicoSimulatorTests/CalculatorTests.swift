@@ -99,9 +99,11 @@ import Testing
                 Self.answer(0, 3), Self.answer(3),
             ]
         )
-        #expect(answers.compactMap { CalculatorAnswer(bytes: $0)?.status } == [
-            .divideByZero, .unknownOperator, .wrongLength, .wrongLength, .wrongLength, .wrongLength, .ok,
-        ])
+        #expect(
+            answers.compactMap { CalculatorAnswer(bytes: $0)?.status } == [
+                .divideByZero, .unknownOperator, .wrongLength, .wrongLength, .wrongLength, .wrongLength, .ok,
+            ]
+        )
     }
 
     @Test func aReadReturnsTheLastAnswer() async throws {

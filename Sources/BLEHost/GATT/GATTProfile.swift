@@ -67,7 +67,9 @@ public struct GATTProfile: Sendable, Hashable {
         var found: [Attribute] = []
         for service in services {
             for entry in service.characteristics {
-                if entry.characteristic.uuid == uuid { found.append(.characteristic(entry.characteristic, in: service.service)) }
+                if entry.characteristic.uuid == uuid {
+                    found.append(.characteristic(entry.characteristic, in: service.service))
+                }
                 for descriptor in entry.descriptors where descriptor.uuid == uuid {
                     found.append(.descriptor(descriptor, of: entry.characteristic))
                 }
@@ -133,7 +135,9 @@ extension GATTClient {
             var characteristics: [GATTProfile.Characteristic] = []
             for characteristic in try await discoverCharacteristics(of: service) {
                 let descriptors = try await discoverDescriptors(of: characteristic)
-                characteristics.append(GATTProfile.Characteristic(characteristic: characteristic, descriptors: descriptors))
+                characteristics.append(
+                    GATTProfile.Characteristic(characteristic: characteristic, descriptors: descriptors)
+                )
             }
             services.append(GATTProfile.Service(service: service, characteristics: characteristics))
         }
