@@ -25,7 +25,10 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The characteristic: its value handle (0x0003) or its UUID.", valueName: "attribute"))
     var attribute: String
 
-    @Flag(help: "Ask for indications (acknowledged) instead of notifications.")
+    @Flag(
+        help:
+            "Ask for indications (acknowledged); the default is notifications, or indications when the characteristic only has those."
+    )
     var indicate = false
 
     @Option(help: "Stop after this many values.")
@@ -53,16 +56,19 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
         let target = try writeTo.map { text throws(ValidationError) in try AttributeSelector(parsing: text) }
         let values = try write.map { text throws(ValidationError) in try ValueText.parseHex(text, what: "--write") }
         let printer = SubscriptionPrinter(format: format, limit: count)
-        let kind: GATTSubscriptionKind = indicate ? .indications : .notifications
+        let indicate = self.indicate
         let ending = try await link.withClient("subscribe \(selector)") { link throws(GATTError) in
             let client = link.client
             let characteristic = try await selector.characteristic(on: client)
+            if indicate && !characteristic.properties.contains(.indicate) {
+                throw .invalidArgument("\(characteristic) does not indicate")
+            }
             let writeHandle = try await target?.handle(on: client) ?? characteristic.valueHandle
             let signal = InterruptSignal { printer.finish(.interrupted) }
             defer { signal.cancel() }
             let subscription = try await client.subscribe(
                 to: characteristic,
-                kind: kind,
+                kind: indicate ? .indications : nil,
                 ended: { reason in printer.finish(.lost(reason)) },
                 { value in printer.received(value, handle: characteristic.valueHandle) }
             )

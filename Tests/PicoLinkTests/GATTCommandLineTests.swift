@@ -117,6 +117,13 @@ import Testing
         #expect(ambiguous.error.contains("handle 0x0004") && ambiguous.error.contains("handle 0x0009"))
         let missing = try await Self.gatt(["sim:pico", "subscribe", "2A00"])
         #expect(missing.status == 64 && missing.error.contains("no characteristic 2A00"), "\(missing.error)")
+        let notIndicating = try await Self.gatt(["sim:calculator", "subscribe", "0x0006", "--indicate"])
+        #expect(
+            notIndicating.status == 64 && notIndicating.error.contains("does not indicate"),
+            "\(notIndicating.error)"
+        )
+        let notNotifying = try await Self.gatt(["sim:calculator", "subscribe", "2A00"])
+        #expect(notNotifying.status == 64 && notNotifying.error.contains("neither notify nor indicate"))
         let tooLong = try await Self.gatt([
             "sim:pico", "write", Self.vspRX, "--without-response", "--mtu", "23", String(repeating: "41", count: 21),
         ])
