@@ -95,6 +95,26 @@ import Testing
         #expect(write.status == 0, "\(write.error)")
     }
 
+    @Test func writeTakesAFileWithinTheAttributeLimit() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data([7, 6, 0x2A]).write(to: directory.appendingPathComponent("request.bin"))
+        try Data(count: 513).write(to: directory.appendingPathComponent("big.bin"))
+        func gatt(_ arguments: [String]) async throws -> CommandLineTests.Result {
+            try await CommandLineTests.offPool { try CommandLineTests.run(["gatt"] + arguments, in: directory) }
+        }
+        let written = try await gatt(["sim:calculator", "write", "0x0006", "--file", "request.bin"])
+        #expect(written.status == 0, "\(written.error)")
+        let big = try await gatt(["sim:calculator", "write", "0x0006", "--file", "big.bin"])
+        #expect(big.status == 64 && big.error.contains("513 bytes; an attribute value is at most 512"), "\(big.error)")
+        let missing = try await gatt(["sim:calculator", "write", "0x0006", "--file", "missing.bin"])
+        #expect(missing.status == 64 && missing.error.contains("cannot read it"))
+        let both = try await gatt(["sim:calculator", "write", "0x0006", "00", "--file", "request.bin"])
+        #expect(both.status == 64 && both.error.contains("not both"))
+        let text = try await gatt(["sim:calculator", "write", "0x0006", "--text", "7*6"])
+        #expect(text.status == 0, "\(text.error)")
+    }
+
     @Test func mtuIsNegotiated() async throws {
         #expect(try await Self.gatt(["sim:calculator", "mtu"]).output == "517\n")
         #expect(try await Self.gatt(["sim:pico", "mtu", "--request", "100"]).output == "100\n")
