@@ -64,7 +64,7 @@ import Testing
             }
             #expect(message.contains("ambiguous: 3 attributes"))
             for cccd in link.vsp.characteristics.compactMap(\.cccdHandle) {
-                #expect(message.contains(String(cccd, radix: 16, uppercase: false).leftPadded(4)))
+                #expect(message.contains(String(cccd, radix: 16, uppercase: true).leftPadded(4)))
             }
         }
         #expect(throws: GATTError.notFound("no characteristic or descriptor ABCD")) {

@@ -49,11 +49,11 @@ public struct GATTProfile: Sendable, Hashable {
         public var description: String {
             switch self {
             case .characteristic(let characteristic, let service):
-                "characteristic \(characteristic.uuid) (value handle 0x\(hex4(characteristic.valueHandle)), "
-                    + "service \(service.uuid) at 0x\(hex4(service.handle)))"
+                "characteristic \(characteristic.uuid) (value handle 0x\(handleText(characteristic.valueHandle)), "
+                    + "service \(service.uuid) at 0x\(handleText(service.handle)))"
             case .descriptor(let descriptor, let characteristic):
-                "descriptor \(descriptor.uuid) (handle 0x\(hex4(descriptor.handle)), "
-                    + "characteristic \(characteristic.uuid) at 0x\(hex4(characteristic.valueHandle)))"
+                "descriptor \(descriptor.uuid) (handle 0x\(handleText(descriptor.handle)), "
+                    + "characteristic \(characteristic.uuid) at 0x\(handleText(characteristic.valueHandle)))"
             }
         }
     }
@@ -143,4 +143,10 @@ extension GATTClient {
         }
         return GATTProfile(services: services)
     }
+}
+
+/// A handle as `services` prints it: four uppercase hex digits.
+private func handleText(_ handle: UInt16) -> String {
+    let digits = String(handle, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
 }
