@@ -9,12 +9,14 @@ import Synchronization
 /// | service | characteristic | properties |
 /// |---|---|---|
 /// | GAP `1800` | Device Name `2A00` = "ESP32 Calculator" | read |
-/// | calculator `ca1c0000-…` | calculator `ca1c0001-…` | read, write, write without response, notify |
+/// | calculator `ca1c0000-…` | calculator `ca1c0001-…` | read, write, write without response, notify, indicate |
 ///
 /// The calculator characteristic has a Characteristic User Description that spells the protocol out
 /// (longer than 22 bytes, so reading it at the default MTU takes Read Blob). A read returns the last
 /// answer (`0` with status ok before the first request). Every write is accepted, whatever its length:
-/// bad input is answered with an error status, never refused or dropped.
+/// bad input is answered with an error status, never refused or dropped. The answer goes out as a
+/// notification, as an indication (in order, each confirmed before the next), or both, as the client
+/// subscribed.
 public final class SimulatedCalculatorPeripheral: Sendable {
     public static let deviceName = "ESP32 Calculator"
     public static let userDescription =
@@ -34,6 +36,8 @@ public final class SimulatedCalculatorPeripheral: Sendable {
         let bearer = ATTBearer(transport: transport)
         let database = GATTDatabase()
         let memory = self.memory
+        // Indications wait for their confirmation: one task sends them in the order the answers came.
+        let (indications, indicationQueue) = AsyncStream.makeStream(of: (handle: UInt16, value: [UInt8]).self)
         genericAccess = database.addGenericAccess(deviceName: Self.deviceName)
         calculator = database.addService(
             GATTServiceDefinition(
@@ -41,7 +45,7 @@ public final class SimulatedCalculatorPeripheral: Sendable {
                 characteristics: [
                     GATTCharacteristicDefinition(
                         uuid: .calculatorCharacteristic,
-                        properties: [.read, .write, .writeWithoutResponse, .notify],
+                        properties: [.read, .write, .writeWithoutResponse, .notify, .indicate],
                         descriptors: [
                             GATTDescriptorDefinition(
                                 uuid: .characteristicUserDescription,
@@ -54,6 +58,9 @@ public final class SimulatedCalculatorPeripheral: Sendable {
                             let answer = CalculatorAnswer(request: write.value)
                             memory.answer.withLock { $0 = answer }
                             _ = try? write.server.notify(write.handle, value: answer.bytes)
+                            if write.server.isSubscribed(write.handle, .indications) {
+                                indicationQueue.yield((write.handle, answer.bytes))
+                            }
                             return nil
                         }
                     )
@@ -61,7 +68,14 @@ public final class SimulatedCalculatorPeripheral: Sendable {
             )
         )
         calculatorHandle = calculator.valueHandle(of: .calculatorCharacteristic) ?? 0
-        server = GATTServer(database: database, bearer: bearer)
+        let server = GATTServer(database: database, bearer: bearer)
+        self.server = server
+        Task {
+            for await indication in indications {
+                _ = try? await server.indicate(indication.handle, value: indication.value)
+            }
+        }
+        bearer.onClose { _ in indicationQueue.finish() }
     }
 
     /// The answer to the last request.

@@ -65,22 +65,39 @@ enum ValueText {
         String(validating: bytes, as: UTF8.self)
     }
 
-    /// The bytes as one line of text: UTF-8 (invalid sequences as U+FFFD), control characters and
-    /// backslashes escaped (`\n`, `\r`, `\t`, `\\`, `\xNN`).
+    /// The bytes as one line of text: UTF-8, with control characters, backslashes and bytes that are
+    /// not UTF-8 escaped (`\n`, `\r`, `\t`, `\\`, `\xNN`).
     static func line(_ bytes: [UInt8]) -> String {
         var out = ""
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+        var index = 0
+        while index < bytes.count {
+            guard let (scalar, length) = scalar(in: bytes, at: index) else {
+                out += "\\x" + hex([bytes[index]])
+                index += 1
+                continue
+            }
+            index += length
             switch scalar {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\x" + hex([UInt8(scalar.value)])
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\x" + hex([UInt8(scalar.value)])
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// The UTF-8 scalar starting at `index` and its length, or nil if the bytes there are not one.
+    private static func scalar(in bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+        let lead = bytes[index]
+        let length = lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+        guard length > 0, index + length <= bytes.count else { return nil }
+        guard let text = String(validating: bytes[index..<index + length], as: UTF8.self),
+            let scalar = text.unicodeScalars.first
+        else { return nil }
+        return (scalar, length)
     }
 
     /// A JSON string literal (quoted, escaped as RFC 8259 requires).

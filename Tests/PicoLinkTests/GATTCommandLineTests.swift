@@ -23,7 +23,7 @@ import Testing
                 "  characteristic 2A00 Device Name  [read]  declaration 0x0002 value 0x0003  \"ESP32 Calculator\"",
                 "service CA1C0000-E532-4B1E-9A5E-8D1C2A6F0B01 Calculator service  0x0004–0x0008",
                 "  characteristic \(Self.calculator) Calculator (write operand1 operand2 operator; result notified)"
-                    + "  [read write-without-response write notify]  declaration 0x0005 value 0x0006",
+                    + "  [read write-without-response write notify indicate]  declaration 0x0005 value 0x0006",
                 "    descriptor 2902 Client Characteristic Configuration  0x0007",
                 "    descriptor 2901 Characteristic User Description  0x0008",
             ],
@@ -74,6 +74,20 @@ import Testing
         let line = hex.output.split(separator: " ").map(String.init)
         #expect(line.count == 3 && line[1] == "0x0006" && line[2] == "fe01000000\n", "\(hex.output)")
         #expect(line.first?.hasSuffix("Z") == true && line.first?.count == 27, "\(hex.output)")
+    }
+
+    @Test func indicationsArePrintedToo() async throws {
+        let result = try await Self.gatt([
+            "sim:calculator", "subscribe", "0x0006", "--indicate", "--count", "3", "--format", "text",
+            "--write", "0c0c2a", "--write", "0c0c2f", "--write", "0c0c3f",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let values = result.output.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) }
+        // 144 = 0x90, 1, then unknown operator '?': text with control characters escaped.
+        #expect(
+            values == ["\\x90\\x00\\x00\\x00\\x00", "\\x01\\x00\\x00\\x00\\x00", "\\x00\\x00\\x00\\x00\\x02"],
+            "\(result.output)"
+        )
     }
 
     @Test func readsTheDeviceNameAndLongValues() async throws {
@@ -137,7 +151,9 @@ import Testing
         #expect(ambiguous.error.contains("handle 0x0004") && ambiguous.error.contains("handle 0x0009"))
         let missing = try await Self.gatt(["sim:pico", "subscribe", "2A00"])
         #expect(missing.status == 64 && missing.error.contains("no characteristic 2A00"), "\(missing.error)")
-        let notIndicating = try await Self.gatt(["sim:calculator", "subscribe", "0x0006", "--indicate"])
+        let notIndicating = try await Self.gatt([
+            "sim:pico", "subscribe", "569a2002-b87f-490c-92cb-11ba5ea5167c", "--indicate",
+        ])
         #expect(
             notIndicating.status == 64 && notIndicating.error.contains("does not indicate"),
             "\(notIndicating.error)"

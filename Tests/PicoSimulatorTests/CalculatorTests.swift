@@ -106,6 +106,19 @@ import Testing
         )
     }
 
+    @Test func indicationsComeInOrderEachConfirmed() async throws {
+        let link = try await Link.open()
+        defer { link.close() }
+        let stream = try await link.client.notifications(of: link.characteristic, kind: .indications)
+        for a in UInt8(0)..<20 { try await link.client.write(Self.request(a, 2, "+"), to: link.characteristic) }
+        var answers: [[UInt8]] = []
+        for try await value in stream {
+            answers.append(value)
+            if answers.count == 20 { break }
+        }
+        #expect(answers == (0..<20).map { Self.answer(Int32($0 + 2)) })
+    }
+
     @Test func aReadReturnsTheLastAnswer() async throws {
         let link = try await Link.open()
         defer { link.close() }
