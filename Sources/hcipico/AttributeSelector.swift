@@ -46,9 +46,16 @@ enum AttributeSelector: Equatable, CustomStringConvertible {
         }
     }
 
+    /// The handle in a discovered profile: the handle itself, or the one attribute the UUID names.
+    func handle(in profile: GATTProfile) throws(GATTError) -> UInt16 {
+        switch self {
+        case .handle(let handle): return handle
+        case .uuid(let uuid): return try profile.attribute(withUUID: uuid).handle
+        }
+    }
+
     /// The characteristic this names: by UUID, or the one whose declaration or value is at the handle.
-    func characteristic(on client: GATTClient) async throws(GATTError) -> GATTCharacteristic {
-        let profile = try await client.discoverProfile()
+    func characteristic(in profile: GATTProfile) throws(GATTError) -> GATTCharacteristic {
         switch self {
         case .uuid(let uuid): return try profile.characteristic(withUUID: uuid)
         case .handle(let handle):

@@ -59,11 +59,15 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
         let indicate = self.indicate
         let ending = try await link.withClient("subscribe \(selector)") { link throws(GATTError) in
             let client = link.client
-            let characteristic = try await selector.characteristic(on: client)
+            let profile = try await client.discoverProfile()
+            let characteristic = try selector.characteristic(in: profile)
             if indicate && !characteristic.properties.contains(.indicate) {
                 throw .invalidArgument("\(characteristic) does not indicate")
             }
-            let writeHandle = try await target?.handle(on: client) ?? characteristic.valueHandle
+            let writeHandle = try target?.handle(in: profile) ?? characteristic.valueHandle
+            // A characteristic that takes only Write Commands gets Write Commands.
+            let written = profile.characteristic(at: writeHandle)?.properties ?? []
+            let withoutResponse = !written.contains(.write) && written.contains(.writeWithoutResponse)
             let signal = InterruptSignal { printer.finish(.interrupted) }
             defer { signal.cancel() }
             let subscription = try await client.subscribe(
@@ -73,9 +77,7 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
                 { value in printer.received(value, handle: characteristic.valueHandle) }
             )
             for value in values {
-                if characteristic.valueHandle == writeHandle && !characteristic.properties.contains(.write)
-                    && characteristic.properties.contains(.writeWithoutResponse)
-                {
+                if withoutResponse {
                     try await client.writeWithoutResponse(value, to: writeHandle)
                 } else {
                     try await client.write(value, to: writeHandle)
