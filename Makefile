@@ -83,7 +83,7 @@ peers-h4-blelinux: peers-deps
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
 	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests \
-		--filter ScanCommandPeerTests
+		--filter ScanCommandPeerTests --filter GATTCommandPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

@@ -12,6 +12,8 @@ enum DeviceTarget: Equatable {
     /// The simulated devices `sim:KIND` names; `sim` alone is the EmStat Pico.
     enum SimulatorKind: String, CaseIterable {
         case pico
+        /// An ESP32-style calculator: write `[a, b, op]`, the answer is notified.
+        case calculator
     }
 
     /// Parses `sim`, `sim:KIND` or an address, with the transport options that go with an address.

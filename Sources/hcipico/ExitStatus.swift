@@ -9,7 +9,7 @@ enum ExitStatus: Int32, CaseIterable {
     case failure = 1
     /// Some input lines were malformed (`decode`); every good line was still written.
     case malformedInput = 2
-    /// The device answered with a MethodSCRIPT error (`!XXXX`).
+    /// The device answered with a MethodSCRIPT error (`!XXXX`), or refused a `gatt` operation with an ATT error.
     case deviceError = 3
     /// The link to the device went away before the run ended; what was received is kept.
     case connectionLost = 4

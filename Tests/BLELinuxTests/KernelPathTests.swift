@@ -155,6 +155,31 @@ struct KernelPathTests {
         }
     }
 
+    /// `hcipico gatt PEER --random services` as built, over the guest kernel's L2CAP socket: the
+    /// peer's VSP service, its characteristics and their names; then a write to RX echoed on TX.
+    @Test func gattCommandDiscoversAndEchoesOverTheKernelPath() throws {
+        let peer = try #require(Self.peer, "BLE_PEER is not an address")
+        let binary = try builtHCIPico()
+        let services = try #require(runProgram(binary, ["gatt", peer.description, "--random", "services"]))
+        print("KERNEL-PATH gatt services: status \(services.status)\n\(services.stdout)\(services.stderr)")
+        #expect(services.status == 0, "\(services.stderr)")
+        #expect(services.stdout.contains("569A1101-B87F-490C-92CB-11BA5EA5167C Laird Virtual Serial Port service"))
+        #expect(services.stdout.contains("569A2000-B87F-490C-92CB-11BA5EA5167C Laird VSP TX"))
+        #expect(services.stdout.contains("descriptor 2902 Client Characteristic Configuration"))
+        let echo = try #require(
+            runProgram(
+                binary,
+                [
+                    "gatt", peer.description, "--random", "subscribe", "569a2000-b87f-490c-92cb-11ba5ea5167c",
+                    "--count", "1", "--format", "text", "--write-to", "569a2001-b87f-490c-92cb-11ba5ea5167c",
+                    "--write", "6b65726e656c",
+                ]
+            )
+        )
+        #expect(echo.status == 0, "\(echo.stderr)")
+        #expect(echo.stdout.hasSuffix(" kernel\n"), "\(echo.stdout)")
+    }
+
     /// The first LE Meta event with `subevent` within three seconds, if any.
     func firstEvent(in events: AsyncStream<HCIEventPacket>, subevent: UInt8) async -> HCIEventPacket? {
         await withTaskGroup(of: HCIEventPacket?.self) { group in
