@@ -1,3 +1,4 @@
+public import BLEHost
 public import BLEWire
 
 extension HCISocket {
