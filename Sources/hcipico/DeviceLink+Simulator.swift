@@ -14,6 +14,10 @@ extension DeviceLink {
                 let peripheral = SimulatedPicoPeripheral(transport: device, configuration: configuration)
                 try peripheral.start()
                 close = { peripheral.close() }
+            case .hm10:
+                let peripheral = SimulatedHM10Peripheral(transport: device)
+                try peripheral.start()
+                close = { peripheral.close() }
             }
             do {
                 let client = try await GATTClient.connect(transport: host)

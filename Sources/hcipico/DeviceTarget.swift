@@ -12,6 +12,7 @@ enum DeviceTarget: Equatable {
     /// The simulated devices `sim:KIND` names; `sim` alone is the EmStat Pico.
     enum SimulatorKind: String, CaseIterable {
         case pico
+        case hm10
     }
 
     /// Parses `sim`, `sim:KIND` or an address, with the transport options that go with an address.
