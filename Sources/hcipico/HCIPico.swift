@@ -7,6 +7,6 @@ struct HCIPico: AsyncParsableCommand {
         commandName: "hcipico",
         abstract: "Drive EmStat Pico potentiostats and other BLE serial devices over raw HCI and L2CAP.",
         version: "0.1.0",
-        subcommands: [DecodeCommand.self, ConnectCommand.self, ConsoleCommand.self, Adapters.self]
+        subcommands: [DecodeCommand.self, ConnectCommand.self, ConsoleCommand.self, SerialCommand.self, Adapters.self]
     )
 }
