@@ -81,7 +81,7 @@ peers-h4-blelinux: peers-deps
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
-	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests
+	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests --filter SerialCommandPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps
