@@ -14,6 +14,7 @@ let suites: [BenchSuite] = [
     stackSuite,
     endToEndSuite,
     H4Bench.suite,
+    SerialBench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -57,7 +57,9 @@ final class HM10UART: @unchecked Sendable {
             counters.largestWrite = max(counters.largestWrite, bytes.count)
             var offset = 0
             while offset < bytes.count, !stopped {
-                let accepted = fifo.write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                // An acknowledged write offers only what fits (the rest waits); a command offers all.
+                let end = acknowledged ? min(bytes.count, offset + fifo.capacity - fifo.count) : bytes.count
+                let accepted = fifo.write(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
                 offset += accepted
                 counters.receivedBytes += accepted
                 if accepted > 0 { condition.broadcast() }
