@@ -48,6 +48,37 @@ enum SerialBench {
                 }
             }
         }
+        let (perNotification, notifications) = try await receiveAllocations()
+        if json {
+            print(
+                "{\"suite\":\"serial\",\"case\":\"receive\",\"notifications\":\(notifications),\"allocations_per_notification\":\(perNotification)}"
+            )
+        } else {
+            print(
+                "receive: \(notifications) notifications of 20 B → SerialLink → sink: \(String(format: "%.3f", perNotification)) heap allocations each (whole process)"
+            )
+        }
+    }
+
+    /// Heap allocations per notification on the receive path alone: the module's server notifies
+    /// directly (no writes), the link's sink only counts.
+    static func receiveAllocations() async throws -> (Double, Int) {
+        let (host, device) = try SocketPairATTTransport.makePair()
+        let peripheral = SimulatedHM10Peripheral(transport: device)
+        try peripheral.start()
+        defer { peripheral.close() }
+        let client = try await GATTClient.connect(transport: host)
+        let received = Atomic<Int>(0)
+        _ = try await SerialLink.open(client: client) { value in received.add(value.count, ordering: .relaxed) }
+        let count = 100_000
+        let value = [UInt8](repeating: 0x5A, count: 20)
+        AllocationCount.start()
+        try value.withUnsafeBytes { bytes in
+            for _ in 0..<count { _ = try peripheral.server.notify(peripheral.dataHandle, value: bytes) }
+        }
+        while received.load(ordering: .relaxed) < count * 20 { try await Task.sleep(for: .microseconds(200)) }
+        let allocations = AllocationCount.stop()
+        return (Double(allocations) / Double(count), count)
     }
 
     struct Run {
