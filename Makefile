@@ -63,12 +63,12 @@ peers-kernel: peers-deps $(ATT_RTT)
 		--run Tests/Peers/vm/smoke.sh
 
 ## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests) and
-## `hcipico adapters` in the qemu guest: raw HCI commands and events, the L2CAP ATT socket, EBUSY.
+## `hcipico adapters` and `hcipico serial` in the qemu guest: raw HCI commands and events, the L2CAP ATT socket, EBUSY.
 peers-kernel-blelinux: peers-deps
 	$(SWIFT) build --build-tests
 	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo" \
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" -- hcipicoPackageTests.xctest \
-		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
+		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests|SerialKernelTests' \
 		--xunit-output /tmp/xunit.xml
 
 ## peers-h4-blelinux: BLELinux's H4-over-TCP transport against Bumble's emulated controller.

@@ -11,12 +11,6 @@ import Testing
     .enabled(if: ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"] != nil, "needs HCIPICO_PEER_SCRIPT")
 )
 struct SerialCommandPeerTests {
-    struct Outcome {
-        let status: Int32
-        let output: [UInt8]
-        let stderr: String
-    }
-
     /// Starts a peer with `peerArguments` and runs `hcipico COMMAND ADDRESS --random --transport tcp:…`
     /// with `input` on standard input.
     static func run(
@@ -24,7 +18,7 @@ struct SerialCommandPeerTests {
         peer peerArguments: [String],
         _ arguments: [String] = [],
         input: [UInt8]
-    ) async throws -> Outcome {
+    ) async throws -> HCIPicoOutcome {
         let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-peer-\(UUID()).log").path
         let peer = try await BumblePeer.start(script: script, arguments: peerArguments, logPath: log)
@@ -33,38 +27,8 @@ struct SerialCommandPeerTests {
             try? FileManager.default.removeItem(atPath: log)
         }
         let address = try #require(peer.peripherals.first)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-serial-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inURL = directory.appendingPathComponent("in")
-        let outURL = directory.appendingPathComponent("out")
-        try Data(input).write(to: inURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let binary = try builtHCIPico()
         let all = [command, address.description, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)"] + arguments
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = URL(fileURLWithPath: binary)
-                        process.arguments = all
-                        process.standardInput = try FileHandle(forReadingFrom: inURL)
-                        process.standardOutput = try FileHandle(forWritingTo: outURL)
-                        let error = Pipe()
-                        process.standardError = error
-                        try process.run()
-                        let errData = error.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return Outcome(
-                            status: process.terminationStatus,
-                            output: Array(try Data(contentsOf: outURL)),
-                            stderr: String(decoding: errData, as: UTF8.self)
-                        )
-                    }
-                )
-            }
-        }
+        return try await runHCIPico(all, input: input)
     }
 
     static func random(_ count: Int) -> [UInt8] {
@@ -119,5 +83,47 @@ struct SerialCommandPeerTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(text.hasPrefix("EmStat Pico"), "\(text.prefix(200))")
         #expect(text.contains("done: 101 packages"), "\(text.suffix(300))")
+    }
+}
+
+/// What a run of the built `hcipico` produced: exit status, standard output (bytes) and standard error.
+struct HCIPicoOutcome {
+    let status: Int32
+    let output: [UInt8]
+    let stderr: String
+}
+
+/// Runs the built `hcipico` with `arguments` and `input` on standard input (a file), off the cooperative pool.
+func runHCIPico(_ arguments: [String], input: [UInt8]) async throws -> HCIPicoOutcome {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-serial-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let inURL = directory.appendingPathComponent("in")
+    let outURL = directory.appendingPathComponent("out")
+    try Data(input).write(to: inURL)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    let binary = try builtHCIPico()
+    return try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(
+                with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: binary)
+                    process.arguments = arguments
+                    process.standardInput = try FileHandle(forReadingFrom: inURL)
+                    process.standardOutput = try FileHandle(forWritingTo: outURL)
+                    let error = Pipe()
+                    process.standardError = error
+                    try process.run()
+                    let errData = error.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return HCIPicoOutcome(
+                        status: process.terminationStatus,
+                        output: Array(try Data(contentsOf: outURL)),
+                        stderr: String(decoding: errData, as: UTF8.self)
+                    )
+                }
+            )
+        }
     }
 }

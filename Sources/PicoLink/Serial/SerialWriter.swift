@@ -63,7 +63,8 @@ public final class SerialWriter: Sendable {
         }
     }
 
-    /// Writes with response and without response sent so far, and the longest value.
+    /// Writes with response and without response sent so far, and the longest value (not counted in the
+    /// VSP mode, where `VSPWriter` writes).
     public var statistics: (requests: Int, commands: Int, largest: Int) { counters.withLock { $0 } }
 
     /// Sends `bytes` in order. One caller at a time.
