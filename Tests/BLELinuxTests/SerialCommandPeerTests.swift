@@ -93,37 +93,16 @@ struct HCIPicoOutcome {
     let stderr: String
 }
 
-/// Runs the built `hcipico` with `arguments` and `input` on standard input (a file), off the cooperative pool.
+/// Runs the built `hcipico` with `arguments` and `input` on standard input, off the cooperative pool.
 func runHCIPico(_ arguments: [String], input: [UInt8]) async throws -> HCIPicoOutcome {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-serial-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let inURL = directory.appendingPathComponent("in")
-    let outURL = directory.appendingPathComponent("out")
-    try Data(input).write(to: inURL)
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     let binary = try builtHCIPico()
-    return try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(
-                with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: binary)
-                    process.arguments = arguments
-                    process.standardInput = try FileHandle(forReadingFrom: inURL)
-                    process.standardOutput = try FileHandle(forWritingTo: outURL)
-                    let error = Pipe()
-                    process.standardError = error
-                    try process.run()
-                    let errData = error.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return HCIPicoOutcome(
-                        status: process.terminationStatus,
-                        output: Array(try Data(contentsOf: outURL)),
-                        stderr: String(decoding: errData, as: UTF8.self)
-                    )
-                }
-            )
-        }
+    let run = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: runProgram(binary, arguments, input: input)) }
     }
+    let finished = try #require(run, "cannot start \(binary)")
+    return HCIPicoOutcome(
+        status: finished.status,
+        output: finished.stdout,
+        stderr: String(decoding: finished.stderr, as: UTF8.self)
+    )
 }

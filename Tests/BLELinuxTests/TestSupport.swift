@@ -96,23 +96,43 @@ func builtHCIPico() throws -> String {
 
 /// Runs `program` with `arguments` (posix_spawn, output to temporary files) and waits for it.
 func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)? {
+    guard let run = runProgram(program, arguments, input: nil) else { return nil }
+    return (run.status, String(decoding: run.stdout, as: UTF8.self), String(decoding: run.stderr, as: UTF8.self))
+}
+
+/// Runs `program` with `arguments` and `input` on standard input (nil: the caller's), output to
+/// temporary files, and waits for it. posix_spawn rather than Foundation's Process, which needs a
+/// socketpair the qemu guest's minimal system cannot give it.
+func runProgram(
+    _ program: String,
+    _ arguments: [String],
+    input: [UInt8]?
+) -> (status: Int32, stdout: [UInt8], stderr: [UInt8])? {
     func temporary() -> (CInt, String) {
         var template = Array("/tmp/hcipico-test-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
+    let (inFD, inPath) = temporary()
     let (outFD, outPath) = temporary()
     let (errFD, errPath) = temporary()
     defer {
+        close(inFD)
         close(outFD)
         close(errFD)
+        unlink(inPath)
         unlink(outPath)
         unlink(errPath)
     }
-    guard outFD >= 0, errFD >= 0 else { return nil }
+    guard inFD >= 0, outFD >= 0, errFD >= 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if let input {
+        let written = input.withUnsafeBytes { write(inFD, $0.baseAddress, $0.count) }
+        guard written == input.count, lseek(inFD, 0, SEEK_SET) == 0 else { return nil }
+        posix_spawn_file_actions_adddup2(&actions, inFD, 0)
+    }
     posix_spawn_file_actions_adddup2(&actions, outFD, 1)
     posix_spawn_file_actions_adddup2(&actions, errFD, 2)
     let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
@@ -121,8 +141,8 @@ func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, std
     guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return nil }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    func contents(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
+    func contents(_ path: String) -> [UInt8] {
+        guard let file = fopen(path, "r") else { return [] }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -131,7 +151,7 @@ func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, std
             if count <= 0 { break }
             bytes += chunk[..<count]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
     let exited = status & 0x7F == 0
     return (exited ? (status >> 8) & 0xFF : -1, contents(outPath), contents(errPath))
