@@ -123,6 +123,47 @@ import Testing
         #expect(SerialProfile.nordicUART.rx == .nordicUARTRx && SerialProfile.nordicUART.tx == .nordicUARTTx)
     }
 
+    /// A Nordic UART peripheral made here: RX (write without response only) is echoed on TX.
+    @Test func detectsAndUsesNordicUARTWithSeparateCharacteristics() async throws {
+        let (host, device) = try SocketPairATTTransport.makePair()
+        let bearer = ATTBearer(transport: device)
+        let database = GATTDatabase()
+        let txHandle = Mutex<UInt16>(0)
+        let handles = database.addService(
+            GATTServiceDefinition(
+                uuid: .nordicUARTService,
+                characteristics: [
+                    GATTCharacteristicDefinition(
+                        uuid: .nordicUARTRx,
+                        properties: [.writeWithoutResponse],
+                        storesWrites: false,
+                        onWrite: { write in
+                            _ = try? write.server.notify(txHandle.withLock { $0 }, value: write.value)
+                            return nil
+                        }
+                    ),
+                    GATTCharacteristicDefinition(uuid: .nordicUARTTx, properties: [.notify]),
+                ]
+            )
+        )
+        txHandle.withLock { $0 = handles.valueHandle(of: .nordicUARTTx) ?? 0 }
+        let server = GATTServer(database: database, bearer: bearer)
+        try bearer.start()
+        defer { server.bearer.close() }
+        let client = try await GATTClient.connect(transport: host)
+        let collector = Collector()
+        let link = try await SerialLink.open(client: client) { collector.append($0) }
+        #expect(link.profile == .nordicUART)
+        #expect(link.rx.uuid == .nordicUARTRx && link.tx.uuid == .nordicUARTTx)
+        #expect(link.writer.mode == .commands(bytesPerSecond: SerialWriter.defaultBytesPerSecond))
+        let data = Self.random(3_000)
+        try await link.send(data)
+        try await link.waitUntilQuiet(for: .milliseconds(200))
+        #expect(collector.bytes.withLock { $0 } == data)
+        #expect(client.mtu == 517)
+        #expect(link.writer.statistics.largest == 512, "values sized to the MTU, and never over 512 bytes")
+    }
+
     @Test func talksToTheSimulatedPicoOverVSP() async throws {
         let (host, device) = try SocketPairATTTransport.makePair()
         let peripheral = SimulatedPicoPeripheral(transport: device, configuration: .fast)

@@ -1,7 +1,7 @@
 public import BLEHost
 import Synchronization
 
-/// Sends a byte stream to a serial characteristic in values of at most ATT_MTU − 3 bytes, paced so
+/// Sends a byte stream to a serial characteristic in values of at most ATT_MTU − 3 bytes (and 512), paced so
 /// that a device with a small receive buffer and no flow control is not overrun.
 ///
 /// How it writes follows the characteristic's properties:
@@ -27,6 +27,8 @@ public final class SerialWriter: Sendable {
     public static let defaultWindow = 80
     /// The default rate when only writes without response exist: a 115 200-baud UART.
     public static let defaultBytesPerSecond = 11_520
+    /// The longest attribute value (Core 5.4 Vol 3 Part F §3.2.9): an MTU of 517 would allow 514.
+    public static let maximumValue = 512
 
     public let client: GATTClient
     public let handle: UInt16
@@ -76,7 +78,7 @@ public final class SerialWriter: Sendable {
         var offset = 0
         var unconfirmed = 0
         while offset < bytes.count {
-            let size = min(client.mtu - 3, bytes.count - offset)
+            let size = min(client.mtu - 3, Self.maximumValue, bytes.count - offset)
             let value = Array(bytes[offset..<(offset + size)])
             switch mode {
             case .requests, .vsp:
