@@ -62,14 +62,14 @@ peers-kernel: peers-deps $(ATT_RTT)
 	@Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
 		--run Tests/Peers/vm/smoke.sh
 
-## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests),
-## `hcipico adapters` and `hcipico scan` in the qemu guest: raw HCI commands and events, LE scanning
-## on the raw socket, the L2CAP ATT socket, EBUSY.
+## peers-kernel-blelinux: BLELinux's kernel-path tests (KernelPathTests, HostKernelTests, SerialKernelTests),
+## `hcipico adapters`, `scan`, `gatt` and `serial` in the qemu guest: raw HCI commands and events, LE
+## scanning on the raw socket, link tuning, the L2CAP ATT socket, EBUSY.
 peers-kernel-blelinux: peers-deps
 	$(SWIFT) build --build-tests
 	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo --peripherals 2" \
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" -- hcipicoPackageTests.xctest \
-		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
+		--testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests|SerialKernelTests' \
 		--xunit-output /tmp/xunit.xml
 
 ## peers-h4-blelinux: BLELinux's H4-over-TCP transport against Bumble's emulated controller.
@@ -83,7 +83,7 @@ peers-h4-blelinux: peers-deps
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
 	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests \
-		--filter ScanCommandPeerTests --filter GATTCommandPeerTests
+		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter SerialCommandPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

@@ -15,6 +15,7 @@ let suites: [BenchSuite] = [
     endToEndSuite,
     H4Bench.suite,
     ArrivalsBench.suite,
+    SerialBench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -22,6 +22,10 @@ extension DeviceLink {
                 let peripheral = SimulatedCalculatorPeripheral(transport: device)
                 try peripheral.start()
                 close = { peripheral.close() }
+            case .hm10:
+                let peripheral = SimulatedHM10Peripheral(transport: device)
+                try peripheral.start()
+                close = { peripheral.close() }
             }
             do {
                 let client = try await GATTClient.connect(transport: host, mtu: mtu)

@@ -14,6 +14,8 @@ enum DeviceTarget: Equatable {
         case pico
         /// An ESP32-style calculator: write `[a, b, op]`, the answer is notified.
         case calculator
+        /// An HM-10 serial module: FFE0/FFE1, one characteristic both ways, echoing what it receives.
+        case hm10
     }
 
     /// Parses `sim`, `sim:KIND` or an address, with the transport options that go with an address.

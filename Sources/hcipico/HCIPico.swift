@@ -9,7 +9,7 @@ struct HCIPico: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DecodeCommand.self, ScanCommand.self, ConnectCommand.self, ConsoleCommand.self, GATTCommand.self,
-            Adapters.self,
+            SerialCommand.self, Adapters.self,
         ]
     )
 

@@ -7,7 +7,7 @@ import BLELinux
 struct LinkOptions: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
-            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim, sim:pico).",
+            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim = sim:pico, sim:hm10, sim:calculator).",
             valueName: "device"
         )
     )

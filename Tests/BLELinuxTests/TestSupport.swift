@@ -100,3 +100,16 @@ func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, std
     let status = running.wait()
     return (status, running.stdout, running.stderr)
 }
+
+/// Runs `program` with `arguments` and `input` on standard input (nil: the caller's), and waits for it.
+/// posix_spawn rather than Foundation's Process, which needs a socketpair the qemu guest's minimal
+/// system cannot give it.
+func runProgram(
+    _ program: String,
+    _ arguments: [String],
+    input: [UInt8]?
+) -> (status: Int32, stdout: [UInt8], stderr: [UInt8])? {
+    guard let running = RunningProgram(program, arguments, input: input) else { return nil }
+    let status = running.wait()
+    return (status, running.stdoutBytes, running.stderrBytes)
+}
