@@ -59,9 +59,10 @@ peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
 
 ## peers-kernel: the kernel tier in one qemu boot against one peer (an echo and a Pico peripheral):
-## `hcipico scan` by the VSP service, `hcipico adapters`, att_rtt (C) against both, BLELinux's
-## KernelPathTests and HostKernelTests (raw HCI, L2CAP ATT socket, EBUSY, LE Connection Update),
-## the EmStat Pico LSV scenario through the built hcipico, and `hcipico rtt` (Tests/Peers/vm/kernel-cases.sh).
+## `hcipico scan` by the VSP service, BLELinux's KernelPathTests, HostKernelTests and SerialKernelTests
+## (raw HCI, LE scanning, link tuning, the L2CAP ATT socket, EBUSY, `hcipico scan`, `gatt`, `serial`),
+## `hcipico adapters`, att_rtt (C) against both, the EmStat Pico LSV scenario through the built hcipico
+## with `--link low-latency`, and `hcipico rtt` (Tests/Peers/vm/kernel-cases.sh).
 peers-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build --build-tests
 	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet \
@@ -87,7 +88,9 @@ peers-h4-blelinux: peers-deps
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
-	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests --filter RTTCommandPeerTests
+	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests \
+		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter SerialCommandPeerTests \
+		--filter RTTCommandPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

@@ -105,7 +105,11 @@ let package = Package(
             dependencies: ["BLELinux", "BLEHost", "BLEWire", "BLETesting", "hcipico"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PicoSimulatorTests", dependencies: ["PicoSimulator"], swiftSettings: strict),
+        .testTarget(
+            name: "PicoSimulatorTests",
+            dependencies: ["PicoSimulator", "BLEHost", "BLEWire"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "BLEHostTests",
             dependencies: ["BLEHost", "BLEWire", "BLETesting"],

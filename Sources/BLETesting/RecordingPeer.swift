@@ -31,12 +31,16 @@ public final class RecordingPeer: Sendable {
     public var closeReason: TransportError? { state.withLock { $0.closed } }
 
     /// Waits until at least `count` PDUs have arrived, the link ended, or `timeout` passed, and returns
-    /// all received so far (a test then sees what is missing instead of hanging).
-    public func waitForPDUs(_ count: Int, timeout: Duration = .seconds(5)) async -> [[UInt8]] {
+    /// all received so far, padded with empty PDUs up to `count`: a test then sees what is missing as a
+    /// failed expectation instead of hanging or trapping on an index. The timeout is generous because
+    /// it only matters when something is wrong (and a loaded machine can be slow).
+    public func waitForPDUs(_ count: Int, timeout: Duration = .seconds(30)) async -> [[UInt8]] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (received, closed) = state.withLock { ($0.received, $0.closed) }
-            if received.count >= count || closed != nil || ContinuousClock.now >= deadline { return received }
+            if received.count >= count || closed != nil || ContinuousClock.now >= deadline {
+                return received + Array(repeating: [], count: max(0, count - received.count))
+            }
             try? await Task.sleep(for: .milliseconds(1))
         }
     }

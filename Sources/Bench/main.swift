@@ -14,6 +14,8 @@ let suites: [BenchSuite] = [
     stackSuite,
     endToEndSuite,
     H4Bench.suite,
+    ArrivalsBench.suite,
+    SerialBench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

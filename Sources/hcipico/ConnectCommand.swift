@@ -20,6 +20,8 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @OptionGroup var link: LinkOptions
 
+    @OptionGroup var tuning: LinkTuningOptions
+
     @Option(help: "A MethodSCRIPT file to run.")
     var script: String?
 
@@ -68,14 +70,17 @@ struct ConnectCommand: AsyncParsableCommand {
             Self.fail(error.description)
             throw error.status.exitCode
         }
+        let statistics = await tuning.apply(to: opened)
         do {
             try await perform(on: session, script: picoScript, title: title, sinks: sinks, timing: &clock)
         } catch {
             if timing { StandardError.report(clock.summary) }
+            statistics?.finish(opened)
             await opened.close()
             throw error
         }
         if timing { StandardError.report(clock.summary) }
+        statistics?.finish(opened)
         await opened.close()
     }
 

@@ -4,7 +4,11 @@ import PicoSimulator
 extension DeviceLink {
     /// A simulated peripheral in this process, reached over a socketpair through the same GATT client
     /// as a real device.
-    static func openSimulator(_ kind: DeviceTarget.SimulatorKind, fast: Bool) async throws(Failure) -> DeviceLink {
+    static func openSimulator(
+        _ kind: DeviceTarget.SimulatorKind,
+        fast: Bool,
+        mtu: Int = ATTBearer.maximumMTU
+    ) async throws(Failure) -> DeviceLink {
         do {
             let (host, device) = try InProcessATTTransport.makePair()
             let close: @Sendable () -> Void
@@ -14,9 +18,17 @@ extension DeviceLink {
                 let peripheral = SimulatedPicoPeripheral(transport: device, configuration: configuration)
                 try peripheral.start()
                 close = { peripheral.close() }
+            case .calculator:
+                let peripheral = SimulatedCalculatorPeripheral(transport: device)
+                try peripheral.start()
+                close = { peripheral.close() }
+            case .hm10:
+                let peripheral = SimulatedHM10Peripheral(transport: device)
+                try peripheral.start()
+                close = { peripheral.close() }
             }
             do {
-                let client = try await GATTClient.connect(transport: host)
+                let client = try await GATTClient.connect(transport: host, mtu: mtu)
                 return DeviceLink(client: client, name: "sim:\(kind.rawValue)", path: .simulator(kind, close: close))
             } catch {
                 close()

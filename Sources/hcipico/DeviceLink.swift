@@ -33,13 +33,20 @@ struct DeviceLink {
         _ target: DeviceTarget,
         timeout: Duration,
         btsnoop: String? = nil,
-        fast: Bool = false
+        fast: Bool = false,
+        mtu: Int = ATTBearer.maximumMTU
     ) async throws(Failure) -> DeviceLink {
         switch target {
         case .simulator(let kind):
-            return try await openSimulator(kind, fast: fast)
+            return try await openSimulator(kind, fast: fast, mtu: mtu)
         case .radio(let address, let transport):
-            return try await openRadio(address: address, transport: transport, timeout: timeout, btsnoop: btsnoop)
+            return try await openRadio(
+                address: address,
+                transport: transport,
+                timeout: timeout,
+                btsnoop: btsnoop,
+                mtu: mtu
+            )
         }
     }
 
@@ -47,7 +54,8 @@ struct DeviceLink {
         address: BluetoothAddress,
         transport: TransportSpec,
         timeout: Duration,
-        btsnoop: String?
+        btsnoop: String?,
+        mtu: Int
     ) async throws(Failure) -> DeviceLink {
         let capture: BTSnoopWriter?
         do {
@@ -67,7 +75,7 @@ struct DeviceLink {
             let att: any ATTTransport =
                 capture.map { BTSnoopATTCapture(wrapping: socket, writer: $0, handle: socket.connectionHandle) }
                 ?? socket
-            let client = try await gattClient(over: att, name: address.description, capture: capture)
+            let client = try await gattClient(over: att, name: address.description, capture: capture, mtu: mtu)
             return DeviceLink(
                 client: client,
                 name: address.description,
@@ -93,7 +101,12 @@ struct DeviceLink {
                 throw Failure(description: "\(transport): \(error)", status: error.exitStatus)
             }
             do {
-                let client = try await gattClient(over: connection.att, name: address.description, capture: nil)
+                let client = try await gattClient(
+                    over: connection.att,
+                    name: address.description,
+                    capture: nil,
+                    mtu: mtu
+                )
                 return DeviceLink(
                     client: client,
                     name: address.description,
@@ -111,10 +124,11 @@ struct DeviceLink {
     private static func gattClient(
         over transport: any ATTTransport,
         name: String,
-        capture: BTSnoopWriter?
+        capture: BTSnoopWriter?,
+        mtu: Int
     ) async throws(Failure) -> GATTClient {
         do {
-            return try await GATTClient.connect(transport: transport)
+            return try await GATTClient.connect(transport: transport, mtu: mtu)
         } catch {
             transport.close()
             capture?.close()

@@ -12,6 +12,10 @@ enum DeviceTarget: Equatable {
     /// The simulated devices `sim:KIND` names; `sim` alone is the EmStat Pico.
     enum SimulatorKind: String, CaseIterable {
         case pico
+        /// An ESP32-style calculator: write `[a, b, op]`, the answer is notified.
+        case calculator
+        /// An HM-10 serial module: FFE0/FFE1, one characteristic both ways, echoing what it receives.
+        case hm10
     }
 
     /// Parses `sim`, `sim:KIND` or an address, with the transport options that go with an address.
@@ -31,20 +35,16 @@ enum DeviceTarget: Equatable {
             }
             return .simulator(kind)
         }
+        let address: BluetoothAddress
         do {
-            let address = try BluetoothAddress(parsing: device, type: random ? .random : .public)
-            var spec = try TransportSpec.resolve(transport, environment: environment)
-            if let adapter {
-                let name = try HCIAdapterName(parsing: adapter)
-                guard case .kernel = spec else {
-                    throw ValidationError("--adapter goes with the kernel transport; give user:\(adapter) instead")
-                }
-                spec = .kernel(adapter: name)
-            }
-            return .radio(address, spec)
+            address = try BluetoothAddress(parsing: device, type: random ? .random : .public)
         } catch {
             throw ValidationError("\(error)")
         }
+        return .radio(
+            address,
+            try TransportSpec.fromOptions(transport: transport, adapter: adapter, environment: environment)
+        )
     }
 
     var isSimulator: Bool {

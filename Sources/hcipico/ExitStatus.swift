@@ -9,7 +9,7 @@ enum ExitStatus: Int32, CaseIterable {
     case failure = 1
     /// Some input lines were malformed (`decode`); every good line was still written.
     case malformedInput = 2
-    /// The device answered with a MethodSCRIPT error (`!XXXX`).
+    /// The device answered with a MethodSCRIPT error (`!XXXX`), or refused a `gatt` operation with an ATT error.
     case deviceError = 3
     /// The link to the device went away before the run ended; what was received is kept.
     case connectionLost = 4
@@ -27,7 +27,8 @@ enum ExitStatus: Int32, CaseIterable {
     case busy = 14
     /// Bad arguments or input refused before anything was sent (ArgumentParser's validation status too).
     case badInput = 64
-    /// Interrupted by Ctrl-C; what was received is kept and marked incomplete.
+    /// Interrupted by Ctrl-C; what was received is kept and marked incomplete. (`scan` without a time
+    /// limit ends by Ctrl-C or SIGTERM and exits 0; a timed scan cut short is 130.)
     case interrupted = 130
 
     var exitCode: ExitCode { ExitCode(rawValue) }

@@ -7,6 +7,13 @@ struct HCIPico: AsyncParsableCommand {
         commandName: "hcipico",
         abstract: "Drive EmStat Pico potentiostats and other BLE serial devices over raw HCI and L2CAP.",
         version: "0.1.0",
-        subcommands: [DecodeCommand.self, ConnectCommand.self, ConsoleCommand.self, Adapters.self, RTTCommand.self]
+        subcommands: [
+            DecodeCommand.self, ScanCommand.self, ConnectCommand.self, ConsoleCommand.self, GATTCommand.self,
+            SerialCommand.self, Adapters.self, RTTCommand.self,
+        ]
     )
+
+    static func main() async {
+        await main(GATTCommand.reordered(Array(CommandLine.arguments.dropFirst())))
+    }
 }

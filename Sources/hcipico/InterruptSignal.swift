@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// SIGINT deliveries so far; the handler only increments it (lock-free, async-signal-safe).
+/// SIGINT (and SIGTERM, when asked for) deliveries so far; the handler only increments it (lock-free,
+/// async-signal-safe).
 private let interruptCount = Atomic<Int>(0)
 
 /// Ctrl-C as an event: a SIGINT handler counts the signal and a poller calls `handler` (on a task, every
@@ -10,13 +11,16 @@ private let interruptCount = Atomic<Int>(0)
 /// Swift runtime's threads cannot promise.)
 final class InterruptSignal {
     private let poller: Task<Void, Never>
+    private let signals: [Int32]
 
-    init(_ handler: @escaping @Sendable () -> Void) {
+    /// Calls `handler` for each delivery of one of `signals` (SIGINT, or SIGINT and SIGTERM).
+    init(signals: [Int32] = [SIGINT], _ handler: @escaping @Sendable () -> Void) {
+        self.signals = signals
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
+        for number in signals { sigaddset(&set, number) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        signal(SIGINT) { _ in interruptCount.add(1, ordering: .relaxed) }
+        for number in signals { signal(number) { _ in interruptCount.add(1, ordering: .relaxed) } }
         let seen = interruptCount.load(ordering: .relaxed)
         poller = Task.detached {
             var handled = seen
@@ -33,6 +37,6 @@ final class InterruptSignal {
 
     func cancel() {
         poller.cancel()
-        signal(SIGINT, SIG_DFL)
+        for number in signals { signal(number, SIG_DFL) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEHost
 import BLELinux
 
 /// The DEVICE argument and the options that say how to reach it, shared by every command that talks
@@ -6,7 +7,7 @@ import BLELinux
 struct LinkOptions: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
-            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim, sim:pico).",
+            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim = sim:pico, sim:hm10, sim:calculator).",
             valueName: "device"
         )
     )
@@ -42,8 +43,8 @@ struct LinkOptions: ParsableArguments {
         try DeviceTarget.parse(device, random: random, adapter: adapter, transport: transport)
     }
 
-    /// Opens the link: connected, MTU exchanged, ready for discovery.
-    func open() async throws(DeviceLink.Failure) -> DeviceLink {
+    /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
+    func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
         let target: DeviceTarget
         do {
             target = try self.target()
@@ -54,7 +55,8 @@ struct LinkOptions: ParsableArguments {
             target,
             timeout: .milliseconds(Int(timeout * 1000)),
             btsnoop: btsnoop,
-            fast: fast
+            fast: fast,
+            mtu: mtu
         )
     }
 }

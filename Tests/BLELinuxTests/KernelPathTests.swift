@@ -23,6 +23,52 @@ struct KernelPathTests {
         #expect(chosen.address.value != 0)
     }
 
+    /// Every peripheral of the peer (BLE_PEERS), by address value.
+    static var peers: Set<UInt64> {
+        let text = getenv("BLE_PEERS").map { String(cString: $0) } ?? ""
+        return Set(text.split(separator: ",").compactMap { BluetoothAddress($0)?.value })
+    }
+
+    @Test func scanFindsEveryPeripheralByTheVSPServiceAndDisablesTheScan() async throws {
+        let expected = Self.peers
+        try #require(!expected.isEmpty, "BLE_PEERS names no peripheral")
+        let hci = try HCISocket.open(nil)
+        defer { hci.close() }
+        var table = DiscoveryTable(filter: .lairdVSP)
+        let started = ContinuousClock.now
+        let outcome = try await KernelScanner(socket: hci).scan(ScanParameters(), for: .seconds(20)) { advertisement in
+            table.add(advertisement)
+            return Set(table.matched.map(\.address.value)) != expected
+        }
+        print(
+            "KERNEL-PATH scan: \(table.matched.count) of \(expected.count) found in \(ContinuousClock.now - started), \(outcome)"
+        )
+        #expect(outcome.ending == .stopped, "\(table.matched)")
+        #expect(outcome.restoreFailure == nil)
+        #expect(outcome.malformedReports == 0)
+        #expect(Set(table.matched.map(\.address.value)) == expected)
+        #expect(table.matched.allSatisfy { $0.name?.hasPrefix("PicoSim") == true && $0.connectable })
+        // Scanning was disabled: a second scan can set its parameters again (a running scan would refuse).
+        let again = try await KernelScanner(socket: hci).scan(ScanParameters(active: false), for: .milliseconds(300)) {
+            _ in true
+        }
+        #expect(again.ending == .duration && again.restoreFailure == nil)
+    }
+
+    /// `hcipico scan --json` as built, on the kernel path (the default transport).
+    @Test func scanCommandFindsThePeripheralsByTheVSPService() throws {
+        let run = try #require(runProgram(try builtHCIPico(), ["scan", "--json", "--timeout", "3"]))
+        print("KERNEL-PATH hcipico scan: status \(run.status)\n\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let found = run.stdout.split(separator: "\n").compactMap { line -> UInt64? in
+            guard let start = line.range(of: "\"address\":\"")?.upperBound else { return nil }
+            return BluetoothAddress(line[start...].prefix(17))?.value
+        }
+        #expect(Set(found) == Self.peers, "\(run.stdout)")
+        #expect(found.count == Self.peers.count, "one line per device")
+        #expect(run.stdout.contains("569A1101-B87F-490C-92CB-11BA5EA5167C"))
+    }
+
     @Test func readBDADDRIsAnsweredWithTheAdaptersAddress() async throws {
         let hci = try HCISocket.open(nil)
         defer { hci.close() }
@@ -85,6 +131,53 @@ struct KernelPathTests {
 
         att.close()
         #expect(closes.withLock { $0 } == [.closed])
+    }
+
+    @Test func lowLatencyTuningReportsEveryStep() async throws {
+        let peer = try #require(Self.peer, "BLE_PEER is not an address")
+        let att = try await L2CAPATTSocket.connect(to: peer, timeout: .seconds(30))
+        defer { att.close() }
+        // No adapter named: the raw socket goes to the adapter whose address is the link's source.
+        let source = try att.sourceAddress()
+        let target = try KernelLinkTuning.open(for: att, adapter: nil)
+        defer { target.close() }
+        #expect(target.hci.adapter.address.value == source.value)
+        let report = await LinkTuner().apply(.lowLatency, to: target)
+        for line in report.lines { print("KERNEL-PATH \(line)") }
+        #expect(report.lines.count == 5)
+        // The local features come from Command Complete on the raw socket: always answered.
+        #expect(report.localFeatures.value != nil, "\(report.localFeatures)")
+        // Whatever the emulated controller answers, each step ends in a reported outcome; the
+        // connection update is accepted by Bumble's controller and its Complete event read back.
+        if case .done(let state) = report.connection {
+            #expect(state.interval >= 6 && state.interval <= 12)
+            #expect(state.supervisionTimeout == 200)
+        }
+    }
+
+    /// `hcipico gatt PEER --random services` as built, over the guest kernel's L2CAP socket: the
+    /// peer's VSP service, its characteristics and their names; then a write to RX echoed on TX.
+    @Test func gattCommandDiscoversAndEchoesOverTheKernelPath() throws {
+        let peer = try #require(Self.peer, "BLE_PEER is not an address")
+        let binary = try builtHCIPico()
+        let services = try #require(runProgram(binary, ["gatt", peer.description, "--random", "services"]))
+        print("KERNEL-PATH gatt services: status \(services.status)\n\(services.stdout)\(services.stderr)")
+        #expect(services.status == 0, "\(services.stderr)")
+        #expect(services.stdout.contains("569A1101-B87F-490C-92CB-11BA5EA5167C Laird Virtual Serial Port service"))
+        #expect(services.stdout.contains("569A2000-B87F-490C-92CB-11BA5EA5167C Laird VSP TX"))
+        #expect(services.stdout.contains("descriptor 2902 Client Characteristic Configuration"))
+        let echo = try #require(
+            runProgram(
+                binary,
+                [
+                    "gatt", peer.description, "--random", "subscribe", "569a2000-b87f-490c-92cb-11ba5ea5167c",
+                    "--count", "1", "--format", "text", "--write-to", "569a2001-b87f-490c-92cb-11ba5ea5167c",
+                    "--write", "6b65726e656c",
+                ]
+            )
+        )
+        #expect(echo.status == 0, "\(echo.stderr)")
+        #expect(echo.stdout.hasSuffix(" kernel\n"), "\(echo.stdout)")
     }
 
     /// The first LE Meta event with `subevent` within three seconds, if any.

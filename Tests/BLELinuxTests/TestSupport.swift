@@ -96,43 +96,20 @@ func builtHCIPico() throws -> String {
 
 /// Runs `program` with `arguments` (posix_spawn, output to temporary files) and waits for it.
 func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)? {
-    func temporary() -> (CInt, String) {
-        var template = Array("/tmp/hcipico-test-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-    let (outFD, outPath) = temporary()
-    let (errFD, errPath) = temporary()
-    defer {
-        close(outFD)
-        close(errFD)
-        unlink(outPath)
-        unlink(errPath)
-    }
-    guard outFD >= 0, errFD >= 0 else { return nil }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, outFD, 1)
-    posix_spawn_file_actions_adddup2(&actions, errFD, 2)
-    let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return nil }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    func contents(_ path: String) -> String {
-        guard let file = fopen(path, "r") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-    let exited = status & 0x7F == 0
-    return (exited ? (status >> 8) & 0xFF : -1, contents(outPath), contents(errPath))
+    guard let running = RunningProgram(program, arguments) else { return nil }
+    let status = running.wait()
+    return (status, running.stdout, running.stderr)
+}
+
+/// Runs `program` with `arguments` and `input` on standard input (nil: the caller's), and waits for it.
+/// posix_spawn rather than Foundation's Process, which needs a socketpair the qemu guest's minimal
+/// system cannot give it.
+func runProgram(
+    _ program: String,
+    _ arguments: [String],
+    input: [UInt8]?
+) -> (status: Int32, stdout: [UInt8], stderr: [UInt8])? {
+    guard let running = RunningProgram(program, arguments, input: input) else { return nil }
+    let status = running.wait()
+    return (status, running.stdoutBytes, running.stderrBytes)
 }

@@ -20,6 +20,8 @@ final class FakeController: HCITransport {
         /// Answer LE Create Connection with a Connection Complete.
         var completesConnections = true
         var address = BluetoothAddress(value: 0x00_00_5E_00_53_01)
+        /// How the link-tuning commands are answered (FakeController+Tuning).
+        var tuning = FakeTuning()
     }
 
     static let baseCommands: [any HCICommandPacket.Type] = [
@@ -123,11 +125,11 @@ final class FakeController: HCITransport {
         )
     }
 
-    private func complete(_ opcode: UInt16, _ parameters: [UInt8]) {
+    func complete(_ opcode: UInt16, _ parameters: [UInt8]) {
         event(HCICommandCompleteEvent(numHCICommandPackets: 1, commandOpcode: opcode, returnParameters: parameters))
     }
 
-    private func status(_ opcode: UInt16, _ status: HCIStatus = .success) {
+    func status(_ opcode: UInt16, _ status: HCIStatus = .success) {
         event(HCICommandStatusEvent(status: status, numHCICommandPackets: 1, commandOpcode: opcode))
     }
 
@@ -148,8 +150,12 @@ final class FakeController: HCITransport {
             )
         case HCIReadLocalSupportedCommands.opcode:
             complete(opcode, [0] + HCISupportedCommands(supporting: options.commands).octets)
-        case HCIReadLocalSupportedFeatures.opcode, HCILEReadLocalSupportedFeatures.opcode:
+        case HCIReadLocalSupportedFeatures.opcode:
             complete(opcode, [0] + [UInt8](repeating: 0, count: 8))
+        case HCILEReadLocalSupportedFeatures.opcode:
+            complete(opcode, [0] + (0..<8).map { UInt8(truncatingIfNeeded: options.tuning.localFeatures >> ($0 * 8)) })
+        case HCILEReadRemoteFeatures.opcode, HCILESetDataLength.opcode, HCILESetPHY.opcode:
+            answerTuning(opcode, parameters)
         case HCIReadBDADDR.opcode:
             complete(opcode, [0] + options.address.wireBytes)
         case HCILEReadBufferSizeV2.opcode:
@@ -220,7 +226,9 @@ final class FakeController: HCITransport {
                     centralClockAccuracy: 0
                 )
             )
-        case HCIDisconnect.opcode, HCILEConnectionUpdate.opcode:
+        case HCILEConnectionUpdate.opcode:
+            answerTuning(opcode, parameters)
+        case HCIDisconnect.opcode:
             status(opcode)
             if opcode == HCIDisconnect.opcode {
                 let handle = UInt16(parameters[0]) | UInt16(parameters[1]) << 8

@@ -16,8 +16,16 @@ public struct ATTError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "ATT error 0x\(hex(code.rawValue)) on handle 0x\(hex(handle)) for request 0x\(hex(request))"
+        let code = padded(request, 2)
+        let opcode = ATTOpcode(rawValue: request).map { "\($0.specName) (0x\(code))" } ?? "request 0x\(code)"
+        return "ATT error \(self.code) on handle 0x\(padded(handle, 4)) for \(opcode)"
     }
+}
+
+/// Uppercase hex digits, zero-padded to `width`.
+private func padded(_ value: some BinaryInteger, _ width: Int) -> String {
+    let digits = hex(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }
 
 func hex(_ value: some BinaryInteger) -> String { String(value, radix: 16, uppercase: true) }

@@ -36,6 +36,7 @@ public final class GATTClient: Sendable {
         var serviceChangedHandlers: [@Sendable (_ start: UInt16, _ end: UInt16) -> Void] = []
         var pacers: [ObjectIdentifier: any GATTWritePacing] = [:]
         var closed: GATTError?
+        var arrivals: NotificationArrivals?
     }
 
     /// Attaches a client to `bearer` (before or after it starts).
@@ -77,9 +78,17 @@ public final class GATTClient: Sendable {
         state.withLock { $0.serviceChangedHandlers.append(handler) }
     }
 
+    /// Records the inter-arrival time of every notification and indication from now on (on the reader
+    /// thread, where they arrive, without allocating); nil stops recording.
+    public func recordArrivals(into arrivals: NotificationArrivals?) {
+        state.withLock { $0.arrivals = arrivals }
+    }
+
     /// The hot path: hands a notification or indication value to the subscribers of its handle.
     func deliver(handle: UInt16, value: UnsafeRawBufferPointer) {
-        guard let subscribers = state.withLock({ $0.subscribers[handle] }) else { return }
+        let (subscribers, arrivals) = state.withLock { ($0.subscribers[handle], $0.arrivals) }
+        arrivals?.record()
+        guard let subscribers else { return }
         for subscriber in subscribers { subscriber.callback(value) }
     }
 

@@ -26,6 +26,9 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         var disconnectReason: UInt8?
         var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
         var signalingIdentifier: UInt8 = 0
+        /// The last LE Data Length Change and successful PHY Update Complete (nil: none seen).
+        var dataLength: LinkDataLengthState?
+        var phy: LinkPHYState?
     }
 
     init(

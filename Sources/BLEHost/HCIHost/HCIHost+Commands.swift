@@ -30,6 +30,15 @@ extension HCIHost {
     /// Sends `command` and waits for Command Complete or Command Status. For Command Status the
     /// result is the single status octet. Failures of the wait are thrown; a status is returned.
     func send<Command: HCICommandPacket>(_ command: Command) async throws(HCIHostError) -> [UInt8] {
+        switch try await self.command(command) {
+        case .complete(let parameters): parameters
+        case .status(let status): [status]
+        }
+    }
+
+    /// Sends `command` and returns how the controller answered: Command Complete or Command Status.
+    /// One command is outstanding at a time; the wait is bounded by `configuration.commandTimeout`.
+    public func command<Command: HCICommandPacket>(_ command: Command) async throws(HCIHostError) -> HCICommandResult {
         let opcode = Command.opcode
         var writer = ByteWriter(capacity: 3 + Command.minimumLength + 8)
         command.encode(into: &writer)
@@ -44,7 +53,7 @@ extension HCIHost {
         }
         defer { timer.cancel() }
         let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<[UInt8], HCIHostError>, Never>) in
+            (continuation: CheckedContinuation<Result<HCICommandResult, HCIHostError>, Never>) in
             state.withLock { $0.pendingCommand = PendingCommand(opcode: opcode, continuation: continuation) }
             do throws(TransportError) {
                 try packet.withTypedBytes { (bytes) throws(TransportError) in
@@ -66,7 +75,7 @@ extension HCIHost {
     }
 
     /// Resumes the pending command if it is `opcode`.
-    func finishCommand(opcode: UInt16, _ result: Result<[UInt8], HCIHostError>) {
+    func finishCommand(opcode: UInt16, _ result: Result<HCICommandResult, HCIHostError>) {
         let pending: PendingCommand? = state.withLock { state in
             guard let pending = state.pendingCommand, pending.opcode == opcode else { return nil }
             state.pendingCommand = nil

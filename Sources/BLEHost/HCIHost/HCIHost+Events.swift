@@ -14,6 +14,7 @@ extension HCIHost {
         guard packet.count >= 2 else { return ignoreEvent() }
         // The per-packet event is read in place; everything else is rare enough to decode fully.
         if packet[0] == HCINumberOfCompletedPacketsEvent.eventCode { return completedPackets(packet) }
+        if packet[0] == 0x3E { offerToLinkEventWaiters(packet) }
         let event: HCIEvent
         do throws(DecodeError) {
             var reader = ByteReader(packet)
@@ -23,9 +24,12 @@ extension HCIHost {
         }
         switch event {
         case .commandComplete(let complete):
-            finishCommand(opcode: complete.commandOpcode, .success(complete.returnParameters))
+            finishCommand(
+                opcode: complete.commandOpcode,
+                .success(.complete(returnParameters: complete.returnParameters))
+            )
         case .commandStatus(let status):
-            finishCommand(opcode: status.commandOpcode, .success([status.status.rawValue]))
+            finishCommand(opcode: status.commandOpcode, .success(.status(status.status.rawValue)))
         case .disconnectionComplete(let complete):
             guard complete.status == .success else { return }
             disconnected(handle: complete.connectionHandle, reason: complete.reason)
@@ -57,6 +61,14 @@ extension HCIHost {
             guard let link = connection(request.connectionHandle) else { return ignoreEvent() }
             link.remoteParameterRequest(request)
         case .leDataLengthChange(let change):
+            connection(change.connectionHandle)?.state.withLock { state in
+                state.dataLength = LinkDataLengthState(
+                    maxTxOctets: change.maxTxOctets,
+                    maxTxTime: change.maxTxTime,
+                    maxRxOctets: change.maxRxOctets,
+                    maxRxTime: change.maxRxTime
+                )
+            }
             connection(change.connectionHandle)?.eventSink.yield(
                 .dataLengthChanged(
                     maxTxOctets: change.maxTxOctets,
@@ -66,6 +78,11 @@ extension HCIHost {
                 )
             )
         case .lePHYUpdateComplete(let update):
+            if update.status == .success {
+                connection(update.connectionHandle)?.state.withLock { state in
+                    state.phy = LinkPHYState(tx: update.txPHY, rx: update.rxPHY)
+                }
+            }
             connection(update.connectionHandle)?.eventSink.yield(
                 .phyUpdated(status: update.status, tx: update.txPHY, rx: update.rxPHY)
             )

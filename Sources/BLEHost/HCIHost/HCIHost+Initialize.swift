@@ -66,8 +66,7 @@ extension HCIHost {
             aclDataLength: buffer.length,
             aclPacketCount: buffer.count,
             bufferSource: buffer.source,
-            extendedScanning: commands.supports(HCILESetExtendedScanParameters.self)
-                && commands.supports(HCILESetExtendedScanEnable.self),
+            extendedScanning: ScanCommands.extendedSupported(by: commands),
             extendedConnect: commands.supports(HCILEExtendedCreateConnection.self)
         )
         state.withLock { state in

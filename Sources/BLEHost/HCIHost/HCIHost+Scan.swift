@@ -1,12 +1,28 @@
 import BLEWire
 
 extension HCIHost {
-    /// Starts scanning (extended commands when the controller has them, legacy otherwise) and returns
-    /// the reports in arrival order. The stream finishes at `stopScanning()` or when the transport closes.
+    /// Starts scanning (extended commands when the controller has them, legacy otherwise) with the
+    /// configuration's interval and window, and returns the reports in arrival order. The stream
+    /// finishes at `stopScanning()` or when the transport closes.
     public func startScanning(
         active: Bool = true,
         filterDuplicates: Bool = false
     ) async throws(HCIHostError) -> AsyncStream<HCIAdvertisement> {
+        try await startScanning(
+            ScanParameters(
+                active: active,
+                interval: configuration.scanInterval,
+                window: configuration.scanWindow,
+                filterDuplicates: filterDuplicates
+            )
+        )
+    }
+
+    /// Starts scanning with `parameters` (extended commands when the controller has them, legacy
+    /// otherwise) and returns the reports in arrival order. The stream finishes at `stopScanning()`
+    /// or when the transport closes.
+    public func startScanning(_ parameters: ScanParameters) async throws(HCIHostError) -> AsyncStream<HCIAdvertisement>
+    {
         guard let controller else { throw .notRunning(nil) }
         try await stopScanning()
         let (stream, continuation) = AsyncStream<HCIAdvertisement>.makeStream(bufferingPolicy: .bufferingNewest(256))
@@ -14,42 +30,10 @@ extension HCIHost {
             state.scan = continuation
             return state.ownAddressType
         }
-        let scanType: UInt8 = active ? 1 : 0
+        let commands = parameters.commands(extended: controller.extendedScanning, ownAddressType: own)
         do throws(HCIHostError) {
-            if controller.extendedScanning {
-                let phy = HCILEExtendedScanPHYParameters(
-                    scanType: scanType,
-                    scanInterval: configuration.scanInterval,
-                    scanWindow: configuration.scanWindow
-                )
-                _ = try await execute(
-                    HCILESetExtendedScanParameters(
-                        ownAddressType: own,
-                        scanningFilterPolicy: 0,
-                        scanningPHYs: 0x01,
-                        phys: [phy]
-                    )
-                )
-                _ = try await execute(
-                    HCILESetExtendedScanEnable(
-                        enable: 1,
-                        filterDuplicates: filterDuplicates ? 1 : 0,
-                        duration: 0,
-                        period: 0
-                    )
-                )
-            } else {
-                _ = try await execute(
-                    HCILESetScanParameters(
-                        leScanType: scanType,
-                        leScanInterval: configuration.scanInterval,
-                        leScanWindow: configuration.scanWindow,
-                        ownAddressType: own,
-                        scanningFilterPolicy: 0
-                    )
-                )
-                _ = try await execute(HCILESetScanEnable(leScanEnable: 1, filterDuplicates: filterDuplicates ? 1 : 0))
-            }
+            _ = try await execute(commands.setParameters)
+            _ = try await execute(commands.enable)
         } catch {
             state.withLock { $0.scan = nil }
             continuation.finish()
@@ -68,11 +52,9 @@ extension HCIHost {
         else { return }
         continuation.finish()
         guard let controller else { return }
-        if controller.extendedScanning {
-            _ = try await execute(HCILESetExtendedScanEnable(enable: 0, filterDuplicates: 0, duration: 0, period: 0))
-        } else {
-            _ = try await execute(HCILESetScanEnable(leScanEnable: 0, filterDuplicates: 0))
-        }
+        _ = try await execute(
+            ScanParameters().commands(extended: controller.extendedScanning, ownAddressType: 0).disable
+        )
     }
 
     /// Scans until an advertisement satisfies `matching`, then stops scanning and returns it.

@@ -18,7 +18,7 @@ public final class HCIHost: Sendable {
 
     struct PendingCommand {
         let opcode: UInt16
-        let continuation: CheckedContinuation<Result<[UInt8], HCIHostError>, Never>
+        let continuation: CheckedContinuation<Result<HCICommandResult, HCIHostError>, Never>
     }
 
     struct PendingConnect {
@@ -40,6 +40,8 @@ public final class HCIHost: Sendable {
         var connections: [UInt16: HCIConnection] = [:]
         var flow = HCIACLFlow()
         var statistics = HCIHostStatistics()
+        /// Link tuning's waits for LE Meta events (see `HCIConnection+Tuning`).
+        var linkEventWaiters: [ObjectIdentifier: LinkEventWaiter] = [:]
     }
 
     /// A host on `transport`; nothing is sent until `start()`.
@@ -50,6 +52,9 @@ public final class HCIHost: Sendable {
 
     /// What initialisation learnt about the controller (nil before `start()` completes).
     public var controller: HCIControllerInfo? { state.withLock { $0.controller } }
+
+    /// Why the transport stopped, once it has.
+    public var closeReason: TransportError? { state.withLock { $0.closed } }
 
     /// Counters of what the receive path dropped or answered.
     public var statistics: HCIHostStatistics { state.withLock { $0.statistics } }
@@ -88,7 +93,7 @@ public final class HCIHost: Sendable {
     /// Called once when the transport stops: every wait ends with `notRunning`, every link with
     /// `.disconnected`/`.closed` as the transport reports.
     func transportClosed(_ reason: TransportError) {
-        let (command, connect, scan, links) = state.withLock { state in
+        let (command, connect, scan, links, waiters) = state.withLock { state in
             state.closed = reason
             defer {
                 state.pendingCommand = nil
@@ -96,9 +101,14 @@ public final class HCIHost: Sendable {
                 state.scan = nil
                 state.connections = [:]
                 state.flow.reset()
+                state.linkEventWaiters = [:]
             }
-            return (state.pendingCommand, state.pendingConnect, state.scan, Array(state.connections.values))
+            return (
+                state.pendingCommand, state.pendingConnect, state.scan, Array(state.connections.values),
+                Array(state.linkEventWaiters.values)
+            )
         }
+        for waiter in waiters { waiter.finish() }
         command?.continuation.resume(returning: .failure(.notRunning(reason)))
         connect?.continuation.resume(returning: .failure(.notRunning(reason)))
         scan?.finish()

@@ -242,6 +242,9 @@ public final class HCISocket: Sendable {
         }
     }
 
+    /// Why the socket stopped reading, once it has.
+    public var closeReason: TransportError? { subscribers.withLock { $0.ended } }
+
     /// Closes the socket: waiting commands fail with `.transport(.closed)` and event streams end.
     public func close() { link.close() }
 

@@ -14,7 +14,7 @@ public final class L2CAPATTSocket: ATTTransport {
     public let connectionHandle: UInt16
     /// The channel's receive MTU (`BT_RCVMTU`, or the kernel's fixed-channel default of 672).
     public let maximumPDULength: Int
-    private let link: PacketLink
+    let link: PacketLink
 
     /// Connects to `peer` through `adapter` (nil: the kernel picks the route), asking for `security`
     /// before data flows (nil: leave the kernel's default). Cancelling the task cancels the connect.

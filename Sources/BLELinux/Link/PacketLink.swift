@@ -99,6 +99,24 @@ final class PacketLink: Sendable {
         }
     }
 
+    /// Runs `body` with the descriptor while the link is open; `.closed` once it is not.
+    func withSocket<Result>(
+        _ body: (borrowing SocketDescriptor) throws(SystemError) -> Result
+    ) throws(TransportError) -> Result {
+        let outcome: Swift.Result<Result, TransportError> = state.withLock { state in
+            switch state.socket {
+            case .none: return .failure(.closed)
+            case .some(let socket):
+                do throws(SystemError) {
+                    return .success(try body(socket))
+                } catch {
+                    return .failure(.system(syscall: error.syscall.rawValue, errno: error.errno))
+                }
+            }
+        }
+        return try outcome.get()
+    }
+
     private func sendWhole(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
         let timeout = sendTimeout
         let isSocket = isSocket

@@ -78,6 +78,16 @@ struct SocketDescriptor: ~Copyable {
         return (value, Int(length))
     }
 
+    /// The socket's own address (`getsockname`), read into `initial` (which also gives its size).
+    func localAddress<Address>(initial: Address) throws(SystemError) -> Address {
+        var address = initial
+        var length = socklen_t(MemoryLayout<Address>.size)
+        _ = try blockingSyscall(.getsockname) {
+            withUnsafeMutableBytes(of: &address) { system_getsockname(rawValue, $0.baseAddress!, &length) }
+        }
+        return address
+    }
+
     /// `ioctl` with a structure that the kernel reads and writes.
     func ioctl<Value>(_ request: UInt, _ value: inout Value) throws(SystemError) {
         _ = try blockingSyscall(.ioctl) {

@@ -8,6 +8,7 @@ public enum Syscall: String, Sendable, Hashable, CaseIterable {
     case shutdown
     case setsockopt
     case getsockopt
+    case getsockname
     case ioctl
     case read
     case write

@@ -88,6 +88,20 @@ func system_getsockopt(
     return getsockopt(fd, level, name, value, length)
 }
 
+func system_getsockname(
+    _ fd: CInt,
+    _ address: UnsafeMutableRawPointer,
+    _ length: UnsafeMutablePointer<socklen_t>
+) -> CInt {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        let count = Int(length.pointee)
+        return CInt(driver.call(.getsockname, [Int(fd), count], output: rawMutable(address, count)))
+    }
+    #endif
+    return getsockname(fd, address.assumingMemoryBound(to: sockaddr.self), length)
+}
+
 func system_ioctl(_ fd: CInt, _ request: UInt, _ argument: UnsafeMutableRawPointer, _ length: Int) -> CInt {
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current {

@@ -1,8 +1,8 @@
 /// A wire decode failure, located at the byte offset where it was found.
 ///
 /// Thrown with typed throws (`throws(DecodeError)`) so that the hot path never boxes an error.
-public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable {
         /// `needed` more bytes were required, only `available` were left.
         case truncated(needed: Int, available: Int)
         /// A field held a value the spec does not allow.

@@ -60,6 +60,40 @@ extension BluetoothUUID {
     public static let hardwareRevisionString = BluetoothUUID(0x2A27)
     /// Software Revision String (`2A28`): Assigned Numbers 3.8.
     public static let softwareRevisionString = BluetoothUUID(0x2A28)
+    /// System ID (`2A23`): Assigned Numbers 3.8.
+    public static let systemID = BluetoothUUID(0x2A23)
+    /// PnP ID (`2A50`): Assigned Numbers 3.8.
+    public static let pnpID = BluetoothUUID(0x2A50)
+    /// Battery (`180F`): Assigned Numbers 3.4.
+    public static let batteryService = BluetoothUUID(0x180F)
+    /// Battery Level (`2A19`): Assigned Numbers 3.8.
+    public static let batteryLevel = BluetoothUUID(0x2A19)
+    /// Immediate Alert (`1802`): Assigned Numbers 3.4.
+    public static let immediateAlertService = BluetoothUUID(0x1802)
+    /// Link Loss (`1803`): Assigned Numbers 3.4.
+    public static let linkLossService = BluetoothUUID(0x1803)
+    /// Tx Power (`1804`): Assigned Numbers 3.4.
+    public static let txPowerService = BluetoothUUID(0x1804)
+    /// Alert Level (`2A06`): Assigned Numbers 3.8.
+    public static let alertLevel = BluetoothUUID(0x2A06)
+    /// Tx Power Level (`2A07`): Assigned Numbers 3.8.
+    public static let txPowerLevel = BluetoothUUID(0x2A07)
+    /// Heart Rate (`180D`): Assigned Numbers 3.4.
+    public static let heartRateService = BluetoothUUID(0x180D)
+    /// Heart Rate Measurement (`2A37`): Assigned Numbers 3.8.
+    public static let heartRateMeasurement = BluetoothUUID(0x2A37)
+    /// Body Sensor Location (`2A38`): Assigned Numbers 3.8.
+    public static let bodySensorLocation = BluetoothUUID(0x2A38)
+    /// Environmental Sensing (`181A`): Assigned Numbers 3.4.
+    public static let environmentalSensingService = BluetoothUUID(0x181A)
+    /// Temperature (`2A6E`): Assigned Numbers 3.8.
+    public static let temperature = BluetoothUUID(0x2A6E)
+    /// Humidity (`2A6F`): Assigned Numbers 3.8.
+    public static let humidity = BluetoothUUID(0x2A6F)
+    /// Current Time (`1805`): Assigned Numbers 3.4.
+    public static let currentTimeService = BluetoothUUID(0x1805)
+    /// Current Time (`2A2B`): Assigned Numbers 3.8.
+    public static let currentTime = BluetoothUUID(0x2A2B)
     /// Laird Virtual Serial Port service (`569a1101-b87f-490c-92cb-11ba5ea5167c`): Laird/Ezurio VSP.
     public static let lairdVSPService = BluetoothUUID(high: 0x569A1101B87F490C, low: 0x92CB11BA5EA5167C)
     /// Laird VSP TX (module to central; notify) (`569a2000-b87f-490c-92cb-11ba5ea5167c`): Laird/Ezurio VSP.
@@ -80,6 +114,10 @@ extension BluetoothUUID {
     public static let nordicUARTRx = BluetoothUUID(high: 0x6E400002B5A3F393, low: 0xE0A9E50E24DCCA9E)
     /// Nordic UART TX (peripheral to central; notify) (`6e400003-b5a3-f393-e0a9-e50e24dcca9e`): Nordic UART Service.
     public static let nordicUARTTx = BluetoothUUID(high: 0x6E400003B5A3F393, low: 0xE0A9E50E24DCCA9E)
+    /// Calculator service (`ca1c0000-e532-4b1e-9a5e-8d1c2a6f0b01`): hcipico PicoSimulator calculator.
+    public static let calculatorService = BluetoothUUID(high: 0xCA1C0000E5324B1E, low: 0x9A5E8D1C2A6F0B01)
+    /// Calculator (write operand1 operand2 operator; result notified) (`ca1c0001-e532-4b1e-9a5e-8d1c2a6f0b01`): hcipico PicoSimulator calculator.
+    public static let calculatorCharacteristic = BluetoothUUID(high: 0xCA1C0001E5324B1E, low: 0x9A5E8D1C2A6F0B01)
 
     /// Every UUID the table names, with its name, in table order.
     public static let knownNames: [(uuid: BluetoothUUID, name: String)] = [
@@ -112,6 +150,23 @@ extension BluetoothUUID {
         (.firmwareRevisionString, "Firmware Revision String"),
         (.hardwareRevisionString, "Hardware Revision String"),
         (.softwareRevisionString, "Software Revision String"),
+        (.systemID, "System ID"),
+        (.pnpID, "PnP ID"),
+        (.batteryService, "Battery"),
+        (.batteryLevel, "Battery Level"),
+        (.immediateAlertService, "Immediate Alert"),
+        (.linkLossService, "Link Loss"),
+        (.txPowerService, "Tx Power"),
+        (.alertLevel, "Alert Level"),
+        (.txPowerLevel, "Tx Power Level"),
+        (.heartRateService, "Heart Rate"),
+        (.heartRateMeasurement, "Heart Rate Measurement"),
+        (.bodySensorLocation, "Body Sensor Location"),
+        (.environmentalSensingService, "Environmental Sensing"),
+        (.temperature, "Temperature"),
+        (.humidity, "Humidity"),
+        (.currentTimeService, "Current Time"),
+        (.currentTime, "Current Time"),
         (.lairdVSPService, "Laird Virtual Serial Port service"),
         (.lairdVSPTx, "Laird VSP TX (module to central; notify)"),
         (.lairdVSPRx, "Laird VSP RX (central to module; write)"),
@@ -122,5 +177,7 @@ extension BluetoothUUID {
         (.nordicUARTService, "Nordic UART Service"),
         (.nordicUARTRx, "Nordic UART RX (central to peripheral; write)"),
         (.nordicUARTTx, "Nordic UART TX (peripheral to central; notify)"),
+        (.calculatorService, "Calculator service"),
+        (.calculatorCharacteristic, "Calculator (write operand1 operand2 operator; result notified)"),
     ]
 }

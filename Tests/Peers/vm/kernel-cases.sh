@@ -64,10 +64,12 @@ case_adapters() {
 case_att_rtt_echo() { att_rtt -n 100 "$ECHO"; }
 case_att_rtt_pico() { att_rtt -n 20 --pico "$PICO"; }
 
-# BLELinux's kernel-path tests: raw HCI, the L2CAP ATT socket, EBUSY, LE Connection Update.
+# BLELinux's kernel-path tests: raw HCI, LE scanning (they expect every peripheral advertising, so
+# they run before anything connects), link tuning, the L2CAP ATT socket, EBUSY, `hcipico scan`,
+# `gatt` and `serial` on the echo peripheral.
 case_xctest() {
     [ -x "$XCTEST" ] || { NOTE="(no test binary in the guest)"; return 77; }
-    "$XCTEST" --testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests' \
+    "$XCTEST" --testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests|SerialKernelTests' \
         --xunit-output /tmp/xunit.xml > /tmp/xctest.log 2>&1
     rc=$?
     cat /tmp/xctest.log
@@ -128,7 +130,7 @@ check_lsv_csv() {
 case_conn_update() {
     if has_option connect --link; then
         [ -s /tmp/lsv.err ] || { NOTE="(pico-lsv did not run)"; return 1; }
-        sed -n 's/^/KERNEL-INFO conn-update /p' /tmp/lsv.err
+        grep -v '^hcipico: timing: \|^wrote \|^points ' /tmp/lsv.err | sed 's/^/KERNEL-INFO conn-update /'
         NOTE="(hcipico connect --link low-latency in pico-lsv)"
         return 0
     fi
@@ -147,10 +149,10 @@ case_rtt_echo() {
 }
 
 run_case scan case_scan
+run_case xctest case_xctest
 run_case adapters case_adapters
 run_case att-rtt-echo case_att_rtt_echo
 run_case att-rtt-pico case_att_rtt_pico
-run_case xctest case_xctest
 run_case pico-lsv case_pico_lsv
 run_case conn-update case_conn_update
 run_case rtt-echo case_rtt_echo

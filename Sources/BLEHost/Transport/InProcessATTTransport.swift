@@ -1,4 +1,3 @@
-public import BLEHost
 import Foundation
 import Synchronization
 
@@ -8,15 +7,17 @@ import Glibc
 import Musl
 #endif
 
-/// One end of an in-process ATT link: a Unix `SOCK_SEQPACKET` socketpair (one send = one PDU), with a
-/// reader thread per end. This is how the command line and rigs without a radio reach a
-/// `SimulatedPicoPeripheral`; tests use `BLETesting`'s transport, which adds fault injection.
+/// One end of an in-process ATT link: a Unix `SOCK_SEQPACKET` socketpair, so that, as with the kernel's
+/// L2CAP LE socket, every `send` is one message and every receive one whole PDU; a reader thread per
+/// end once started. This is how the command line and rigs without a radio reach a simulated
+/// peripheral; `BLETesting` wraps it with fault injection.
 public final class InProcessATTTransport: ATTTransport {
     public let maximumPDULength: Int
     private let descriptor: Int32
     private let state = Mutex((started: false, closed: false))
 
-    /// Two connected ends: give one to a `GATTClient`, the other to a `SimulatedPicoPeripheral`.
+    /// Two connected ends: give one to a `GATTClient`, the other to a `GATTServer`. `maximumPDULength`
+    /// bounds what each end sends and receives.
     public static func makePair(
         maximumPDULength: Int = 1024
     ) throws(TransportError) -> (host: InProcessATTTransport, device: InProcessATTTransport) {
@@ -72,13 +73,23 @@ public final class InProcessATTTransport: ATTTransport {
         while true {
             let result = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC))
             if result > 0 {
+                // A message longer than the buffer is cut by the kernel; deliver what fits, as a real
+                // socket with a receive MTU would.
                 receive(UnsafeRawBufferPointer(rebasing: buffer[0..<min(result, buffer.count)]))
                 continue
             }
+            // An empty message and end of stream look alike on SEQPACKET; an empty ATT PDU is invalid
+            // anyway, so both end the link.
             if result == 0 { return state.withLock { $0.closed } ? .closed : .disconnected(reason: nil) }
             if errno == EINTR { continue }
             return errno == ECONNRESET ? .disconnected(reason: nil) : .system(syscall: "recv", errno: errno)
         }
+    }
+
+    /// Drops the link as a peer going out of range would: both ends see a disconnection, not a
+    /// local close.
+    public func disconnect() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
     public func close() {

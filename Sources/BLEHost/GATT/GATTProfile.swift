@@ -1,0 +1,152 @@
+public import BLEWire
+
+/// Everything discovered on a peer at once: its primary services, their characteristics and the
+/// descriptors of each, in handle order. `GATTClient.discoverProfile()` makes one; the lookups find a
+/// characteristic or descriptor by handle or by UUID (a UUID must name exactly one attribute).
+public struct GATTProfile: Sendable, Hashable {
+    /// A characteristic with its descriptors.
+    public struct Characteristic: Sendable, Hashable {
+        public let characteristic: GATTCharacteristic
+        public let descriptors: [GATTDescriptor]
+
+        public init(characteristic: GATTCharacteristic, descriptors: [GATTDescriptor]) {
+            self.characteristic = characteristic
+            self.descriptors = descriptors
+        }
+    }
+
+    /// A service with its characteristics.
+    public struct Service: Sendable, Hashable {
+        public let service: GATTService
+        public let characteristics: [Characteristic]
+
+        public init(service: GATTService, characteristics: [Characteristic]) {
+            self.service = service
+            self.characteristics = characteristics
+        }
+    }
+
+    /// An attribute a client reads, writes or subscribes to: a characteristic's value or a descriptor.
+    public enum Attribute: Sendable, Hashable, CustomStringConvertible {
+        case characteristic(GATTCharacteristic, in: GATTService)
+        case descriptor(GATTDescriptor, of: GATTCharacteristic)
+
+        /// The handle to read or write: the characteristic's value handle, or the descriptor's handle.
+        public var handle: UInt16 {
+            switch self {
+            case .characteristic(let characteristic, _): characteristic.valueHandle
+            case .descriptor(let descriptor, _): descriptor.handle
+            }
+        }
+
+        public var uuid: BluetoothUUID {
+            switch self {
+            case .characteristic(let characteristic, _): characteristic.uuid
+            case .descriptor(let descriptor, _): descriptor.uuid
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .characteristic(let characteristic, let service):
+                "characteristic \(characteristic.uuid) (value handle 0x\(handleText(characteristic.valueHandle)), "
+                    + "service \(service.uuid) at 0x\(handleText(service.handle)))"
+            case .descriptor(let descriptor, let characteristic):
+                "descriptor \(descriptor.uuid) (handle 0x\(handleText(descriptor.handle)), "
+                    + "characteristic \(characteristic.uuid) at 0x\(handleText(characteristic.valueHandle)))"
+            }
+        }
+    }
+
+    public let services: [Service]
+
+    public init(services: [Service]) { self.services = services }
+
+    /// Every characteristic and descriptor whose UUID is `uuid`, in handle order.
+    public func attributes(withUUID uuid: BluetoothUUID) -> [Attribute] {
+        var found: [Attribute] = []
+        for service in services {
+            for entry in service.characteristics {
+                if entry.characteristic.uuid == uuid {
+                    found.append(.characteristic(entry.characteristic, in: service.service))
+                }
+                for descriptor in entry.descriptors where descriptor.uuid == uuid {
+                    found.append(.descriptor(descriptor, of: entry.characteristic))
+                }
+            }
+        }
+        return found
+    }
+
+    /// The one characteristic or descriptor with `uuid`; `.notFound` when there is none, and
+    /// `.invalidArgument` naming every candidate when there are several.
+    public func attribute(withUUID uuid: BluetoothUUID) throws(GATTError) -> Attribute {
+        let found = attributes(withUUID: uuid)
+        guard let first = found.first else { throw .notFound("no characteristic or descriptor \(uuid)") }
+        guard found.count == 1 else {
+            let candidates = found.map { "  \($0)" }.joined(separator: "\n")
+            throw .invalidArgument(
+                "\(uuid) is ambiguous: \(found.count) attributes have it; give a handle instead:\n\(candidates)"
+            )
+        }
+        return first
+    }
+
+    /// The characteristic whose declaration or value is at `handle`, if any.
+    public func characteristic(at handle: UInt16) -> GATTCharacteristic? {
+        for service in services {
+            for entry in service.characteristics
+            where entry.characteristic.valueHandle == handle || entry.characteristic.declarationHandle == handle {
+                return entry.characteristic
+            }
+        }
+        return nil
+    }
+
+    /// The characteristic `uuid` names (a descriptor UUID does not count here), or an error as for
+    /// `attribute(withUUID:)`.
+    public func characteristic(withUUID uuid: BluetoothUUID) throws(GATTError) -> GATTCharacteristic {
+        var found: [Attribute] = []
+        for service in services {
+            for entry in service.characteristics where entry.characteristic.uuid == uuid {
+                found.append(.characteristic(entry.characteristic, in: service.service))
+            }
+        }
+        guard case .characteristic(let characteristic, _) = found.first else {
+            throw .notFound("no characteristic \(uuid)")
+        }
+        guard found.count == 1 else {
+            let candidates = found.map { "  \($0)" }.joined(separator: "\n")
+            throw .invalidArgument(
+                "\(uuid) is ambiguous: \(found.count) characteristics have it; give a value handle instead:\n"
+                    + candidates
+            )
+        }
+        return characteristic
+    }
+}
+
+extension GATTClient {
+    /// Discovers every primary service, its characteristics and their descriptors (Core 5.4 Vol 3
+    /// Part G §4.4.1, §4.6.1, §4.7.1), and fills the client's caches on the way.
+    public func discoverProfile() async throws(GATTError) -> GATTProfile {
+        var services: [GATTProfile.Service] = []
+        for service in try await discoverPrimaryServices() {
+            var characteristics: [GATTProfile.Characteristic] = []
+            for characteristic in try await discoverCharacteristics(of: service) {
+                let descriptors = try await discoverDescriptors(of: characteristic)
+                characteristics.append(
+                    GATTProfile.Characteristic(characteristic: characteristic, descriptors: descriptors)
+                )
+            }
+            services.append(GATTProfile.Service(service: service, characteristics: characteristics))
+        }
+        return GATTProfile(services: services)
+    }
+}
+
+/// A handle as `services` prints it: four uppercase hex digits.
+private func handleText(_ handle: UInt16) -> String {
+    let digits = String(handle, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+}

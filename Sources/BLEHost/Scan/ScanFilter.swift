@@ -1,0 +1,29 @@
+public import BLEWire
+
+/// Which discovered devices a scan reports. Every condition given must hold: one of `services`
+/// advertised (when any are given), the name starting with `namePrefix` (case-sensitive), the
+/// address equal to `address` (its value: the type is not compared).
+public struct ScanFilter: Sendable, Hashable {
+    public var services: [BluetoothUUID]
+    public var namePrefix: String?
+    public var address: BluetoothAddress?
+
+    public init(services: [BluetoothUUID] = [], namePrefix: String? = nil, address: BluetoothAddress? = nil) {
+        self.services = services
+        self.namePrefix = namePrefix
+        self.address = address
+    }
+
+    /// Every device.
+    public static let all = ScanFilter()
+
+    /// The devices advertising the Laird Virtual Serial Port service (the EmStat Pico's).
+    public static let lairdVSP = ScanFilter(services: [.lairdVSPService])
+
+    public func matches(_ device: DiscoveredDevice) -> Bool {
+        if !services.isEmpty, !services.contains(where: device.services.contains) { return false }
+        if let namePrefix, device.name?.hasPrefix(namePrefix) != true { return false }
+        if let address, address.value != device.address.value { return false }
+        return true
+    }
+}

@@ -1,0 +1,61 @@
+import BLEHost
+
+/// What `--stats` prints at the end of a run: the link parameters in force (from the tuning results
+/// and what the host knows) and the notification inter-arrival percentiles.
+struct LinkRunStatistics {
+    let report: LinkTuningReport?
+    let arrivals: NotificationArrivals?
+
+    /// Prints the statistics (when `--stats` was given) on stderr.
+    func finish(_ link: DeviceLink) {
+        guard let arrivals else { return }
+        for line in lines(link, arrivals: arrivals) { StandardError.report(line) }
+    }
+
+    func lines(_ link: DeviceLink, arrivals: NotificationArrivals) -> [String] {
+        var connection: String
+        var dataLength: String
+        var phy: String
+        switch link.path {
+        case .simulator(let kind, _):
+            let none = "n/a (sim:\(kind.rawValue): no radio link)"
+            (connection, dataLength, phy) = (none, none, none)
+        case .kernel:
+            let hidden = "n/a (the kernel chose it and does not tell; use --link to set and read it)"
+            (connection, dataLength, phy) = (hidden, hidden, hidden)
+        case .host(_, let hci):
+            let known = hci.linkState
+            connection = "\(known.connection)"
+            dataLength = known.dataLength.map { "\($0)" } ?? "n/a (no LE Data Length Change seen)"
+            phy = known.phy.map { "\($0)" } ?? "1M (no LE PHY Update Complete seen)"
+        }
+        if let report {
+            if let value = report.connection.value { connection = "\(value)" }
+            if let value = report.dataLength.value { dataLength = "\(value)" }
+            if let value = report.phy.value { phy = "\(value)" }
+        }
+        var lines = [
+            "stats: connection \(connection)",
+            "stats: data length \(dataLength)",
+            "stats: PHY \(phy)",
+            "stats: ATT MTU \(link.client.mtu)",
+        ]
+        if let summary = arrivals.summary {
+            lines.append(
+                "stats: notifications \(summary.arrivals), inter-arrival p50 \(Self.ms(summary.p50)) p90 \(Self.ms(summary.p90)) p99 \(Self.ms(summary.p99)) max \(Self.ms(summary.max)) ms"
+            )
+        } else {
+            lines.append(
+                "stats: notifications \(arrivals.summary?.arrivals ?? 0) (fewer than two: no inter-arrival times)"
+            )
+        }
+        return lines
+    }
+
+    /// A duration in milliseconds with three decimals.
+    static func ms(_ duration: Duration) -> String {
+        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+        let fraction = String(micros % 1000)
+        return "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

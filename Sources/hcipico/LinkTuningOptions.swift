@@ -1,0 +1,44 @@
+import ArgumentParser
+import BLEHost
+
+/// `--link` and `--stats`, shared by every command that holds a device link: add
+/// `@OptionGroup var tuning: LinkTuningOptions`, then `let run = await tuning.apply(to: link)` once the
+/// link is open and `run?.finish(link)` at the end.
+struct LinkTuningOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Tune the link after connecting: low-latency (7.5–15 ms), balanced (30–50 ms), power-save (100–200 ms, latency 4), or MIN-MAX[,LATENCY[,TIMEOUT]] in ms; also asks for 251-byte data length and the 2M PHY. Each step's outcome goes to stderr.",
+            valueName: "preset|MIN-MAX[,L[,T]]"
+        )
+    )
+    var link: String?
+
+    @Flag(help: "At the end, print the link parameters in force and the notification inter-arrival percentiles.")
+    var stats = false
+
+    func validate() throws {
+        _ = try request()
+    }
+
+    /// The parsed `--link` value (nil without one); a bad value is a usage error (exit 64).
+    func request() throws(ValidationError) -> LinkTuningRequest? {
+        guard let link else { return nil }
+        do throws(LinkTuningSyntaxError) {
+            return try LinkTuningRequest(parsing: link)
+        } catch {
+            throw ValidationError("--link \(error)")
+        }
+    }
+
+    /// Tunes `link` as asked (one stderr line per step) and starts the statistics when asked; nil when
+    /// neither option was given.
+    func apply(to link: DeviceLink) async -> LinkRunStatistics? {
+        let request = try? self.request()
+        guard request != nil || stats else { return nil }
+        var report: LinkTuningReport?
+        if let request { report = await link.tune(request) }
+        let arrivals = NotificationArrivals()
+        if stats { link.client.recordArrivals(into: arrivals) }
+        return LinkRunStatistics(report: report, arrivals: stats ? arrivals : nil)
+    }
+}

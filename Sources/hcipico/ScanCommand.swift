@@ -1,0 +1,133 @@
+import ArgumentParser
+import BLEHost
+import BLELinux
+import BLEWire
+import Foundation
+
+/// `hcipico scan`: the devices around, by default those advertising the Laird VSP service.
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Scan for BLE devices; by default those advertising the EmStat Pico's Laird VSP service.",
+        discussion: """
+            One row per device, merged by address (a scan response adds its name), printed when the \
+            scan ends: address, address type, name, RSSI, services. --json prints one JSON object per \
+            device instead, as soon as it is first seen. Filters combine: --service (instead of the \
+            default VSP service; vsp, hm10, nus or a UUID), --name (a case-sensitive prefix), --address; \
+            --all drops the service filter. Runs through the kernel's raw HCI socket (--transport kernel, \
+            the default; root or CAP_NET_RAW) or hcipico's own HCI host (user:hciN, serial:DEV[@BAUD], \
+            tcp:HOST:PORT, or HCIPICO_TRANSPORT). Whatever scan hcipico enabled it disables again, also \
+            on Ctrl-C or SIGTERM, which end the scan and print what was found: exit status 0 when the \
+            scan had no time limit (--timeout 0), 130 when it cut a timed scan short. Exit status: 0 \
+            done (even when nothing matched), 4 transport lost (what was found is printed), 5 no answer \
+            from the controller, 10 no Bluetooth in the kernel, 11 no adapter, 12 adapter down, \
+            13 no permission, 14 busy (another scan runs), 64 bad input, 130 interrupted.
+            """
+    )
+
+    @Flag(help: "Every device, not only those advertising the VSP service.")
+    var all = false
+
+    @Option(help: "Seconds to scan; 0 scans until Ctrl-C.")
+    var timeout: Double = 10
+
+    @Flag(help: "JSON Lines: one object per device, printed when it is first seen.")
+    var json = false
+
+    @Option(help: "Only devices advertising this service: vsp, hm10, nus, or a UUID (180D, 569A1101-…).")
+    var service: [String] = []
+
+    @Option(help: "Only devices whose name starts with this (case-sensitive).")
+    var name: String?
+
+    @Option(help: "Only the device with this address (AA:BB:CC:DD:EE:FF).")
+    var address: String?
+
+    @Flag(help: "Passive scan: no scan requests, so no scan responses.")
+    var passive = false
+
+    @Flag(help: "Ask the controller for every advertisement, not one per device (duplicates update the RSSI).")
+    var duplicates = false
+
+    @Option(help: "The adapter for the kernel path (hciN; default: the first that is up).")
+    var adapter: String?
+
+    @Option(help: "How to reach the controller: \(TransportSpec.acceptedForms) (default kernel).")
+    var transport: String?
+
+    func validate() throws {
+        guard timeout >= 0 && timeout <= 86_400 else {
+            throw ValidationError("--timeout must be in [0, 86400] seconds")
+        }
+        if all && !service.isEmpty { throw ValidationError("choose --all or --service, not both") }
+        _ = try filter()
+        _ = try resolvedTransport()
+    }
+
+    /// The filter the options give, checked before any socket is opened.
+    func filter() throws -> ScanFilter {
+        var services: [BluetoothUUID] = []
+        for text in service {
+            guard let uuid = Self.serviceAliases[text.lowercased()] ?? BluetoothUUID(text) else {
+                throw ValidationError(
+                    "invalid --service '\(text)': give vsp, hm10, nus, a 16- or 32-bit UUID (180D, 0x180D) or a 128-bit one (569A1101-B87F-490C-92CB-11BA5EA5167C)"
+                )
+            }
+            services.append(uuid)
+        }
+        if services.isEmpty && !all { services = [.lairdVSPService] }
+        var device: BluetoothAddress?
+        if let address {
+            do {
+                device = try BluetoothAddress(parsing: address, type: .public)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+        if let name, name.isEmpty { throw ValidationError("--name needs a non-empty prefix") }
+        return ScanFilter(services: services, namePrefix: name, address: device)
+    }
+
+    static let serviceAliases: [String: BluetoothUUID] = [
+        "vsp": .lairdVSPService, "hm10": .hm10Service, "nus": .nordicUARTService,
+    ]
+
+    /// The transport: --transport, else HCIPICO_TRANSPORT, else the kernel; --adapter picks the kernel's.
+    func resolvedTransport() throws -> TransportSpec {
+        try TransportSpec.fromOptions(transport: transport, adapter: adapter)
+    }
+
+    func run() async throws {
+        let session = ScanSession(
+            transport: try resolvedTransport(),
+            parameters: ScanParameters(active: !passive, filterDuplicates: !duplicates),
+            duration: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)),
+            printer: ScanPrinter(filter: try filter(), json: json)
+        )
+        let task = Task { await session.run() }
+        let signal = InterruptSignal(signals: [SIGINT, SIGTERM]) { task.cancel() }
+        let result = await task.value
+        signal.cancel()
+        if !json { result.printer.printTable() }
+        for warning in result.warnings { StandardError.report(warning) }
+        if let failure = result.failure {
+            StandardError.report(failure.message)
+            throw failure.status.exitCode
+        }
+        if result.printer.matchedCount == 0 { StandardError.report(nothingFound(result)) }
+        switch result.ending {
+        case .duration: return
+        case .interrupted: if session.duration != nil { throw ExitStatus.interrupted.exitCode }
+        case .transportLost(let reason):
+            StandardError.report("the transport went away during the scan (\(reason)); what was found is above")
+            throw ExitStatus.connectionLost.exitCode
+        }
+    }
+
+    private func nothingFound(_ result: ScanSession.Result) -> String {
+        let seen = result.printer.trackedCount
+        let what =
+            all ? "no device" : service.isEmpty ? "no device advertising the Laird VSP service" : "no matching device"
+        return "\(what) found (\(seen) device\(seen == 1 ? "" : "s") seen)" + (all ? "" : "; --all shows every device")
+    }
+}

@@ -1,0 +1,127 @@
+import BLEHost
+import BLEWire
+import Foundation
+import Synchronization
+
+/// Collects a scan's reports into a `DiscoveryTable` and prints the matching devices: as JSON Lines
+/// when each is first seen, or as an aligned table at the end.
+final class ScanPrinter: Sendable {
+    private let table: Mutex<DiscoveryTable>
+    private let json: Bool
+
+    init(filter: ScanFilter, json: Bool) {
+        table = Mutex(DiscoveryTable(filter: filter))
+        self.json = json
+    }
+
+    /// Merges one report; a device that matches for the first time is printed at once with --json.
+    func add(_ advertisement: HCIAdvertisement) {
+        guard let (device, change) = table.withLock({ $0.add(advertisement) }) else { return }
+        guard json, change == .matched else { return }
+        print(Self.jsonLine(device))
+        fflush(nil)
+    }
+
+    var matched: [DiscoveredDevice] { table.withLock { $0.matched } }
+    var matchedCount: Int { matched.count }
+    var trackedCount: Int { table.withLock { $0.count } }
+
+    /// The table of matching devices: address, type, name, RSSI, services; nothing when none matched.
+    func printTable() {
+        let devices = matched
+        guard !devices.isEmpty else { return }
+        print(Self.table(devices), terminator: "")
+        fflush(nil)
+    }
+
+    static func table(_ devices: [DiscoveredDevice]) -> String {
+        let rows =
+            [["ADDRESS", "TYPE", "NAME", "RSSI", "SERVICES"]]
+            + devices.map { device in
+                [
+                    device.address.description, addressType(device.address.type), device.name ?? "-",
+                    device.rssi.map { "\($0)" } ?? "-", device.services.map(serviceName).joined(separator: ", "),
+                ]
+            }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = ""
+        for row in rows {
+            var line = ""
+            for column in 0..<4 {
+                let cell = row[column]
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                // RSSI right-aligned, the rest left-aligned.
+                line += (column == 3 ? padding + cell : cell + padding) + "  "
+            }
+            text += line + row[4] + "\n"
+        }
+        return text
+    }
+
+    static func addressType(_ type: BluetoothAddress.AddressType) -> String {
+        switch type {
+        case .public: "public"
+        case .random: "random"
+        case .publicIdentity: "public-id"
+        case .randomIdentity: "random-id"
+        }
+    }
+
+    /// A short name for the serial services hcipico knows, else the UUID.
+    static func serviceName(_ uuid: BluetoothUUID) -> String {
+        switch uuid {
+        case .lairdVSPService: "Laird VSP"
+        case .hm10Service: "HM-10"
+        case .nordicUARTService: "Nordic UART"
+        default: uuid.description
+        }
+    }
+
+    /// One JSON object, keys in a fixed order, absent values as null.
+    static func jsonLine(_ device: DiscoveredDevice) -> String {
+        func string(_ text: String) -> String {
+            var escaped = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\t": escaped += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped + "\""
+        }
+        func hex(_ bytes: [UInt8]) -> String {
+            string(bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
+        }
+        let fields: [(String, String)] = [
+            ("address", string(device.address.description)),
+            ("addressType", string(addressType(device.address.type))),
+            ("name", device.name.map(string) ?? "null"),
+            ("rssi", device.rssi.map { "\($0)" } ?? "null"),
+            ("services", "[" + device.services.map { string($0.description) }.joined(separator: ",") + "]"),
+            ("serviceNames", "[" + device.services.map { string(serviceName($0)) }.joined(separator: ",") + "]"),
+            (
+                "manufacturerData",
+                "["
+                    + device.manufacturerData.map { "{\"companyID\":\($0.companyID),\"data\":\(hex($0.data))}" }
+                    .joined(separator: ",") + "]"
+            ),
+            (
+                "serviceData",
+                "["
+                    + device.serviceData.map { "{\"uuid\":\(string($0.uuid.description)),\"data\":\(hex($0.data))}" }
+                    .joined(separator: ",") + "]"
+            ),
+            ("txPower", device.txPower.map { "\($0)" } ?? "null"),
+            ("connectable", "\(device.connectable)"),
+            ("extended", "\(device.extended)"),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}

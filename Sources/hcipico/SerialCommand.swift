@@ -1,0 +1,119 @@
+import ArgumentParser
+import BLEHost
+import BLEWire
+import Foundation
+import PicoLink
+import Synchronization
+
+/// `hcipico serial DEVICE`: a transparent bridge between standard input/output (or a pseudo-terminal)
+/// and a serial-over-GATT service: HM-10, Laird VSP, Nordic UART, or the UUIDs given.
+struct SerialCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serial",
+        abstract: "Bridge stdin/stdout (or a pseudo-terminal) to a BLE serial service (HM-10, Laird VSP, Nordic UART).",
+        discussion: """
+            The service is detected from the device's services unless --service, --rx and --tx name it. \
+            Writes are sized to the ATT MTU and paced. At the end of standard input the bridge waits until \
+            the device has been quiet for --idle seconds, then exits 0; Ctrl-C exits 130, a dropped link 4.
+            """
+    )
+
+    @OptionGroup var link: LinkOptions
+
+    @Option(help: "The serial service's UUID (with --rx and --tx; default: detected).")
+    var service: String?
+
+    @Option(help: "The characteristic the host writes to (host → device).")
+    var rx: String?
+
+    @Option(help: "The characteristic the device notifies (device → host).")
+    var tx: String?
+
+    @Flag(help: "Expose a pseudo-terminal (its path goes to standard error) instead of stdin/stdout.")
+    var pty = false
+
+    @Option(help: "After the end of input, exit once the device has been quiet this many seconds.")
+    var idle: Double = 1
+
+    func validate() throws {
+        guard idle >= 0 && idle <= 3600 else { throw ValidationError("--idle must be in [0, 3600] seconds") }
+        _ = try profile()
+    }
+
+    /// The profile the UUID options name, or nil to detect it.
+    func profile() throws(ValidationError) -> SerialProfile? {
+        let given = [service, rx, tx].compactMap { $0 }
+        if given.isEmpty { return nil }
+        guard let service, let rx, let tx else { throw ValidationError("--service, --rx and --tx go together") }
+        func parse(_ text: String, _ option: String) throws(ValidationError) -> BluetoothUUID {
+            guard let uuid = BluetoothUUID(text) else {
+                throw ValidationError("\(option) '\(text)' is not a UUID (FFE0, 0000FFE0-…, or 128-bit)")
+            }
+            return uuid
+        }
+        return .custom(service: try parse(service, "--service"), rx: try parse(rx, "--rx"), tx: try parse(tx, "--tx"))
+    }
+
+    func run() async throws {
+        let profile = try profile()
+        let terminal: PseudoTerminal?
+        do {
+            terminal = pty ? try PseudoTerminal() : nil
+        } catch {
+            StandardError.report("cannot open a pseudo-terminal: \(error)")
+            throw ExitStatus.failure.exitCode
+        }
+        let input = ByteStream(descriptor: terminal?.master ?? 0)
+        let output = ByteStream(descriptor: terminal?.master ?? 1)
+        let opened: DeviceLink
+        do {
+            opened = try await link.open()
+        } catch {
+            StandardError.report(error.description)
+            throw error.status.exitCode
+        }
+        let serial: SerialLink
+        do {
+            serial = try await SerialLink.open(client: opened.client, profile: profile) { value in output.write(value) }
+        } catch {
+            StandardError.report("\(opened.name): \(error)")
+            await opened.close()
+            throw (error.isConnectionLoss ? ExitStatus.connectionLost : .badInput).exitCode
+        }
+        if let terminal { StandardError.report("\(serial.profile) on \(opened.name): serial port at \(terminal.path)") }
+        let ending = SerialEnding(link: opened, terminal: terminal)
+        let signal = InterruptSignal { Task { await ending.finish(.interrupted) } }
+        defer { signal.cancel() }
+        let watcher = Task {
+            let reason = await serial.waitUntilClosed()
+            await ending.finish(.connectionLost, "\(opened.name): connection lost: \(reason)")
+        }
+        defer { watcher.cancel() }
+        await bridge(input, to: serial, ending: ending, endless: terminal != nil)
+        do {
+            try await serial.waitUntilQuiet(for: .milliseconds(Int(idle * 1000)))
+        } catch {
+            await ending.finish(.connectionLost, "\(opened.name): \(error)")
+        }
+        await ending.finish(.success)
+    }
+
+    /// Sends what `input` yields, one chunk at a time, until its end (a pseudo-terminal has none).
+    private func bridge(_ input: ByteStream, to serial: SerialLink, ending: SerialEnding, endless: Bool) async {
+        let (events, next) = input.reader()
+        for await event in events {
+            switch event {
+            case .data(let bytes):
+                do {
+                    try await serial.send(bytes)
+                } catch {
+                    await ending.finish(.connectionLost, "\(error)")
+                }
+                next()
+            case .end:
+                if endless { await ending.finish(.failure, "the pseudo-terminal closed") }
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import BLEHost
+import BLEWire
+import Testing
+
+@testable import hcipico
+
+/// What `hcipico gatt` accepts before anything is opened: the argument order, attributes, hex values,
+/// and the exit status each failure maps to.
+@Suite struct GATTArgumentTests {
+    @Test func theDeviceMayComeBeforeTheSubcommand() {
+        #expect(
+            GATTCommand.reordered(["gatt", "sim:calculator", "read", "2A00"])
+                == ["gatt", "read", "sim:calculator", "2A00"]
+        )
+        #expect(
+            GATTCommand.reordered(["gatt", "AA:BB:CC:DD:EE:FF", "--random", "--transport", "tcp:h:1", "services"])
+                == ["gatt", "services", "AA:BB:CC:DD:EE:FF", "--random", "--transport", "tcp:h:1"]
+        )
+        // Already in the parser's order, or not a gatt command line: unchanged.
+        for line in [
+            ["gatt", "services", "sim"], ["gatt", "--help"], ["connect", "sim", "read"], ["gatt", "sim", "nothing"],
+        ] {
+            #expect(GATTCommand.reordered(line) == line)
+        }
+    }
+
+    @Test func attributesAreHandlesOrUUIDs() throws {
+        #expect(try AttributeSelector(parsing: "0x0003") == .handle(3))
+        #expect(try AttributeSelector(parsing: "0XFFFF") == .handle(0xFFFF))
+        #expect(try AttributeSelector(parsing: "2A00") == .uuid(.deviceName))
+        #expect(
+            try AttributeSelector(parsing: "ca1c0001-e532-4b1e-9a5e-8d1c2a6f0b01") == .uuid(.calculatorCharacteristic)
+        )
+        for (text, message) in [
+            ("0x", "is not a handle"), ("0x10000", "is not a handle"), ("0x0000", "does not exist"),
+            ("0xg1", "is not a handle"), ("3", "neither a handle (0x0003) nor a UUID"), ("2A0", "neither"),
+            ("ca1c0001e5324b1e9a5e8d1c2a6f0b01", "neither"),
+        ] {
+            #expect(throws: ValidationError.self, "\(text)") { try AttributeSelector(parsing: text) }
+            do {
+                _ = try AttributeSelector(parsing: text)
+            } catch {
+                #expect(error.message.contains(message), "\(text): \(error.message)")
+            }
+        }
+    }
+
+    @Test func hexValuesAreParsedWithLocatedErrors() throws {
+        #expect(try ValueText.parseHex("0102ff") == [1, 2, 0xFF])
+        #expect(try ValueText.parseHex("0x01 02:FF") == [1, 2, 0xFF])
+        #expect(try ValueText.parseHex("") == [])
+        for (text, message) in [
+            ("0g", "column 2 is not a hex digit"), ("0x0102z", "column 7 is not a hex digit"),
+            ("012", "odd number of hex digits"), ("0 12", "odd hex digit before column 2"),
+        ] {
+            do {
+                _ = try ValueText.parseHex(text)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.message.contains(message), "\(text): \(error.message)")
+            }
+        }
+        #expect(ValueText.hex([0, 0xAB, 0x7F]) == "00ab7f")
+        #expect(ValueText.line(Array("a\nb\\\u{1}".utf8)) == "a\\nb\\\\\\x01")
+        #expect(ValueText.line([0x41, 0xC3, 0xA9, 0xFF, 0xE2, 0x82]) == "A\u{E9}\\xff\\xe2\\x82")
+        #expect(ValueText.json("q\"\u{0}\n") == "\"q\\\"\\u0000\\n\"")
+    }
+
+    @Test func gattFailuresMapToTheirExitStatus() {
+        let att = GATTError.att(ATTError(code: .writeNotPermitted, handle: 3, request: 0x12))
+        #expect(att.exitStatus == .deviceError)
+        #expect(att.description.contains("Write Not Permitted (0x03)"))
+        #expect(GATTError.transactionTimeout(request: 0x0A).exitStatus == .timeout)
+        #expect(GATTError.disconnected(.disconnected(reason: nil)).exitStatus == .connectionLost)
+        #expect(GATTError.notFound("x").exitStatus == .badInput)
+        #expect(GATTError.invalidArgument("x").exitStatus == .badInput)
+    }
+
+    @Test func simCalculatorIsASimulator() throws {
+        #expect(
+            try DeviceTarget.parse("sim:calculator", random: false, adapter: nil, transport: nil)
+                == .simulator(.calculator)
+        )
+    }
+}

@@ -1,0 +1,102 @@
+import BLEHost
+import BLEWire
+import Foundation
+import Glibc
+import Testing
+
+@testable import hcipico
+
+/// `hcipico scan`: what it prints, and the input it refuses before any socket is opened.
+@Suite struct ScanCommandTests {
+    static func device(_ value: UInt64, name: String?, rssi: Int8, services: [BluetoothUUID]) -> DiscoveredDevice {
+        DiscoveredDevice(
+            HCIAdvertisement(
+                HCILEAdvertisingReport(
+                    eventType: 0,
+                    addressType: 1,
+                    address: BluetoothAddress(value: value, type: .random),
+                    data: AdvertisingData(localName: name, serviceUUIDs: services).encodedBytes,
+                    rssi: rssi
+                )
+            )
+        )
+    }
+
+    @Test func tableIsAlignedWithKnownServiceNames() {
+        let table = ScanPrinter.table([
+            Self.device(0xF011_2233_4455, name: "PicoSim", rssi: -50, services: [.lairdVSPService]),
+            Self.device(0xC000_0000_0001, name: "HM", rssi: -7, services: [.hm10Service, BluetoothUUID(0x180D)]),
+            Self.device(0xC000_0000_0002, name: nil, rssi: -100, services: [.nordicUARTService]),
+        ])
+        #expect(
+            table == """
+                ADDRESS            TYPE    NAME     RSSI  SERVICES
+                F0:11:22:33:44:55  random  PicoSim   -50  Laird VSP
+                C0:00:00:00:00:01  random  HM         -7  HM-10, 180D
+                C0:00:00:00:00:02  random  -        -100  Nordic UART
+
+                """
+        )
+    }
+
+    @Test func jsonLineIsOneParsableObjectWithEscapedStrings() throws {
+        var device = Self.device(0xF011_2233_4455, name: "Pico \"1\"\n\u{1}", rssi: -50, services: [.lairdVSPService])
+        device.manufacturerData = [.init(companyID: 0x0059, data: [0x01, 0xAB])]
+        device.txPower = -4
+        let line = ScanPrinter.jsonLine(device)
+        #expect(!line.contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["address"] as? String == "F0:11:22:33:44:55")
+        #expect(object["addressType"] as? String == "random")
+        #expect(object["name"] as? String == "Pico \"1\"\n\u{1}")
+        #expect(object["rssi"] as? Int == -50)
+        #expect(object["services"] as? [String] == ["569A1101-B87F-490C-92CB-11BA5EA5167C"])
+        #expect(object["serviceNames"] as? [String] == ["Laird VSP"])
+        #expect(object["txPower"] as? Int == -4)
+        #expect(object["connectable"] as? Bool == true)
+        #expect(object["extended"] as? Bool == false)
+        let manufacturer = try #require(object["manufacturerData"] as? [[String: Any]])
+        #expect(manufacturer.first?["companyID"] as? Int == 0x59 && manufacturer.first?["data"] as? String == "01ab")
+        #expect(line.hasPrefix("{\"address\":"), "keys in a fixed order, address first")
+    }
+
+    @Test func filterDefaultsToTheVSPServiceAndAcceptsAliases() throws {
+        #expect(try ScanCommand.parse([]).filter() == .lairdVSP)
+        #expect(try ScanCommand.parse(["--all"]).filter() == .all)
+        #expect(
+            try ScanCommand.parse(["--service", "nus", "--service", "180d"]).filter().services == [
+                .nordicUARTService, BluetoothUUID(0x180D),
+            ]
+        )
+        let narrowed = try ScanCommand.parse(["--name", "PicoSim2", "--address", "f0:11:22:33:44:56"]).filter()
+        #expect(narrowed.services == [.lairdVSPService] && narrowed.namePrefix == "PicoSim2")
+        #expect(narrowed.address?.value == 0xF011_2233_4456)
+    }
+
+    static let refused: [[String]] = [
+        ["--service", "nope"], ["--address", "12:34"], ["--adapter", "hcix"], ["--transport", "tcpx"],
+        ["--all", "--service", "vsp"], ["--adapter", "hci0", "--transport", "tcp:127.0.0.1:1"], ["--timeout", "-1"],
+        ["--name", ""],
+    ]
+
+    @Test func badInputIsRefusedBeforeAnySocketIsOpened() throws {
+        for arguments in Self.refused {
+            #expect(throws: (any Error).self, "\(arguments)") { try ScanCommand.parse(arguments) }
+        }
+        // As built: exit status 64 and the reason, even on a kernel without Bluetooth (which would be 10).
+        let binary = try builtHCIPico()
+        for arguments in Self.refused {
+            let run = try #require(runProgram(binary, ["scan"] + arguments))
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
+        }
+    }
+
+    @Test func noBluetoothIsOneLineAndStatus10() throws {
+        guard HostKernelTests.kernelErrno == EAFNOSUPPORT else { return }
+        let run = try #require(runProgram(try builtHCIPico(), ["scan", "--timeout", "1"]))
+        #expect(run.status == 10)
+        #expect(run.stderr.hasPrefix("hcipico: this kernel has no Bluetooth support"))
+        #expect(run.stderr.filter { $0 == "\n" }.count == 1, "exactly one line: \(run.stderr)")
+    }
+}
