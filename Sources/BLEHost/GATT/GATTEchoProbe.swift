@@ -115,10 +115,10 @@ public final class GATTEchoProbe: Sendable {
                     .mismatch(roundTrip: state.completed + 1, length: value.count, expected: state.payload.count)
                 )
             }
-            state.samples.append(now - sentAt)
+            if state.completed >= warmup { state.samples.append(now - sentAt) }
             state.completed += 1
             state.sentAt = nil
-            return state.completed == count ? .done(GATTEchoResult(nanoseconds: state.samples)) : .next
+            return state.completed == warmup + count ? .done(GATTEchoResult(nanoseconds: state.samples)) : .next
         }
         switch verdict {
         case .ignore: break
