@@ -10,12 +10,12 @@ size=${BENCH_SIZE:-10}
 peer=${BLE_PEER:?}
 
 c_run() {
-    att_rtt -n "$count" "$peer" > /tmp/att_rtt.out || { cat /tmp/att_rtt.out; return 1; }
-    grep '^ATT-RTT \|^RTT ' /tmp/att_rtt.out
+    att_rtt -n "$count" "$peer" > att_rtt.out || { cat att_rtt.out; return 1; }
+    grep '^ATT-RTT \|^RTT ' att_rtt.out
 }
 swift_run() {
-    hcipico rtt "$peer" --random --count "$count" --size "$size" --json > /tmp/hcipico.json || return 1
-    echo "HCIPICO-RTT $(cat /tmp/hcipico.json)"
+    hcipico rtt "$peer" --random --count "$count" --size "$size" --json > hcipico.json || return 1
+    echo "HCIPICO-RTT $(cat hcipico.json)"
 }
 
 echo "BENCH rounds=$rounds count=$count size=$size peer=$peer $(uname -r)"

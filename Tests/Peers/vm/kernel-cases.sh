@@ -5,7 +5,8 @@
 # Each case prints `KERNEL-CASE <name> PASS|FAIL|SKIP t=<s> [note]`; figures are printed as
 # `KERNEL-INFO <name> …` (informational). A case whose command is missing from this build of
 # hcipico is SKIP with the reason, never PASS. Exit status: 0 when no case failed, 1 otherwise.
-# CASES (kernel command line, comma separated) runs only those cases.
+# CASES (kernel command line, comma separated) runs only those cases. Files go to the working
+# directory (the guest's /init runs the test there; xunit.xml there comes back to the host).
 set -u
 set -- $(echo "${BLE_PEERS:-}" | tr , ' ')
 [ $# -ge 2 ] || { echo "kernel-cases: needs two peripherals in BLE_PEERS, got '${BLE_PEERS:-}'"; exit 2; }
@@ -43,21 +44,21 @@ run_case() {
 # hcipico scan finds both peripherals by the VSP service UUID (before anything connects to them).
 case_scan() {
     has_command scan || { NOTE="(hcipico has no scan command in this build)"; return 77; }
-    hcipico scan --json --timeout 3 > /tmp/scan.json 2> /tmp/scan.err
+    hcipico scan --json --timeout 3 > scan.json 2> scan.err
     rc=$?
-    cat /tmp/scan.json /tmp/scan.err
+    cat scan.json scan.err
     [ $rc = 0 ] || { NOTE="(exit status $rc)"; return 1; }
     for address in "$ECHO" "$PICO"; do
-        grep -i "$address" /tmp/scan.json | grep -qi "$VSP_SERVICE" ||
+        grep -i "$address" scan.json | grep -qi "$VSP_SERVICE" ||
             { NOTE="($address with the VSP service not in the output)"; return 1; }
     done
 }
 
 # `hcipico adapters` lists hci0 up.
 case_adapters() {
-    hcipico adapters > /tmp/adapters.txt || return 1
-    cat /tmp/adapters.txt
-    grep -q '^hci0 .* up' /tmp/adapters.txt || { NOTE="(hci0 up not listed)"; return 1; }
+    hcipico adapters > adapters.txt || return 1
+    cat adapters.txt
+    grep -q '^hci0 .* up' adapters.txt || { NOTE="(hci0 up not listed)"; return 1; }
 }
 
 # The C reference central against the echo peripheral and against the Pico.
@@ -70,24 +71,24 @@ case_att_rtt_pico() { att_rtt -n 20 --pico "$PICO"; }
 case_xctest() {
     [ -x "$XCTEST" ] || { NOTE="(no test binary in the guest)"; return 77; }
     "$XCTEST" --testing-library swift-testing --no-parallel --filter 'KernelPathTests|HostKernelTests|SerialKernelTests' \
-        --xunit-output /tmp/xunit.xml > /tmp/xctest.log 2>&1
+        --xunit-output xunit.xml > xctest.log 2>&1
     rc=$?
-    cat /tmp/xctest.log
+    cat xctest.log
     return $rc
 }
 
 # The EmStat Pico scenario through the built hcipico over the L2CAP socket: connect, MTU, discover,
 # subscribe, version, LSV script (101 packages on the peer's 10 kOhm model), CSV written, disconnect.
 case_pico_lsv() {
-    set -- connect "$PICO" --random --technique lsv --csv /tmp/lsv.csv --quiet --timing --timeout 30
+    set -- connect "$PICO" --random --technique lsv --csv lsv.csv --quiet --timing --timeout 30
     has_option connect --link && set -- "$@" --link low-latency
-    hcipico "$@" > /tmp/lsv.out 2> /tmp/lsv.err
+    hcipico "$@" > lsv.out 2> lsv.err
     rc=$?
-    cat /tmp/lsv.out /tmp/lsv.err
+    cat lsv.out lsv.err
     [ $rc = 0 ] || { NOTE="(hcipico connect exit status $rc)"; return 1; }
-    grep -q 'espico1602' /tmp/lsv.out || { NOTE="(no version line)"; return 1; }
-    sed -n 's/^hcipico: timing: /KERNEL-INFO pico-lsv /p' /tmp/lsv.err
-    check_lsv_csv /tmp/lsv.csv
+    grep -q 'espico1602' lsv.out || { NOTE="(no version line)"; return 1; }
+    sed -n 's/^hcipico: timing: /KERNEL-INFO pico-lsv /p' lsv.err
+    check_lsv_csv lsv.csv
 }
 
 # The CSV against the peer's model (Tests/Peers/pico.py): package i (from 0) has
@@ -129,23 +130,23 @@ check_lsv_csv() {
 # otherwise the kernel-path test's raw HCI command. The outcome is reported either way.
 case_conn_update() {
     if has_option connect --link; then
-        [ -s /tmp/lsv.err ] || { NOTE="(pico-lsv did not run)"; return 1; }
-        grep -v '^hcipico: timing: \|^wrote \|^points ' /tmp/lsv.err | sed 's/^/KERNEL-INFO conn-update /'
+        [ -s lsv.err ] || { NOTE="(pico-lsv did not run)"; return 1; }
+        grep -v '^hcipico: timing: \|^wrote \|^points ' lsv.err | sed 's/^/KERNEL-INFO conn-update /'
         NOTE="(hcipico connect --link low-latency in pico-lsv)"
         return 0
     fi
-    grep -q 'KERNEL-PATH LE Connection Update on handle' /tmp/xctest.log 2>/dev/null ||
+    grep -q 'KERNEL-PATH LE Connection Update on handle' xctest.log 2>/dev/null ||
         { NOTE="(the kernel-path test did not report it)"; return 1; }
-    sed -n 's/^KERNEL-PATH /KERNEL-INFO conn-update /p' /tmp/xctest.log
+    sed -n 's/^KERNEL-PATH /KERNEL-INFO conn-update /p' xctest.log
     NOTE="(raw HCI in KernelPathTests; hcipico connect has no --link in this build)"
 }
 
 # hcipico rtt against the echo peripheral: write -> notify round trips (informational figures).
 case_rtt_echo() {
     has_command rtt || { NOTE="(hcipico has no rtt command in this build)"; return 77; }
-    hcipico rtt "$ECHO" --random --count 100 --size 10 --json > /tmp/rtt.json || return 1
-    cat /tmp/rtt.json
-    sed -n 's/.*"median_ms":\([0-9.]*\),"p95_ms":\([0-9.]*\).*"cpu_us_per_rtt":\([0-9.]*\).*/KERNEL-INFO rtt write → notify median \1 ms, p95 \2 ms, CPU \3 µs per round trip (debug build, 100 × 10 bytes)/p' /tmp/rtt.json
+    hcipico rtt "$ECHO" --random --count 100 --size 10 --json > rtt.json || return 1
+    cat rtt.json
+    sed -n 's/.*"median_ms":\([0-9.]*\),"p95_ms":\([0-9.]*\).*"cpu_us_per_rtt":\([0-9.]*\).*/KERNEL-INFO rtt write → notify median \1 ms, p95 \2 ms, CPU \3 µs per round trip (debug build, 100 × 10 bytes)/p' rtt.json
 }
 
 run_case scan case_scan
