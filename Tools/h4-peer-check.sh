@@ -36,6 +36,36 @@ start_peer() {
 }
 
 start_peer tcp --listen 127.0.0.1:0
-start_peer serial --transport "pty:$out/pty"
+start_peer serial --transport "pty:$out/pty" --mode echo,pico --peripherals 2
 port=$(sed -n 's/^READY port=\([0-9]*\).*/\1/p' "$out/tcp.out")
 HCIPICO_H4_PEER="127.0.0.1:$port" HCIPICO_H4_SERIAL="$out/pty" swift test --skip-build --filter H4PeerTests
+
+# Every device command through the built hcipico over the serial (UART) transport: the peer's
+# central-side controller on a pseudo-terminal, an echo peripheral (…:55) and a Pico (…:56).
+bin="$(swift build --show-bin-path)/hcipico"
+uart="serial:$out/pty"
+echo_peer=F0:11:22:33:44:55
+pico_peer=F0:11:22:33:44:56
+check() {
+    local what=$1
+    shift
+    if ! "$@" > "$out/cli.out" 2> "$out/cli.err"; then
+        cat "$out/cli.out" "$out/cli.err" >&2
+        echo "h4-peer-check: FAIL over $uart: $what" >&2
+        exit 1
+    fi
+}
+check "scan" "$bin" scan --transport "$uart" --json --timeout 3
+grep -q "\"$echo_peer\"" "$out/cli.out" && grep -q "\"$pico_peer\"" "$out/cli.out" \
+    || { cat "$out/cli.out" >&2; echo "h4-peer-check: FAIL: scan over $uart missed a peripheral" >&2; exit 1; }
+check "gatt services" "$bin" gatt "$echo_peer" --random --transport "$uart" services
+grep -q "Laird Virtual Serial Port service" "$out/cli.out" \
+    || { cat "$out/cli.out" >&2; echo "h4-peer-check: FAIL: gatt services over $uart" >&2; exit 1; }
+head -c 3000 /dev/urandom > "$out/serial.in"
+check "serial" "$bin" serial "$echo_peer" --random --transport "$uart" --idle 1 < "$out/serial.in"
+cmp "$out/serial.in" "$out/cli.out" \
+    || { echo "h4-peer-check: FAIL: serial round trip over $uart is not byte-exact" >&2; exit 1; }
+check "connect" "$bin" connect "$pico_peer" --random --transport "$uart" --technique lsv --quiet --csv "$out/lsv.csv"
+grep -q "^# end: complete" "$out/lsv.csv" \
+    || { tail -n 3 "$out/lsv.csv" >&2; echo "h4-peer-check: FAIL: connect over $uart" >&2; exit 1; }
+echo "h4-peer-check: scan, gatt, serial and connect over $uart: PASS"

@@ -53,7 +53,7 @@ struct HCIHostInitTests {
         let started = ContinuousClock.now
         await #expect(throws: HCIHostError.commandTimeout(opcode: 0x1002)) { try await host.start() }
         // Bounded, not fast: on a loaded machine the cooperative pool can delay the timer by seconds.
-        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("a connection attempt that does not complete is cancelled with LE Create Connection Cancel")
