@@ -2,8 +2,8 @@
 // sources of Sources/MethodSCRIPT (not part of the package build).
 //
 // Each input is fed to: the ReplyParser whole and in chunks (sizes from the input's first byte), the
-// batch decoder on both hex paths, and PackageDecoder on every line. It traps when two paths that must
-// agree do not.
+// batch decoder on the fast path, on the reference path (scalar hex, no fast path) and split across two
+// threads, and PackageDecoder on every line. It traps when two paths that must agree do not.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -34,6 +34,16 @@ public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
     precondition(swar.count == scalar.count && swar.errors == scalar.errors, "SWAR and scalar batches differ")
     for index in 0..<swar.count {
         precondition(swar.sample(at: index).sameDecoding(as: scalar.sample(at: index)), "SWAR and scalar values differ")
+    }
+    let split = ColumnarBatch()
+    BatchDecoder.decodeInParallel(input, into: split, minimumSplitBytes: 0)
+    precondition(
+        split.count == swar.count && split.errors == swar.errors && split.lineCount == swar.lineCount
+            && split.packageCount == swar.packageCount && Array(split.lines) == Array(swar.lines),
+        "the split batch differs"
+    )
+    for index in 0..<swar.count {
+        precondition(split.sample(at: index).sameDecoding(as: swar.sample(at: index)), "split and serial values differ")
     }
 
     let samples = UnsafeMutableBufferPointer<Sample>.allocate(
