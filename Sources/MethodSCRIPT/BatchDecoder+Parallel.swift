@@ -15,6 +15,17 @@ extension BatchDecoder {
         into batch: ColumnarBatch,
         minimumSplitBytes: Int = minimumParallelBytes
     ) {
+        decodeSplit(buffer, into: batch, minimumSplitBytes: minimumSplitBytes, onTwoThreads: true)
+    }
+
+    /// The split decode; with `onTwoThreads` false both halves run one after the other on the
+    /// caller's thread (the same result: the fuzz harness checks the split logic that way).
+    static func decodeSplit(
+        _ buffer: UnsafeRawBufferPointer,
+        into batch: ColumnarBatch,
+        minimumSplitBytes: Int,
+        onTwoThreads: Bool
+    ) {
         guard let base = buffer.baseAddress, buffer.count >= max(minimumSplitBytes, 2),
             let newline = LineFramer.findNewline(base + buffer.count / 2, base + buffer.count),
             newline + 1 < base + buffer.count
@@ -37,7 +48,7 @@ extension BatchDecoder {
             // and its own range of the columns, and `concurrentPerform` returns after both are done.
             let job = (base: UInt(bitPattern: base), split: UInt(bitPattern: split), end: UInt(bitPattern: end))
             let partsAddress = UInt(bitPattern: shared)
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let decodeHalf: @Sendable (Int) -> Void = { index in
                 let part = UnsafeMutablePointer<Part>(bitPattern: partsAddress)! + index
                 let base = UnsafeRawPointer(bitPattern: job.base)!
                 let end = UnsafeRawPointer(bitPattern: job.end)!
@@ -55,6 +66,12 @@ extension BatchDecoder {
                 }
                 part.pointee.lines = counts.lines
                 part.pointee.packages = counts.packages
+            }
+            if onTwoThreads {
+                DispatchQueue.concurrentPerform(iterations: 2, execute: decodeHalf)
+            } else {
+                decodeHalf(0)
+                decodeHalf(1)
             }
             let firstLines = parts[0].lines
             let firstCount = parts[0].sink.count

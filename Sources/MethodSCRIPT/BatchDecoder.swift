@@ -87,10 +87,10 @@ public enum BatchDecoder {
                         failure = error
                     }
                 }
-                let position = failure.map { base + $0.index(from: base) } ?? p
-                let lineEnd = LineFramer.findNewline(position, end) ?? end
+                let lineEnd = LineFramer.findNewline(lineStart, end) ?? end
                 if let failure, !isDeviceError(lineStart, lineEnd) {
-                    let offset = failure.index(from: base)
+                    // A field cut short near the buffer's end fails at `end`: it is the line's end.
+                    let offset = min(failure.index(from: base), lineEnd - base)
                     let atNewline = base + offset == lineEnd && lineEnd < end
                     let error = ParseError(
                         line: lines,
