@@ -54,16 +54,22 @@ extension BatchDecoder {
                 let end = UnsafeRawPointer(bitPattern: job.end)!
                 let start = index == 0 ? base : UnsafeRawPointer(bitPattern: job.split)!
                 let stop = index == 0 ? UnsafeRawPointer(bitPattern: job.split)! : end
+                // Local copies keep the sink in registers while decoding.
+                var sink = part.pointee.sink
+                var errors: [BatchError] = []
+                swap(&errors, &part.pointee.errors)
                 let counts = decodeLines(
                     origin: base,
                     from: start,
                     to: stop,
                     limit: end,
-                    sink: &part.pointee.sink,
-                    errors: &part.pointee.errors
-                ) { tables, p, sink throws(PackageFailure) in
-                    try PackageDecoder.decodeBodyEitherWay(p, end: end, tables: tables, sink: &sink)
-                }
+                    sink: &sink,
+                    errors: &errors,
+                    hex: SWARHex.self,
+                    fast: true
+                )
+                part.pointee.sink = sink
+                swap(&errors, &part.pointee.errors)
                 part.pointee.lines = counts.lines
                 part.pointee.packages = counts.packages
             }

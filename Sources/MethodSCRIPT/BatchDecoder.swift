@@ -39,13 +39,16 @@ public enum BatchDecoder {
         batch.reserve(PackageDecoder.maximumVariables(lineLength: buffer.count))
         var sink = batch.sink(at: 0)
         let end = base + buffer.count
-        let counts = decodeLines(origin: base, from: base, to: end, limit: end, sink: &sink, errors: &batch.errors) {
-            tables,
-            p,
-            sink throws(PackageFailure) in
-            if fast { return try PackageDecoder.decodeBodyEitherWay(p, end: end, tables: tables, sink: &sink) }
-            return try PackageDecoder.decodeBody(p, end: end, tables: tables, hex: hex, sink: &sink)
-        }
+        let counts = decodeLines(
+            origin: base,
+            from: base,
+            to: end,
+            limit: end,
+            sink: &sink,
+            errors: &batch.errors,
+            hex: hex,
+            fast: fast
+        )
         batch.setCount(sink.count)
         batch.lineCount = counts.lines
         batch.packageCount = counts.packages
@@ -53,17 +56,18 @@ public enum BatchDecoder {
 
     /// Decodes the lines that start in `[start, stop)` (`start` is a line start), reading up to
     /// `limit` (the buffer's end); offsets are counted from `origin` (the buffer's start), line
-    /// numbers from 1 at `start`. `body` decodes a `P` line's variables: on success it returns the
-    /// line's end (its `\n`, or `limit`); values it wrote for a line it fails on are discarded here.
+    /// numbers from 1 at `start`. A `P` line goes through `decodeBodyFast` first when `fast`, else (or
+    /// when it gives up) through `decodeBody`; values of a line that fails are discarded.
     @inline(__always)
-    static func decodeLines(
+    static func decodeLines<H: HexStrategy>(
         origin base: UnsafeRawPointer,
         from start: UnsafeRawPointer,
         to stop: UnsafeRawPointer,
         limit end: UnsafeRawPointer,
         sink: inout ColumnSink,
         errors: inout [BatchError],
-        _ body: (DecodeTables, UnsafeRawPointer, inout ColumnSink) throws(PackageFailure) -> UnsafeRawPointer
+        hex: H.Type,
+        fast: Bool
     ) -> (lines: Int, packages: Int) {
         var lines = 0
         var packages = 0
@@ -78,7 +82,11 @@ public enum BatchDecoder {
                 if first == 0x50 {
                     let rollback = sink.count
                     do throws(PackageFailure) {
-                        p = try body(tables, p + 1, &sink)
+                        if fast {
+                            p = try PackageDecoder.decodeBodyEitherWay(p + 1, end: end, tables: tables, sink: &sink)
+                        } else {
+                            p = try PackageDecoder.decodeBody(p + 1, end: end, tables: tables, hex: hex, sink: &sink)
+                        }
                         packages += 1
                         p += p < end ? 1 : 0
                         continue
