@@ -13,7 +13,7 @@ enum DecodeBench {
     )
 
     static let lineCount = 1_000_000
-    static let rounds = 9
+    static let rounds = 25
 
     struct Row {
         let name: String
