@@ -7,12 +7,13 @@ import MethodSCRIPT
 enum DecodeBench {
     static let suite = BenchSuite(
         name: "decode",
-        summary: "MethodSCRIPT P-line decoding: batch, streaming (20/244-byte chunks), scalar, naive, memchr",
+        summary:
+            "MethodSCRIPT P-line decoding: batch (1 and 2 threads), streaming (20/244-byte chunks), reference, naive, memchr",
         run: { json in run(json: json) }
     )
 
     static let lineCount = 1_000_000
-    static let rounds = 9
+    static let rounds = 25
 
     struct Row {
         let name: String
@@ -28,7 +29,7 @@ enum DecodeBench {
         input.withUnsafeBytes { buffer in
             let batch = ColumnarBatch()
             let parser = ReplyParser()
-            var values = [Int](repeating: 0, count: 5)
+            var values = [Int](repeating: 0, count: 6)
             // The paths run round-robin, `rounds` times, and each keeps its best time: load from other
             // processes on the machine then hits all of them alike.
             let paths: [(String, () -> Void)] = [
@@ -43,10 +44,17 @@ enum DecodeBench {
                 ("streaming, 20-byte chunks", { values[2] = stream(buffer, chunk: 20, parser: parser) }),
                 ("streaming, 244-byte chunks", { values[3] = stream(buffer, chunk: 244, parser: parser) }),
                 (
-                    "scalar reference (batch)",
+                    "reference batch (scalar)",
                     {
                         BatchDecoder.decodeScalarReference(buffer, into: batch)
                         values[4] = batch.count
+                    }
+                ),
+                (
+                    "batch, 2 threads",
+                    {
+                        BatchDecoder.decodeInParallel(buffer, into: batch)
+                        values[5] = batch.count
                     }
                 ),
             ]
@@ -54,13 +62,17 @@ enum DecodeBench {
             for _ in 0..<rounds {
                 for (index, path) in paths.enumerated() { times[index] = min(times[index], best(1, path.1)) }
             }
-            precondition(values[0] == lineCount && values[1] == values[2] && values[2] == values[4], "paths disagree")
+            precondition(
+                values[0] == lineCount && values[1] == values[2] && values[2] == values[4] && values[4] == values[5],
+                "paths disagree"
+            )
             for (index, path) in paths.enumerated() {
                 rows.append(Row(name: path.0, seconds: times[index], values: values[index]))
             }
             rows[1].allocationsPerLine = allocations { BatchDecoder.decode(buffer, into: batch) }
             rows[2].allocationsPerLine = allocations { _ = stream(buffer, chunk: 20, parser: parser) }
             rows[3].allocationsPerLine = allocations { _ = stream(buffer, chunk: 244, parser: parser) }
+            rows[5].allocationsPerLine = allocations { BatchDecoder.decodeInParallel(buffer, into: batch) }
             let text = String(decoding: buffer, as: UTF8.self)
             // One run (it takes seconds), with the allocation counter on (a relaxed atomic add per call).
             var naiveTime = 0.0
@@ -77,6 +89,7 @@ enum DecodeBench {
         let megabytes = Double(input.count) / 1e6
         if json {
             var out = "{\"suite\":\"decode\",\"lines\":\(lineCount),\"bytes\":\(input.count),"
+            out += "\"load_average\":\"\(loadAverage())\","
             out += "\"allocation_counting\":\"\(counterActive ? "malloc interposer" : "unavailable")\",\"results\":["
             out += rows.map { row in
                 var item = "{\"name\":\"\(row.name)\",\"seconds\":\(row.seconds),\"values\":\(row.values),"
@@ -105,10 +118,24 @@ enum DecodeBench {
                     + pad(allocations, 13, right: true)
             )
         }
+        let batchRate = 1 / rows[1].seconds
+        print(
+            "streaming / batch (1 thread): 20-byte chunks \(format(100 / rows[2].seconds / batchRate, 1)) %, "
+                + "244-byte chunks \(format(100 / rows[3].seconds / batchRate, 1)) %; "
+                + "batch 2 threads / 1 thread: \(format(rows[1].seconds / rows[5].seconds, 2))x"
+        )
+        print("load average at the end: \(loadAverage())")
         print(
             "allocations: counted by a malloc/calloc/realloc/memalign interposer linked into Bench"
                 + (counterActive ? "" : " (NOT ACTIVE: counts are meaningless)")
         )
+    }
+
+    /// The 1-, 5- and 15-minute load averages (the machine is shared: they say how loud it was).
+    static func loadAverage() -> String {
+        var loads = [Double](repeating: 0, count: 3)
+        guard getloadavg(&loads, 3) == 3 else { return "unknown" }
+        return loads.map { format($0, 2) }.joined(separator: " ")
     }
 
     /// Lines found by `memchr` from newline to newline.

@@ -15,38 +15,65 @@ public enum BatchDecoder {
         bytes.withUnsafeBytes { decode($0) }
     }
 
-    /// Decodes `buffer` into `batch` (emptied first), reusing its storage.
+    /// Decodes `buffer` into `batch` (emptied first), reusing its storage: the fixed-width fast path
+    /// (`PackageDecoder.decodeBodyFast`) for the common line shapes, `decodeBody` for the others.
     public static func decode(_ buffer: UnsafeRawBufferPointer, into batch: ColumnarBatch) {
-        run(buffer, into: batch, hex: SWARHex.self)
+        run(buffer, into: batch, hex: SWARHex.self, fast: true)
     }
 
-    /// The same decode with the scalar (one table lookup per digit) hex path: the reference the SWAR
-    /// path is checked and measured against.
+    /// The same decode without the fast path and with the scalar (one table lookup per digit) hex
+    /// path: the reference the fast paths are checked and measured against.
     public static func decodeScalarReference(_ buffer: UnsafeRawBufferPointer, into batch: ColumnarBatch) {
-        run(buffer, into: batch, hex: ScalarHex.self)
+        run(buffer, into: batch, hex: ScalarHex.self, fast: false)
     }
 
     @inline(__always)
-    static func run<H: HexStrategy>(_ buffer: UnsafeRawBufferPointer, into batch: ColumnarBatch, hex: H.Type) {
+    static func run<H: HexStrategy>(
+        _ buffer: UnsafeRawBufferPointer,
+        into batch: ColumnarBatch,
+        hex: H.Type,
+        fast: Bool
+    ) {
         batch.removeAll()
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
         batch.reserve(PackageDecoder.maximumVariables(lineLength: buffer.count))
-        var sink = ColumnSink(
-            line: batch.lineColumn,
-            variable: batch.variableColumn,
-            value: batch.valueColumn,
-            status: batch.statusColumn,
-            range: batch.rangeColumn,
-            noise: batch.noiseColumn,
-            flags: batch.flagsColumn,
-            count: 0
-        )
+        var sink = batch.sink(at: 0)
         let end = base + buffer.count
+        let counts = decodeLines(
+            origin: base,
+            from: base,
+            to: end,
+            limit: end,
+            sink: &sink,
+            errors: &batch.errors,
+            hex: hex,
+            fast: fast
+        )
+        batch.setCount(sink.count)
+        batch.lineCount = counts.lines
+        batch.packageCount = counts.packages
+    }
+
+    /// Decodes the lines that start in `[start, stop)` (`start` is a line start), reading up to
+    /// `limit` (the buffer's end); offsets are counted from `origin` (the buffer's start), line
+    /// numbers from 1 at `start`. A `P` line goes through `decodeBodyFast` first when `fast`, else (or
+    /// when it gives up) through `decodeBody`; values of a line that fails are discarded.
+    @inline(__always)
+    static func decodeLines<H: HexStrategy>(
+        origin base: UnsafeRawPointer,
+        from start: UnsafeRawPointer,
+        to stop: UnsafeRawPointer,
+        limit end: UnsafeRawPointer,
+        sink: inout ColumnSink,
+        errors: inout [BatchError],
+        hex: H.Type,
+        fast: Bool
+    ) -> (lines: Int, packages: Int) {
         var lines = 0
         var packages = 0
         PackageDecoder.withTables { tables in
-            var p = base
-            while p < end {
+            var p = start
+            while p < stop {
                 lines += 1
                 sink.lineNumber = Int32(truncatingIfNeeded: lines)
                 let lineStart = p
@@ -55,7 +82,11 @@ public enum BatchDecoder {
                 if first == 0x50 {
                     let rollback = sink.count
                     do throws(PackageFailure) {
-                        p = try PackageDecoder.decodeBody(p + 1, end: end, tables: tables, hex: hex, sink: &sink)
+                        if fast {
+                            p = try PackageDecoder.decodeBodyEitherWay(p + 1, end: end, tables: tables, sink: &sink)
+                        } else {
+                            p = try PackageDecoder.decodeBody(p + 1, end: end, tables: tables, hex: hex, sink: &sink)
+                        }
                         packages += 1
                         p += p < end ? 1 : 0
                         continue
@@ -64,10 +95,10 @@ public enum BatchDecoder {
                         failure = error
                     }
                 }
-                let position = failure.map { base + $0.index(from: base) } ?? p
-                let lineEnd = LineFramer.findNewline(position, end) ?? end
+                let lineEnd = LineFramer.findNewline(lineStart, end) ?? end
                 if let failure, !isDeviceError(lineStart, lineEnd) {
-                    let offset = failure.index(from: base)
+                    // A field cut short near the buffer's end fails at `end`: it is the line's end.
+                    let offset = min(failure.index(from: base), lineEnd - base)
                     let atNewline = base + offset == lineEnd && lineEnd < end
                     let error = ParseError(
                         line: lines,
@@ -75,14 +106,12 @@ public enum BatchDecoder {
                         column: offset - (lineStart - base),
                         reason: atNewline && failure.reason != .emptyPackage ? .truncated : failure.reason
                     )
-                    batch.errors.append(BatchError(error: error, lineRange: (lineStart - base)..<(lineEnd - base)))
+                    errors.append(BatchError(error: error, lineRange: (lineStart - base)..<(lineEnd - base)))
                 }
                 p = lineEnd < end ? lineEnd + 1 : end
             }
         }
-        batch.setCount(sink.count)
-        batch.lineCount = lines
-        batch.packageCount = packages
+        return (lines, packages)
     }
 
     /// A device error line (`[echo]!XXXX…`) is a reply, not a malformed line.

@@ -90,6 +90,35 @@ public final class ColumnarBatch {
 
     func setCount(_ count: Int) { self.count = count }
 
+    /// Moves `count` values from column index `source` down to `target` (`target <= source`), adding
+    /// `lineShift` to their line numbers.
+    func moveValues(from source: Int, to target: Int, count: Int, lineShift: Int32) {
+        precondition(target <= source && source + count <= capacity, "values move down inside the columns")
+        guard count > 0 else { return }
+        for index in 0..<count { lineColumn[target + index] = lineColumn[source + index] &+ lineShift }
+        guard target < source else { return }
+        (variableColumn + target).update(from: variableColumn + source, count: count)
+        (valueColumn + target).update(from: valueColumn + source, count: count)
+        (statusColumn + target).update(from: statusColumn + source, count: count)
+        (rangeColumn + target).update(from: rangeColumn + source, count: count)
+        (noiseColumn + target).update(from: noiseColumn + source, count: count)
+        (flagsColumn + target).update(from: flagsColumn + source, count: count)
+    }
+
+    /// A sink that writes values from column index `index` on.
+    func sink(at index: Int) -> ColumnSink {
+        ColumnSink(
+            line: lineColumn,
+            variable: variableColumn,
+            value: valueColumn,
+            status: statusColumn,
+            range: rangeColumn,
+            noise: noiseColumn,
+            flags: flagsColumn,
+            count: index
+        )
+    }
+
     private func free() {
         lineColumn.deallocate()
         variableColumn.deallocate()

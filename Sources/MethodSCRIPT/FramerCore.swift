@@ -1,5 +1,9 @@
 /// The framing state machine behind `LineFramer` and `ReplyParser`: plain pointers, so that feeding a
 /// chunk involves no reference counting and no dynamic exclusivity checks. The owner deallocates it.
+///
+/// The byte just after every line it hands out is readable: the `\n` (or the stripped `\r`) in the
+/// chunk for a line handed out in place, a `\n` written after the gathered bytes for a line gathered
+/// in `storage` (which has one spare byte). Decoders use it as a terminator (`hasNewlineAfter`).
 struct FramerCore {
     struct State {
         var pending = 0
@@ -16,7 +20,7 @@ struct FramerCore {
     init(maximumLineLength: Int) {
         precondition(maximumLineLength > 0, "maximumLineLength must be positive")
         self.maximumLineLength = maximumLineLength
-        storage = UnsafeMutableRawPointer.allocate(byteCount: maximumLineLength, alignment: 8)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: maximumLineLength + 1, alignment: 8)
         state = UnsafeMutablePointer<State>.allocate(capacity: 1)
         state.initialize(to: State())
     }
@@ -33,7 +37,7 @@ struct FramerCore {
         let end = base + chunk.count
         var p = base
         while p < end {
-            guard let newline = LineFramer.findNewline(p, end) else {
+            guard let newline = LineFramer.findNewline(p, end, readableFrom: base) else {
                 append(p, end - p)
                 break
             }
@@ -48,6 +52,7 @@ struct FramerCore {
                 )
             } else {
                 append(p, length)
+                storage.storeBytes(of: 0x0A, toByteOffset: state.pointee.pending, as: UInt8.self)
                 let line = UnsafeRawBufferPointer(start: storage, count: state.pointee.pending)
                 deliver(line, tooLong: state.pointee.overflowed, consumed: 1, body)
             }
@@ -57,6 +62,7 @@ struct FramerCore {
 
     func finish(_ body: (FramedLine) -> Void) {
         guard state.pointee.pending > 0 || state.pointee.overflowed else { return }
+        storage.storeBytes(of: 0x0A, toByteOffset: state.pointee.pending, as: UInt8.self)
         let line = UnsafeRawBufferPointer(start: storage, count: state.pointee.pending)
         deliver(line, tooLong: state.pointee.overflowed, consumed: 0, body)
     }
@@ -75,19 +81,57 @@ struct FramerCore {
         if copied > 0 {
             let target = storage + pending
             if copied <= 32 {
-                for index in 0..<copied {
-                    target.storeBytes(
-                        of: bytes.load(fromByteOffset: index, as: UInt8.self),
-                        toByteOffset: index,
-                        as: UInt8.self
-                    )
-                }
+                copySmall(from: bytes, to: target, count: copied)
             } else {
                 target.copyMemory(from: bytes, byteCount: copied)
             }
         }
         state.pointee.pending = pending + copied
         if count > copied { state.pointee.overflowed = true }
+    }
+
+    /// Copies up to 32 bytes with few branches: whole words, then one word that ends at the last byte
+    /// (overlapping the ones before), or 4-, 2- and 1-byte pieces below eight bytes.
+    @inline(__always)
+    func copySmall(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        if count >= 8 {
+            var index = 0
+            while count - index > 8 {
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: index, as: UInt64.self),
+                    toByteOffset: index,
+                    as: UInt64.self
+                )
+                index += 8
+            }
+            let last = count - 8
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: last, as: UInt64.self),
+                toByteOffset: last,
+                as: UInt64.self
+            )
+            return
+        }
+        var index = 0
+        if count & 4 != 0 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            index = 4
+        }
+        if count & 2 != 0 {
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: index, as: UInt16.self),
+                toByteOffset: index,
+                as: UInt16.self
+            )
+            index += 2
+        }
+        if count & 1 != 0 {
+            target.storeBytes(
+                of: source.load(fromByteOffset: index, as: UInt8.self),
+                toByteOffset: index,
+                as: UInt8.self
+            )
+        }
     }
 
     /// Hands out a line; `consumed` is the bytes of it not yet counted (`append` counted the gathered ones).

@@ -53,6 +53,8 @@ struct RawSample {
 
 /// Where decoded values go.
 protocol SampleSink {
+    /// Values written so far (set back to drop the values of a line).
+    var count: Int { get set }
     mutating func put(_ sample: RawSample)
 }
 

@@ -56,7 +56,7 @@ extension ReplyParser {
     ) -> LineFailure? {
         let count: Int
         do {
-            count = try PackageDecoder.decode(line: bytes, into: samples)
+            count = try decodePackage(bytes)
         } catch {
             if let reply = Self.errorReply(bytes) {
                 handler(.deviceError(reply), location)
@@ -66,6 +66,21 @@ extension ReplyParser {
         }
         for index in 0..<count { handler(.sample(samples[index], index: index, count: count), location) }
         return nil
+    }
+
+    /// Decodes a `P` line into `samples`. Lines from the framer are followed by a readable byte; when it
+    /// is the `\n`, the fixed-width fast path may read up to it (`PackageDecoder.decodeBodyFast`).
+    @inline(__always)
+    func decodePackage(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> Int {
+        if let base = bytes.baseAddress, bytes.count > 1, base.load(fromByteOffset: bytes.count, as: UInt8.self) == 0x0A
+        {
+            var sink = SampleBufferSink(buffer: samples)
+            let decoded = PackageDecoder.withTables { tables in
+                PackageDecoder.decodeBodyFast(base + 1, end: base + bytes.count + 1, tables: tables, sink: &sink)
+            }
+            if decoded != nil { return sink.count }
+        }
+        return try PackageDecoder.decode(line: bytes, into: samples)
     }
 
     func push(_ scope: Scope, column: Int) -> LineFailure? {

@@ -2,8 +2,11 @@
 // sources of Sources/MethodSCRIPT (not part of the package build).
 //
 // Each input is fed to: the ReplyParser whole and in chunks (sizes from the input's first byte), the
-// batch decoder on both hex paths, and PackageDecoder on every line. It traps when two paths that must
-// agree do not.
+// batch decoder on the fast path, on the reference path (scalar hex, no fast path) and split across two
+// threads, and PackageDecoder on every line. It traps when two paths that must agree do not.
+
+/// Executions so far (libFuzzer calls the entry point from one thread).
+nonisolated(unsafe) var executions = 0
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -34,6 +37,19 @@ public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
     precondition(swar.count == scalar.count && swar.errors == scalar.errors, "SWAR and scalar batches differ")
     for index in 0..<swar.count {
         precondition(swar.sample(at: index).sameDecoding(as: scalar.sample(at: index)), "SWAR and scalar values differ")
+    }
+    let split = ColumnarBatch()
+    // The split logic on every input; on two threads for one execution in 256 (a thread hand-off per
+    // input would slow the fuzzer a hundredfold on a loaded machine).
+    executions &+= 1
+    BatchDecoder.decodeSplit(input, into: split, minimumSplitBytes: 0, onTwoThreads: executions % 256 == 0)
+    precondition(
+        split.count == swar.count && split.errors == swar.errors && split.lineCount == swar.lineCount
+            && split.packageCount == swar.packageCount && Array(split.lines) == Array(swar.lines),
+        "the split batch differs"
+    )
+    for index in 0..<swar.count {
+        precondition(split.sample(at: index).sameDecoding(as: swar.sample(at: index)), "split and serial values differ")
     }
 
     let samples = UnsafeMutableBufferPointer<Sample>.allocate(

@@ -47,6 +47,24 @@ import Testing
         #expect(batch.values[1] == 1e-6)
     }
 
+    @Test func aFieldCutByANewlineNearTheEndDoesNotSwallowTheNextLine() {
+        for text in ["Pda -\nC\u{0} ", "eM0\np00\nPda7F85*\n\n", "eM000001\nPda7-\n*\n\n", "Pda80\nPba8000000u\n"] {
+            let bytes = Array(text.utf8)
+            let batch = BatchDecoder.decode(bytes)
+            let events = Recorder.events(bytes)
+            let streamedErrors = events.compactMap { item -> ParseError? in
+                guard case .malformed(let error, let raw) = item.event, raw.first == 0x50 else { return nil }
+                return error
+            }
+            #expect(batch.errors.map(\.error) == streamedErrors, "\(text)")
+            #expect(
+                batch.lineCount == bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
+                    - (bytes.last == 0x0A ? 1 : 0),
+                "\(text)"
+            )
+        }
+    }
+
     @Test func crlfLinesDecodeLikeTheStreamingParser() {
         let bytes = Array("e\r\nPda8000000u;ba8000001p,10\r\nPba8000002u\r".utf8)
         let batch = BatchDecoder.decode(bytes)

@@ -1,0 +1,81 @@
+/// The fast path of a `P` line: fixed-width reads for the common shapes only.
+///
+/// A variable is `<type:2><hex:7><prefix:1>` (10 bytes, one 8-byte load for digits and prefix, SWAR
+/// validation and conversion), then either a terminator (`;` or `\n`) or the 7-byte metadata
+/// `,1s,2rr` checked with one 8-byte load and a mask. Anything else — `nan`, other metadata, `\r`,
+/// a bad byte, a line too close to `end` — makes it give up; the caller then discards what it wrote
+/// for the line and decodes the line again with `decodeBody`, which gives the exact error. A line
+/// it accepts it decodes exactly as `decodeBody` does.
+extension PackageDecoder {
+    /// `,1?,2??` as a little-endian word, and the mask of its fixed bytes.
+    static let metadataPattern: UInt64 = 0x0000_0032_2C00_312C
+    static let metadataMask: UInt64 = 0x0000_00FF_FF00_FFFF
+
+    /// `decodeBodyFast`, and `decodeBody` (SWAR hex) when it gives up: same contract as `decodeBody`.
+    @inline(__always)
+    static func decodeBodyEitherWay<S: SampleSink>(
+        _ start: UnsafeRawPointer,
+        end: UnsafeRawPointer,
+        tables: DecodeTables,
+        sink: inout S
+    ) throws(PackageFailure) -> UnsafeRawPointer {
+        let rollback = sink.count
+        if let newline = decodeBodyFast(start, end: end, tables: tables, sink: &sink) { return newline }
+        sink.count = rollback
+        return try decodeBody(start, end: end, tables: tables, hex: SWARHex.self, sink: &sink)
+    }
+
+    /// Decodes the variables from `start` (the byte after `P`); returns the address of the line's `\n`,
+    /// or `nil` when the line needs `decodeBody` (values written to `sink` for it must then be
+    /// discarded). Every read stays below `end`.
+    @inline(__always)
+    static func decodeBodyFast<S: SampleSink>(
+        _ start: UnsafeRawPointer,
+        end: UnsafeRawPointer,
+        tables: DecodeTables,
+        sink: inout S
+    ) -> UnsafeRawPointer? {
+        var q = start
+        while end - q >= 11 {
+            let t0 = q.load(as: UInt8.self) &- 0x61
+            let t1 = q.load(fromByteOffset: 1, as: UInt8.self) &- 0x61
+            let word = UInt64(littleEndian: (q + 2).loadUnaligned(as: UInt64.self))
+            let number = HexDecoding.swar(word)
+            let prefix = UInt8(truncatingIfNeeded: word >> 56)
+            let factor = tables.factor[Int(prefix)]
+            guard t0 < 26, t1 < 26, number != HexDecoding.invalid, factor != 0 else { return nil }
+            let value = Double(Int32(bitPattern: number) &- MethodSCRIPTLimits.valueOffset) * factor
+            let integer = prefix == ValueEncoding.integerPrefix ? SampleFlags.integer : 0
+            let variable = UInt16(t0 &+ 0x61) << 8 | UInt16(t1 &+ 0x61)
+            let next = q.load(fromByteOffset: 10, as: UInt8.self)
+            if next == 0x3B || next == 0x0A {
+                sink.put(RawSample(variable: variable, value: value, status: 0, range: 0, noise: 0, flags: integer))
+                if next == 0x0A { return q + 10 }
+                q += 11
+                continue
+            }
+            guard end - q >= 18 else { return nil }
+            let meta = UInt64(littleEndian: (q + 10).loadUnaligned(as: UInt64.self))
+            let status = tables.hex[Int(truncatingIfNeeded: (meta >> 16) & 0xFF)]
+            let range0 = tables.hex[Int(truncatingIfNeeded: (meta >> 40) & 0xFF)]
+            let range1 = tables.hex[Int(truncatingIfNeeded: (meta >> 48) & 0xFF)]
+            let terminator = UInt8(truncatingIfNeeded: meta >> 56)
+            guard meta & metadataMask == metadataPattern, (status | range0 | range1) & 0xF0 == 0,
+                terminator == 0x3B || terminator == 0x0A
+            else { return nil }
+            sink.put(
+                RawSample(
+                    variable: variable,
+                    value: value,
+                    status: status,
+                    range: range0 << 4 | range1,
+                    noise: 0,
+                    flags: integer | SampleFlags.status | SampleFlags.range
+                )
+            )
+            if terminator == 0x0A { return q + 17 }
+            q += 18
+        }
+        return nil
+    }
+}
