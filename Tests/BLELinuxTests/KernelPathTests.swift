@@ -166,18 +166,53 @@ struct KernelPathTests {
         #expect(services.stdout.contains("569A1101-B87F-490C-92CB-11BA5EA5167C Laird Virtual Serial Port service"))
         #expect(services.stdout.contains("569A2000-B87F-490C-92CB-11BA5EA5167C Laird VSP TX"))
         #expect(services.stdout.contains("descriptor 2902 Client Characteristic Configuration"))
+        let capture = "/tmp/hcipico-kernel-\(getpid()).btsnoop"
+        defer { unlink(capture) }
         let echo = try #require(
             runProgram(
                 binary,
                 [
-                    "gatt", peer.description, "--random", "subscribe", "569a2000-b87f-490c-92cb-11ba5ea5167c",
-                    "--count", "1", "--format", "text", "--write-to", "569a2001-b87f-490c-92cb-11ba5ea5167c",
-                    "--write", "6b65726e656c",
+                    "gatt", peer.description, "--random", "--btsnoop", capture, "subscribe",
+                    "569a2000-b87f-490c-92cb-11ba5ea5167c", "--count", "1", "--format", "text",
+                    "--write-to", "569a2001-b87f-490c-92cb-11ba5ea5167c", "--write", "6b65726e656c",
                 ]
             )
         )
         #expect(echo.status == 0, "\(echo.stderr)")
         #expect(echo.stdout.hasSuffix(" kernel\n"), "\(echo.stdout)")
+        try checkATTCapture(capture)
+    }
+
+    /// The kernel path's `--btsnoop`: ATT PDUs wrapped as ACL on CID 4 (datalink 1002), the write of
+    /// "kernel" sent and its echo received, in that order.
+    func checkATTCapture(_ path: String) throws {
+        let bytes = try #require(readWholeFile(path), "no capture at \(path)")
+        let records = try bytes.withUnsafeBytes { raw in try BTSnoopRecord.parseFile(raw) }
+        let att = records.filter { $0.indicator == .acl && $0.packet.count >= 9 }
+        print("KERNEL-PATH btsnoop: \(records.count) records, \(att.count) ATT")
+        #expect(att.allSatisfy { $0.packet[6] == 0x04 && $0.packet[7] == 0x00 }, "every PDU on CID 4")
+        let payload = Array("kernel".utf8)
+        let write = att.firstIndex {
+            !$0.received && [0x12, 0x52].contains($0.packet[8]) && Array($0.packet[11...]) == payload
+        }
+        let echo = att.firstIndex { $0.received && $0.packet[8] == 0x1B && Array($0.packet[11...]) == payload }
+        #expect(att.contains { !$0.received && $0.packet[8] == 0x02 }, "Exchange MTU Request sent")
+        #expect(att.contains { $0.received && $0.packet[8] == 0x03 }, "Exchange MTU Response received")
+        let (sent, received) = (try #require(write, "the write is captured"), try #require(echo, "the echo"))
+        #expect(sent < received)
+    }
+
+    func readWholeFile(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
     }
 
     /// The first LE Meta event with `subevent` within three seconds, if any.
