@@ -79,23 +79,7 @@ final class ScanPrinter: Sendable {
 
     /// One JSON object, keys in a fixed order, absent values as null.
     static func jsonLine(_ device: DiscoveredDevice) -> String {
-        func string(_ text: String) -> String {
-            var escaped = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: escaped.unicodeScalars.append(scalar)
-                }
-            }
-            return escaped + "\""
-        }
+        let string = ValueText.json
         func hex(_ bytes: [UInt8]) -> String {
             string(bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
         }

@@ -186,7 +186,8 @@ struct KernelPathTests {
     /// The kernel path's `--btsnoop`: ATT PDUs wrapped as ACL on CID 4 (datalink 1002), the write of
     /// "kernel" sent and its echo received, in that order.
     func checkATTCapture(_ path: String) throws {
-        let bytes = try #require(readWholeFile(path), "no capture at \(path)")
+        let bytes = RunningProgram.contents(path)
+        try #require(!bytes.isEmpty, "no capture at \(path)")
         let records = try bytes.withUnsafeBytes { raw in try BTSnoopRecord.parseFile(raw) }
         let att = records.filter { $0.indicator == .acl && $0.packet.count >= 9 }
         print("KERNEL-PATH btsnoop: \(records.count) records, \(att.count) ATT")
@@ -200,19 +201,6 @@ struct KernelPathTests {
         #expect(att.contains { $0.received && $0.packet[8] == 0x03 }, "Exchange MTU Response received")
         let (sent, received) = (try #require(write, "the write is captured"), try #require(echo, "the echo"))
         #expect(sent < received)
-    }
-
-    func readWholeFile(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
     }
 
     /// The first LE Meta event with `subevent` within three seconds, if any.

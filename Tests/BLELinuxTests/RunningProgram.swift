@@ -71,7 +71,8 @@ final class RunningProgram {
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
     }
 
-    private static func contents(_ path: String) -> [UInt8] {
+    /// The whole of the file at `path` (empty when it cannot be read).
+    static func contents(_ path: String) -> [UInt8] {
         guard let file = fopen(path, "r") else { return [] }
         defer { fclose(file) }
         var bytes: [UInt8] = []
