@@ -62,7 +62,8 @@ peers-tier1: peers-deps
 ## `hcipico scan` by the VSP service, BLELinux's KernelPathTests, HostKernelTests and SerialKernelTests
 ## (raw HCI, LE scanning, link tuning, the L2CAP ATT socket, EBUSY, `hcipico scan`, `gatt`, `serial`),
 ## `hcipico adapters`, att_rtt (C) against both, the EmStat Pico LSV scenario through the built hcipico
-## with `--link low-latency`, and `hcipico rtt` (Tests/Peers/vm/kernel-cases.sh).
+## with `--link low-latency`, `hcipico rtt`, and scan + LSV over `--transport user:hci0` (HCI user
+## channel on the guest's adapter) (Tests/Peers/vm/kernel-cases.sh).
 peers-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build --build-tests
 	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet \

@@ -149,6 +149,24 @@ case_rtt_echo() {
     sed -n 's/.*"median_ms":\([0-9.]*\),"p95_ms":\([0-9.]*\).*"cpu_us_per_rtt":\([0-9.]*\).*/KERNEL-INFO rtt write → notify median \1 ms, p95 \2 ms, CPU \3 µs per round trip (debug build, 100 × 10 bytes)/p' rtt.json
 }
 
+# The user-space host on the guest's own adapter: hci0 taken down and opened as an HCI user channel
+# (HCI_CHANNEL_USER), so hcipico drives the controller through the kernel's driver itself: scan by
+# the VSP service, then the LSV run on the Pico. Last, since it takes hci0 from the kernel.
+case_user_channel() {
+    hciconfig hci0 down || { NOTE="(hciconfig hci0 down failed)"; return 1; }
+    hcipico scan --transport user:hci0 --json --timeout 3 > user-scan.json 2> user-scan.err
+    rc=$?
+    cat user-scan.json user-scan.err
+    [ $rc = 0 ] || { NOTE="(scan exit status $rc)"; return 1; }
+    grep -i "$PICO" user-scan.json | grep -qi "$VSP_SERVICE" || { NOTE="($PICO not found)"; return 1; }
+    hcipico connect "$PICO" --random --transport user:hci0 --technique lsv --csv user-lsv.csv --quiet \
+        --timeout 30 > user-lsv.out 2> user-lsv.err
+    rc=$?
+    cat user-lsv.out user-lsv.err
+    [ $rc = 0 ] || { NOTE="(connect exit status $rc)"; return 1; }
+    check_lsv_csv user-lsv.csv
+}
+
 run_case scan case_scan
 run_case xctest case_xctest
 run_case adapters case_adapters
@@ -157,5 +175,6 @@ run_case att-rtt-pico case_att_rtt_pico
 run_case pico-lsv case_pico_lsv
 run_case conn-update case_conn_update
 run_case rtt-echo case_rtt_echo
+run_case user-channel case_user_channel
 echo "--- kernel cases$summary"
 exit $failed
