@@ -26,6 +26,28 @@ import Testing
     /// One `epoll_event` (packed on x86_64: events, then the 64-bit token).
     static func event(_ events: UInt32, token: UInt64) -> [UInt8] { le(events) + le(token) }
 
+    /// Runs a `PacketLink` on descriptor 907 against `kernel` until its reader has ended; returns what
+    /// it delivered and every system call made, the link's own clean-up included.
+    static func runToEnd(
+        _ kernel: @escaping @Sendable (MockCall) -> MockReply
+    ) throws -> (recorder: Recorder, trace: [MockCall]) {
+        try MockingDriver.withMocking(kernel) { driver in
+            let recorder = Recorder()
+            do {
+                let link = try PacketLink(socket: SocketDescriptor(rawValue: 907), name: "trace", receiveCapacity: 64)
+                try link.start(
+                    deliver: {
+                        recorder.received($0)
+                        return nil
+                    },
+                    closed: recorder.closed
+                )
+                #expect(eventually { link.isFinished })
+            }
+            return (recorder, driver.trace)
+        }
+    }
+
     @Test func readerDrainsRetriesAndStopsOnHangUp() throws {
         let kernel = Self.script([
             .epollCreate: [MockReply(result: 908)],
@@ -42,39 +64,26 @@ import Testing
                 .failure(EAGAIN),
             ],
         ])
-        try MockingDriver.withMocking(kernel) { driver in
-            let recorder = Recorder()
-            do {
-                let link = try PacketLink(socket: SocketDescriptor(rawValue: 907), name: "trace", receiveCapacity: 64)
-                try link.start(
-                    deliver: {
-                        recorder.received($0)
-                        return nil
-                    },
-                    closed: recorder.closed
-                )
-                #expect(eventually { link.isFinished })
-            }
-            #expect(recorder.pdus == [[0x1B, 0x2A, 0x00], [0x0A, 0x0B]])
-            #expect(recorder.closes == [.disconnected(reason: nil)])
-            let expected: [MockCall] = [
-                MockCall(.epollCreate, [Self.closeOnExec]),
-                MockCall(.eventfd, [0, Self.closeOnExec | Self.nonBlocking]),
-                MockCall(.epollControl, [908, 1, 907, Int(Self.EPOLLRDHUP | Self.EPOLLIN), 1]),
-                MockCall(.epollControl, [908, 1, 909, Int(Self.EPOLLRDHUP | Self.EPOLLIN), 2]),
-                MockCall(.epollWait, [908, 2, -1]),
-                MockCall(.read, [907, 64]),
-                MockCall(.read, [907, 64]),  // EINTR: the same read again
-                MockCall(.read, [907, 64]),
-                MockCall(.read, [907, 64]),  // EAGAIN: drained, back to epoll_wait
-                MockCall(.epollWait, [908, 2, -1]),
-                MockCall(.read, [907, 64]),  // EAGAIN after a hang-up: the reader stops
-                MockCall(.close, [907]),
-            ]
-            #expect(Array(driver.trace.prefix(expected.count)) == expected)
-            // Then the link's own epoll instance and eventfd, when it goes away.
-            #expect(Set(driver.trace.dropFirst(expected.count)) == [MockCall(.close, [908]), MockCall(.close, [909])])
-        }
+        let (recorder, trace) = try Self.runToEnd(kernel)
+        #expect(recorder.pdus == [[0x1B, 0x2A, 0x00], [0x0A, 0x0B]])
+        #expect(recorder.closes == [.disconnected(reason: nil)])
+        let expected: [MockCall] = [
+            MockCall(.epollCreate, [Self.closeOnExec]),
+            MockCall(.eventfd, [0, Self.closeOnExec | Self.nonBlocking]),
+            MockCall(.epollControl, [908, 1, 907, Int(Self.EPOLLRDHUP | Self.EPOLLIN), 1]),
+            MockCall(.epollControl, [908, 1, 909, Int(Self.EPOLLRDHUP | Self.EPOLLIN), 2]),
+            MockCall(.epollWait, [908, 2, -1]),
+            MockCall(.read, [907, 64]),
+            MockCall(.read, [907, 64]),  // EINTR: the same read again
+            MockCall(.read, [907, 64]),
+            MockCall(.read, [907, 64]),  // EAGAIN: drained, back to epoll_wait
+            MockCall(.epollWait, [908, 2, -1]),
+            MockCall(.read, [907, 64]),  // EAGAIN after a hang-up: the reader stops
+            MockCall(.close, [907]),
+        ]
+        #expect(Array(trace.prefix(expected.count)) == expected)
+        // Then the link's own epoll instance and eventfd, when it goes away.
+        #expect(Set(trace.dropFirst(expected.count)) == [MockCall(.close, [908]), MockCall(.close, [909])])
     }
 
     @Test func readErrorEndsDeliveryWithTheErrno() throws {

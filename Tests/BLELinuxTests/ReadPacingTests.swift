@@ -26,36 +26,23 @@ import Testing
                 .failure(EAGAIN),
             ],
         ])
-        try MockingDriver.withMocking(kernel) { driver in
-            let recorder = Recorder()
-            do {
-                let link = try PacketLink(socket: SocketDescriptor(rawValue: 907), name: "trace", receiveCapacity: 64)
-                try link.start(
-                    deliver: {
-                        recorder.received($0)
-                        return nil
-                    },
-                    closed: recorder.closed
-                )
-                #expect(eventually { link.isFinished })
-            }
-            #expect(recorder.pdus == [[0x1B, 0x01], [0x1B, 0x02], [0x1B, 0x03]])
-            #expect(recorder.closes == [.disconnected(reason: nil)])
-            let reader = driver.trace.drop { $0.syscall != .epollWait }
-            let expected: [MockCall] = [
-                MockCall(.epollWait, [908, 2, -1]),
-                MockCall(.read, [907, 64]),
-                MockCall(.read, [907, 64]),  // EAGAIN: one packet in this wake
-                MockCall(.epollWait, [908, 2, -1]),
-                MockCall(.read, [907, 64]),  // one read per wake from now on
-                MockCall(.epollWait, [908, 2, -1]),
-                MockCall(.read, [907, 64]),
-                MockCall(.epollWait, [908, 2, -1]),
-                MockCall(.read, [907, 64]),  // a hang-up drains to the end: EAGAIN, the reader stops
-                MockCall(.close, [907]),
-            ]
-            #expect(Array(reader.prefix(expected.count)) == expected)
-        }
+        let (recorder, trace) = try Trace.runToEnd(kernel)
+        #expect(recorder.pdus == [[0x1B, 0x01], [0x1B, 0x02], [0x1B, 0x03]])
+        #expect(recorder.closes == [.disconnected(reason: nil)])
+        let reader = trace.drop { $0.syscall != .epollWait }
+        let expected: [MockCall] = [
+            MockCall(.epollWait, [908, 2, -1]),
+            MockCall(.read, [907, 64]),
+            MockCall(.read, [907, 64]),  // EAGAIN: one packet in this wake
+            MockCall(.epollWait, [908, 2, -1]),
+            MockCall(.read, [907, 64]),  // one read per wake from now on
+            MockCall(.epollWait, [908, 2, -1]),
+            MockCall(.read, [907, 64]),
+            MockCall(.epollWait, [908, 2, -1]),
+            MockCall(.read, [907, 64]),  // a hang-up drains to the end: EAGAIN, the reader stops
+            MockCall(.close, [907]),
+        ]
+        #expect(Array(reader.prefix(expected.count)) == expected)
     }
 
     @Test func burstsSwitchBackToDraining() {
