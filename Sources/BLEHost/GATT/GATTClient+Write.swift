@@ -75,14 +75,7 @@ extension GATTClient {
         to handle: UInt16,
         pacing: (any GATTWritePacing)? = nil
     ) async throws(GATTError) {
-        let mtu = self.mtu
-        guard value.count <= mtu - 3 else {
-            throw .invalidArgument("write without response of \(value.count) bytes exceeds ATT_MTU − 3 = \(mtu - 3)")
-        }
-        if let pacing {
-            try track(pacing)
-            try await pacing.reserve(value.count)
-        }
+        try await admitWriteCommand(of: value.count, pacing: pacing)
         try sendWriteCommand(value, to: handle)
     }
 
@@ -92,14 +85,7 @@ extension GATTClient {
         to handle: UInt16,
         pacing: (any GATTWritePacing)? = nil
     ) async throws(GATTError) {
-        let mtu = self.mtu
-        guard value.count <= mtu - 3 else {
-            throw .invalidArgument("write without response of \(value.count) bytes exceeds ATT_MTU − 3 = \(mtu - 3)")
-        }
-        if let pacing {
-            try track(pacing)
-            try await pacing.reserve(value.count)
-        }
+        try await admitWriteCommand(of: value.count, pacing: pacing)
         let result: Result<Void, GATTError> = value.withUnsafeBytes { bytes in
             do throws(GATTError) {
                 try sendWriteCommand(bytes, to: handle)
@@ -109,6 +95,18 @@ extension GATTClient {
             }
         }
         try result.get()
+    }
+
+    /// Checks that a Write Command of `count` value bytes fits ATT_MTU − 3, then waits for `pacing`.
+    private func admitWriteCommand(of count: Int, pacing: (any GATTWritePacing)?) async throws(GATTError) {
+        let mtu = self.mtu
+        guard count <= mtu - 3 else {
+            throw .invalidArgument("write without response of \(count) bytes exceeds ATT_MTU − 3 = \(mtu - 3)")
+        }
+        if let pacing {
+            try track(pacing)
+            try await pacing.reserve(count)
+        }
     }
 
     /// Sends one Write Command built on the stack (no allocation), without pacing.
