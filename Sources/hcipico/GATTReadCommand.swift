@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLEHost
+import PicoLink
 
 /// `hcipico gatt DEVICE read HANDLE|UUID`: one value, however long.
 struct GATTReadCommand: AsyncParsableCommand {
@@ -52,7 +53,7 @@ struct GATTReadCommand: AsyncParsableCommand {
         case .hex: ValueText.emit(ValueText.hex(value) + "\n")
         case .text: ValueText.emit(ValueText.line(value) + "\n")
         case .json:
-            let text = ValueText.utf8(value).map { ValueText.json($0) } ?? "null"
+            let text = ValueText.utf8(value).map { JSONText.quoted($0) } ?? "null"
             ValueText.emit("{\"handle\":\(handle),\"value_hex\":\"\(ValueText.hex(value))\",\"text\":\(text)}\n")
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLEWire
+import PicoLink
 
 /// `hcipico gatt DEVICE services`: the tree of services, characteristics and descriptors.
 struct GATTServicesCommand: AsyncParsableCommand {
@@ -51,7 +52,7 @@ struct GATTServicesCommand: AsyncParsableCommand {
 
     static func line(_ service: GATTService, json: Bool) -> String {
         if json {
-            return "{\"type\":\"service\",\"uuid\":\(ValueText.json(service.uuid.description)),"
+            return "{\"type\":\"service\",\"uuid\":\(JSONText.quoted(service.uuid.description)),"
                 + "\"name\":\(nameJSON(service.uuid)),\"handle\":\(service.handle),\"end_handle\":\(service.endHandle)}\n"
         }
         return "service \(labelled(service.uuid))  0x\(hex4(service.handle))–0x\(hex4(service.endHandle))\n"
@@ -65,12 +66,12 @@ struct GATTServicesCommand: AsyncParsableCommand {
     ) -> String {
         let properties = propertyNames(characteristic.properties)
         if json {
-            let list = properties.map { ValueText.json($0) }.joined(separator: ",")
-            return "{\"type\":\"characteristic\",\"uuid\":\(ValueText.json(characteristic.uuid.description)),"
+            let list = properties.map { JSONText.quoted($0) }.joined(separator: ",")
+            return "{\"type\":\"characteristic\",\"uuid\":\(JSONText.quoted(characteristic.uuid.description)),"
                 + "\"name\":\(nameJSON(characteristic.uuid)),\"service\":\(service.handle),"
                 + "\"handle\":\(characteristic.declarationHandle),\"value_handle\":\(characteristic.valueHandle),"
                 + "\"properties\":[\(list)]"
-                + (value.map { ",\"value_text\":\(ValueText.json($0))" } ?? "") + "}\n"
+                + (value.map { ",\"value_text\":\(JSONText.quoted($0))" } ?? "") + "}\n"
         }
         return "  characteristic \(labelled(characteristic.uuid))  [\(properties.joined(separator: " "))]"
             + "  declaration 0x\(hex4(characteristic.declarationHandle))"
@@ -79,7 +80,7 @@ struct GATTServicesCommand: AsyncParsableCommand {
 
     static func line(_ descriptor: GATTDescriptor, of characteristic: GATTCharacteristic, json: Bool) -> String {
         if json {
-            return "{\"type\":\"descriptor\",\"uuid\":\(ValueText.json(descriptor.uuid.description)),"
+            return "{\"type\":\"descriptor\",\"uuid\":\(JSONText.quoted(descriptor.uuid.description)),"
                 + "\"name\":\(nameJSON(descriptor.uuid)),\"characteristic\":\(characteristic.valueHandle),"
                 + "\"handle\":\(descriptor.handle)}\n"
         }
@@ -91,7 +92,7 @@ struct GATTServicesCommand: AsyncParsableCommand {
     }
 
     static func nameJSON(_ uuid: BluetoothUUID) -> String {
-        uuid.knownName.map { ValueText.json($0) } ?? "null"
+        uuid.knownName.map { JSONText.quoted($0) } ?? "null"
     }
 
     /// The property names, in bit order (Core 5.4 Vol 3 Part G §3.3.1.1).

@@ -1,6 +1,7 @@
 import BLEHost
 import BLEWire
 import Foundation
+import PicoLink
 import Synchronization
 
 /// Collects a scan's reports into a `DiscoveryTable` and prints the matching devices: as JSON Lines
@@ -79,7 +80,7 @@ final class ScanPrinter: Sendable {
 
     /// One JSON object, keys in a fixed order, absent values as null.
     static func jsonLine(_ device: DiscoveredDevice) -> String {
-        let string = ValueText.json
+        let string = JSONText.quoted
         func hex(_ bytes: [UInt8]) -> String {
             string(bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
         }

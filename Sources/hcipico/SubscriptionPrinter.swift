@@ -3,6 +3,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import PicoLink
 #endif
 
 /// Prints the values of one subscription as they arrive (on the link's reader thread, in order, one
@@ -38,7 +39,7 @@ final class SubscriptionPrinter: Sendable {
         case .hex: line = "\(Self.iso8601(time)) 0x\(hex4(handle)) \(ValueText.hex(bytes))\n"
         case .text: line = "\(Self.iso8601(time)) 0x\(hex4(handle)) \(ValueText.line(bytes))\n"
         case .jsonl:
-            let text = ValueText.utf8(bytes).map { ValueText.json($0) } ?? "null"
+            let text = ValueText.utf8(bytes).map { JSONText.quoted($0) } ?? "null"
             let seconds = "\(time.seconds).\(Self.pad(time.microseconds, 6))"
             line =
                 "{\"t\":\(seconds),\"handle\":\(handle),\"value_hex\":\"\(ValueText.hex(bytes))\",\"text\":\(text)}\n"

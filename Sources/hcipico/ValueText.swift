@@ -100,24 +100,6 @@ enum ValueText {
         return (scalar, length)
     }
 
-    /// A JSON string literal (quoted, escaped as RFC 8259 requires).
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u00" + hex([UInt8(scalar.value)])
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     /// Writes `text` to standard output at once and flushes it (one `write(2)`), so that a reader of
     /// a pipe sees every line as it is made.
     static func emit(_ text: String) {

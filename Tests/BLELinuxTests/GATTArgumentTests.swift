@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLEWire
+import PicoLink
 import Testing
 
 @testable import hcipico
@@ -64,7 +65,7 @@ import Testing
         #expect(ValueText.hex([0, 0xAB, 0x7F]) == "00ab7f")
         #expect(ValueText.line(Array("a\nb\\\u{1}".utf8)) == "a\\nb\\\\\\x01")
         #expect(ValueText.line([0x41, 0xC3, 0xA9, 0xFF, 0xE2, 0x82]) == "A\u{E9}\\xff\\xe2\\x82")
-        #expect(ValueText.json("q\"\u{0}\n") == "\"q\\\"\\u0000\\n\"")
+        #expect(JSONText.quoted("q\"\u{0}\n") == "\"q\\\"\\u0000\\n\"")
     }
 
     @Test func gattFailuresMapToTheirExitStatus() {

@@ -19,21 +19,21 @@ public final class JSONLinesSink: SampleSink {
         let scan = package.scan.map(String.init) ?? "null"
         let deviceTime = package.deviceTime.map(SinkText.jsonNumber) ?? "null"
         let common =
-            "{\"device\":\(SinkText.json(package.device)),\"run\":\(package.run),\"package\":\(package.index),"
+            "{\"device\":\(JSONText.quoted(package.device)),\"run\":\(package.run),\"package\":\(package.index),"
             + "\"loop\":\(package.loop),\"scan\":\(scan),\"time\":\(SinkText.seconds(package.hostTime)),"
             + "\"device_time\":\(deviceTime),"
         for value in package.values {
             lines += common
-            lines += "\"variable\":\(SinkText.json(value.code)),\"quantity\":\(SinkText.json(value.quantity)),"
-            lines += "\"value\":\(SinkText.jsonNumber(value.value)),\"unit\":\(SinkText.json(value.unit))"
-            lines += ",\"status\":\(value.status.map(SinkText.json) ?? "null")"
-            lines += ",\"range\":\(value.range.map(SinkText.json) ?? "null")}\n"
+            lines += "\"variable\":\(JSONText.quoted(value.code)),\"quantity\":\(JSONText.quoted(value.quantity)),"
+            lines += "\"value\":\(SinkText.jsonNumber(value.value)),\"unit\":\(JSONText.quoted(value.unit))"
+            lines += ",\"status\":\(value.status.map(JSONText.quoted) ?? "null")"
+            lines += ",\"range\":\(value.range.map(JSONText.quoted) ?? "null")}\n"
         }
         try file.write(lines)
     }
 
     public func finish(_ end: RunEnd) throws(SinkError) {
-        let reason = end.reason.map(SinkText.json) ?? "null"
+        let reason = end.reason.map(JSONText.quoted) ?? "null"
         try file.write(
             "{\"event\":\"end\",\"complete\":\(end.complete),\"reason\":\(reason),\"packages\":\(end.packages)}\n"
         )
