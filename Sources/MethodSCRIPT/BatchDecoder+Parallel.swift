@@ -1,12 +1,18 @@
 import Dispatch
 
-/// The batch decode on two threads: the buffer is split at the first newline after its middle, each
-/// half is decoded into its own region of the same columns (the caller's thread and one of
-/// Dispatch's pool threads), then the second half's values are moved down behind the first's and
-/// their line numbers shifted. The result equals `decode(_:into:)`'s, errors and locations included.
+/// The batch decode on two threads. The buffer is split at a line start a little after its middle.
+/// The caller's thread decodes the first part; one of Dispatch's pool threads counts the first part
+/// (`PackageCensus`: its lines, and an upper bound of its values that is exact for valid `P` lines)
+/// and decodes the second part straight to where its values and line numbers belong. Only when the
+/// first part had other lines or malformed ones (fewer values than the bound) are the second part's
+/// values moved down. The result equals `decode(_:into:)`'s, errors and locations included.
 extension BatchDecoder {
     /// Buffers shorter than this are decoded on the caller's thread alone.
     public static let minimumParallelBytes = 1 << 16
+
+    /// Where the split goes, as a fraction of the buffer (numerator over 64): a little after the
+    /// middle, because the pool thread counts the first part before decoding the second.
+    static let splitPoint = 34
 
     /// Decodes `buffer` into `batch` (emptied first) on two threads when it is at least
     /// `minimumSplitBytes` long and has a line break after its middle, else as `decode(_:into:)`.
@@ -18,7 +24,7 @@ extension BatchDecoder {
         decodeSplit(buffer, into: batch, minimumSplitBytes: minimumSplitBytes, onTwoThreads: true)
     }
 
-    /// The split decode; with `onTwoThreads` false both halves run one after the other on the
+    /// The split decode; with `onTwoThreads` false both parts run one after the other on the
     /// caller's thread (the same result: the fuzz harness checks the split logic that way).
     static func decodeSplit(
         _ buffer: UnsafeRawBufferPointer,
@@ -27,7 +33,7 @@ extension BatchDecoder {
         onTwoThreads: Bool
     ) {
         guard let base = buffer.baseAddress, buffer.count >= max(minimumSplitBytes, 2),
-            let newline = LineFramer.findNewline(base + buffer.count / 2, base + buffer.count),
+            let newline = LineFramer.findNewline(base + buffer.count * splitPoint / 64, base + buffer.count),
             newline + 1 < base + buffer.count
         else {
             decode(buffer, into: batch)
@@ -36,33 +42,42 @@ extension BatchDecoder {
         batch.removeAll()
         let end = base + buffer.count
         let split = newline + 1
-        let secondStart = PackageDecoder.maximumVariables(lineLength: split - base)
-        batch.reserve(secondStart + PackageDecoder.maximumVariables(lineLength: end - split))
+        let firstCapacity = PackageDecoder.maximumVariables(lineLength: split - base)
+        batch.reserve(firstCapacity + PackageDecoder.maximumVariables(lineLength: end - split))
         withUnsafeTemporaryAllocation(of: Part.self, capacity: 2) { parts in
             let shared = parts.baseAddress!
             shared.initialize(to: Part(sink: batch.sink(at: 0)))
-            (shared + 1).initialize(to: Part(sink: batch.sink(at: secondStart)))
+            (shared + 1).initialize(to: Part(sink: batch.sink(at: 0)))
             defer { shared.deinitialize(count: 2) }
             swap(&parts[0].errors, &batch.errors)
             // Addresses cross to the pool thread as integers; each thread writes only its own part
             // and its own range of the columns, and `concurrentPerform` returns after both are done.
             let job = (base: UInt(bitPattern: base), split: UInt(bitPattern: split), end: UInt(bitPattern: end))
             let partsAddress = UInt(bitPattern: shared)
-            let decodeHalf: @Sendable (Int) -> Void = { index in
+            let decodePart: @Sendable (Int) -> Void = { index in
                 let part = UnsafeMutablePointer<Part>(bitPattern: partsAddress)! + index
                 let base = UnsafeRawPointer(bitPattern: job.base)!
+                let split = UnsafeRawPointer(bitPattern: job.split)!
                 let end = UnsafeRawPointer(bitPattern: job.end)!
-                let start = index == 0 ? base : UnsafeRawPointer(bitPattern: job.split)!
-                let stop = index == 0 ? UnsafeRawPointer(bitPattern: job.split)! : end
                 // Local copies keep the sink in registers while decoding.
                 var sink = part.pointee.sink
+                var firstLine = 0
+                if index == 1 {
+                    let census = PackageCensus.count(base, split)
+                    // A bound past what the first part can hold is not exact: no need to trust it.
+                    sink.count = min(census.valueBound, firstCapacity)
+                    firstLine = census.newlines
+                    part.pointee.start = sink.count
+                    part.pointee.firstLine = firstLine
+                }
                 var errors: [BatchError] = []
                 swap(&errors, &part.pointee.errors)
                 let counts = decodeLines(
                     origin: base,
-                    from: start,
-                    to: stop,
+                    from: index == 0 ? base : split,
+                    to: index == 0 ? split : end,
                     limit: end,
+                    firstLine: firstLine,
                     sink: &sink,
                     errors: &errors,
                     hex: SWARHex.self,
@@ -74,19 +89,30 @@ extension BatchDecoder {
                 part.pointee.packages = counts.packages
             }
             if onTwoThreads {
-                DispatchQueue.concurrentPerform(iterations: 2, execute: decodeHalf)
+                DispatchQueue.concurrentPerform(iterations: 2, execute: decodePart)
             } else {
-                decodeHalf(0)
-                decodeHalf(1)
+                decodePart(0)
+                decodePart(1)
             }
             let firstLines = parts[0].lines
             let firstCount = parts[0].sink.count
+            let secondStart = parts[1].start
             let secondCount = parts[1].sink.count - secondStart
-            batch.moveValues(from: secondStart, to: firstCount, count: secondCount, lineShift: Int32(firstLines))
+            // Both are zero unless the census overestimated (other or malformed lines in the first
+            // part): then the second part's values move down behind the first's.
+            let lineShift = firstLines - parts[1].firstLine
+            if firstCount != secondStart || lineShift != 0 {
+                batch.moveValues(
+                    from: secondStart,
+                    to: firstCount,
+                    count: secondCount,
+                    lineShift: Int32(truncatingIfNeeded: lineShift)
+                )
+            }
             swap(&parts[0].errors, &batch.errors)
             for item in parts[1].errors {
                 var error = item.error
-                error.line += firstLines
+                error.line += lineShift
                 batch.errors.append(BatchError(error: error, lineRange: item.lineRange))
             }
             batch.setCount(firstCount + secondCount)
@@ -95,11 +121,14 @@ extension BatchDecoder {
         }
     }
 
-    /// One half's decoding state.
+    /// One part's decoding state.
     struct Part {
         var sink: ColumnSink
         var errors: [BatchError] = []
         var lines = 0
         var packages = 0
+        /// Where the part's values start in the columns, and the line number before its first line.
+        var start = 0
+        var firstLine = 0
     }
 }

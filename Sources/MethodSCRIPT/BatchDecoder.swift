@@ -56,20 +56,22 @@ public enum BatchDecoder {
 
     /// Decodes the lines that start in `[start, stop)` (`start` is a line start), reading up to
     /// `limit` (the buffer's end); offsets are counted from `origin` (the buffer's start), line
-    /// numbers from 1 at `start`. A `P` line goes through `decodeBodyFast` first when `fast`, else (or
-    /// when it gives up) through `decodeBody`; values of a line that fails are discarded.
+    /// numbers from `lineBase + 1` at `start`; returns the lines and packages seen. A `P` line goes
+    /// through `decodeBodyFast` first when `fast`, else (or when it gives up) through `decodeBody`;
+    /// values of a line that fails are discarded.
     @inline(__always)
     static func decodeLines<H: HexStrategy>(
         origin base: UnsafeRawPointer,
         from start: UnsafeRawPointer,
         to stop: UnsafeRawPointer,
         limit end: UnsafeRawPointer,
+        firstLine lineBase: Int = 0,
         sink: inout ColumnSink,
         errors: inout [BatchError],
         hex: H.Type,
         fast: Bool
     ) -> (lines: Int, packages: Int) {
-        var lines = 0
+        var lines = lineBase
         var packages = 0
         PackageDecoder.withTables { tables in
             var p = start
@@ -111,7 +113,7 @@ public enum BatchDecoder {
                 p = lineEnd < end ? lineEnd + 1 : end
             }
         }
-        return (lines, packages)
+        return (lines - lineBase, packages)
     }
 
     /// A device error line (`[echo]!XXXX…`) is a reply, not a malformed line.
