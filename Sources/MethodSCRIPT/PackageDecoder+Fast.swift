@@ -37,16 +37,18 @@ extension PackageDecoder {
     ) -> UnsafeRawPointer? {
         var q = start
         while end - q >= 11 {
-            let t0 = q.load(as: UInt8.self) &- 0x61
-            let t1 = q.load(fromByteOffset: 1, as: UInt8.self) &- 0x61
+            let types = UInt16(littleEndian: q.loadUnaligned(as: UInt16.self))
             let word = UInt64(littleEndian: (q + 2).loadUnaligned(as: UInt64.self))
             let number = HexDecoding.swar(word)
             let prefix = UInt8(truncatingIfNeeded: word >> 56)
             let factor = tables.factor[Int(prefix)]
-            guard t0 < 26, t1 < 26, number != HexDecoding.invalid, factor != 0 else { return nil }
+            // One branch for the four checks: both type letters, the digits and the prefix.
+            let letters =
+                UInt8(truncatingIfNeeded: types) &- 0x61 < 26 && UInt8(truncatingIfNeeded: types >> 8) &- 0x61 < 26
+            guard letters && number != HexDecoding.invalid && factor != 0 else { return nil }
             let value = Double(Int32(bitPattern: number) &- MethodSCRIPTLimits.valueOffset) * factor
             let integer = prefix == ValueEncoding.integerPrefix ? SampleFlags.integer : 0
-            let variable = UInt16(t0 &+ 0x61) << 8 | UInt16(t1 &+ 0x61)
+            let variable = types.byteSwapped
             let next = q.load(fromByteOffset: 10, as: UInt8.self)
             if next == 0x3B || next == 0x0A {
                 sink.put(RawSample(variable: variable, value: value, status: 0, range: 0, noise: 0, flags: integer))
