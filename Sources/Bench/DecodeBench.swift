@@ -154,18 +154,20 @@ enum DecodeBench {
     /// Feeds `buffer` in `chunk`-byte pieces; returns the number of samples.
     @inline(never)
     static func stream(_ buffer: UnsafeRawBufferPointer, chunk: Int, parser: ReplyParser) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
         var count = 0
         var sum = 0.0
         var start = 0
         while start < buffer.count {
-            let end = min(start + chunk, buffer.count)
-            parser.feed(UnsafeRawBufferPointer(rebasing: buffer[start..<end])) { event, _ in
+            // A chunk as a notification hands it over: an address and a length.
+            let length = min(chunk, buffer.count - start)
+            parser.feed(UnsafeRawBufferPointer(start: base + start, count: length)) { event, _ in
                 if case .sample(let sample, _, _) = event {
                     count += 1
                     sum += sample.value
                 }
             }
-            start = end
+            start += length
         }
         precondition(!sum.isNaN, "no NaN in the bench input")
         return count

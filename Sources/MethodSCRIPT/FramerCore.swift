@@ -96,15 +96,15 @@ struct FramerCore {
     func copySmall(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
         if count >= 8 {
             var index = 0
-            while count - index > 8 {
+            while count &- index > 8 {
                 target.storeBytes(
                     of: source.loadUnaligned(fromByteOffset: index, as: UInt64.self),
                     toByteOffset: index,
                     as: UInt64.self
                 )
-                index += 8
+                index &+= 8
             }
-            let last = count - 8
+            let last = count &- 8
             target.storeBytes(
                 of: source.loadUnaligned(fromByteOffset: last, as: UInt64.self),
                 toByteOffset: last,
@@ -138,7 +138,11 @@ struct FramerCore {
     @inline(__always)
     func deliver(_ raw: UnsafeRawBufferPointer, tooLong: Bool, consumed: Int, _ body: (FramedLine) -> Void) {
         var line = raw
-        if !tooLong, let last = line.last, last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        if !tooLong, let start = raw.baseAddress, raw.count > 0,
+            start.load(fromByteOffset: raw.count &- 1, as: UInt8.self) == 0x0D
+        {
+            line = UnsafeRawBufferPointer(start: start, count: raw.count &- 1)
+        }
         state.pointee.lineCount += 1
         let offset = state.pointee.lineStart
         state.pointee.byteCount += consumed

@@ -57,8 +57,8 @@ public final class LineFramer {
         guard p < end else { return nil }
         if let readable, end - readable >= 8 {
             // Bytes below `p` are made non-zero, so they neither match nor borrow into the others.
-            let skipped = 8 - (end - p)
-            let below = (UInt64(1) &<< UInt64(skipped &* 8)) &- 1
+            let skipped = 8 &- (end - p)
+            let below = (UInt64(1) &<< UInt64(truncatingIfNeeded: skipped &* 8)) &- 1
             let word = (UInt64(littleEndian: (end - 8).loadUnaligned(as: UInt64.self)) ^ (ones &* 0x0A)) | below
             let zero = (word &- ones) & ~word & (ones &* 0x80)
             return zero != 0 ? end - 8 + zero.trailingZeroBitCount / 8 : nil
