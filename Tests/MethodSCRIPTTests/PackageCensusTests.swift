@@ -42,6 +42,23 @@ import Testing
         }
     }
 
+    /// Device transcripts (`e`, loop and scan lines, the empty line, `P` lines) need no move in the
+    /// two-thread decode: the census of any of their line-aligned prefixes is exact.
+    @Test(arguments: ["lsv_10k.txt", "eis_10k.txt", "cv_nscans.txt"])
+    func isExactForDeviceTranscripts(name: String) throws {
+        let bytes = try Recorder.fixture(name)
+        let batch = ColumnarBatch()
+        var checked = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            let prefix = Array(bytes[...index])
+            prefix.withUnsafeBytes { BatchDecoder.decode($0, into: batch) }
+            #expect(batch.errors.isEmpty)
+            #expect(Self.census(prefix).valueBound == batch.count, "\(name) up to byte \(index)")
+            checked += 1
+        }
+        #expect(checked > 10)
+    }
+
     @Test func looksAtTheFirstByte() {
         #expect(Self.census(Array("P".utf8)) == PackageCensus(newlines: 0, valueBound: 1))
         #expect(Self.census(Array(";".utf8)) == PackageCensus(newlines: 0, valueBound: 1))
