@@ -12,7 +12,8 @@ struct ScanCommand: AsyncParsableCommand {
         discussion: """
             One row per device, merged by address (a scan response adds its name), printed when the \
             scan ends: address, address type, name, RSSI, services. --json prints one JSON object per \
-            device instead, as soon as it is first seen. Filters combine: --service (instead of the \
+            device instead, as soon as it is first seen, and once more when a device first seen without \
+            a name gets one. Filters combine: --service (instead of the \
             default VSP service; vsp, hm10, nus or a UUID), --name (a case-sensitive prefix), --address; \
             --all drops the service filter. Runs through the kernel's raw HCI socket (--transport kernel, \
             the default; root or CAP_NET_RAW) or hcipico's own HCI host (user:hciN, serial:DEV[@BAUD], \
@@ -31,7 +32,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Seconds to scan; 0 scans until Ctrl-C.")
     var timeout: Double = 10
 
-    @Flag(help: "JSON Lines: one object per device, printed when it is first seen.")
+    @Flag(
+        help: "JSON Lines: one object per device when it is first seen, and once more when its name arrives later."
+    )
     var json = false
 
     @Option(help: "Only devices advertising this service: vsp, hm10, nus, or a UUID (180D, 569A1101-…).")

@@ -5,27 +5,54 @@ import PicoLink
 import Synchronization
 
 /// Collects a scan's reports into a `DiscoveryTable` and prints the matching devices: as JSON Lines
-/// when each is first seen, or as an aligned table at the end.
+/// when each is first seen (and once more when a nameless one's name arrives), or as an aligned table
+/// at the end.
 final class ScanPrinter: Sendable {
-    private let table: Mutex<DiscoveryTable>
+    private let state: Mutex<State>
     private let json: Bool
 
+    struct State {
+        var table: DiscoveryTable
+        /// Devices whose JSON line already carried a name.
+        var printedWithName: Set<BluetoothAddress> = []
+    }
+
     init(filter: ScanFilter, json: Bool) {
-        table = Mutex(DiscoveryTable(filter: filter))
+        state = Mutex(State(table: DiscoveryTable(filter: filter)))
         self.json = json
     }
 
-    /// Merges one report; a device that matches for the first time is printed at once with --json.
+    /// Merges one report; with --json prints the line `jsonLine(for:)` gives, at once.
     func add(_ advertisement: HCIAdvertisement) {
-        guard let (device, change) = table.withLock({ $0.add(advertisement) }) else { return }
-        guard json, change == .matched else { return }
-        print(Self.jsonLine(device))
+        guard json else {
+            state.withLock { _ = $0.table.add(advertisement) }
+            return
+        }
+        guard let line = jsonLine(for: advertisement) else { return }
+        print(line)
         fflush(nil)
     }
 
-    var matched: [DiscoveredDevice] { table.withLock { $0.matched } }
+    /// Merges one report and returns the JSON line to print for it, if any: one when the device
+    /// matches for the first time, and one more when a device first printed without a name gets one
+    /// (its scan response usually carries it); nothing for RSSI and other updates.
+    func jsonLine(for advertisement: HCIAdvertisement) -> String? {
+        state.withLock { state in
+            guard let (device, change) = state.table.add(advertisement) else { return nil }
+            let named = device.name != nil
+            switch change {
+            case .matched: break
+            case .updated where named && !state.printedWithName.contains(device.address): break
+            default: return nil
+            }
+            if named { state.printedWithName.insert(device.address) }
+            return Self.jsonLine(device)
+        }
+    }
+
+    var matched: [DiscoveredDevice] { state.withLock { $0.table.matched } }
     var matchedCount: Int { matched.count }
-    var trackedCount: Int { table.withLock { $0.count } }
+    var trackedCount: Int { state.withLock { $0.table.count } }
 
     /// The table of matching devices: address, type, name, RSSI, services; nothing when none matched.
     func printTable() {

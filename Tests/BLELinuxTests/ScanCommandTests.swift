@@ -39,6 +39,43 @@ import Testing
         )
     }
 
+    /// With --json a device is printed when it first matches, and once more when its name arrives in
+    /// a scan response; other updates print nothing.
+    @Test func jsonPrintsADeviceAgainWhenItsScanResponseBringsTheName() throws {
+        func report(_ eventType: UInt8, name: String?, services: [BluetoothUUID], rssi: Int8) -> HCIAdvertisement {
+            HCIAdvertisement(
+                HCILEAdvertisingReport(
+                    eventType: eventType,
+                    addressType: 1,
+                    address: BluetoothAddress(value: 0xF011_2233_4455, type: .random),
+                    data: AdvertisingData(localName: name, serviceUUIDs: services).encodedBytes,
+                    rssi: rssi
+                )
+            )
+        }
+        func name(_ line: String?) throws -> Any? {
+            let line = try #require(line)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return object["name"]
+        }
+        let printer = ScanPrinter(filter: ScanFilter(services: [.lairdVSPService]), json: true)
+        let first = printer.jsonLine(for: report(0x00, name: nil, services: [.lairdVSPService], rssi: -60))
+        #expect(try name(first) is NSNull)
+        #expect(printer.jsonLine(for: report(0x00, name: nil, services: [.lairdVSPService], rssi: -55)) == nil)
+        let named = printer.jsonLine(for: report(0x04, name: "PicoSim", services: [], rssi: -55))
+        #expect(try name(named) as? String == "PicoSim")
+        #expect(printer.jsonLine(for: report(0x04, name: "PicoSim", services: [], rssi: -40)) == nil)
+        #expect(printer.matchedCount == 1)
+
+        // A device named from its first report is printed once.
+        let once = ScanPrinter(filter: ScanFilter(services: [.lairdVSPService]), json: true)
+        #expect(
+            try name(once.jsonLine(for: report(0x00, name: "Pico", services: [.lairdVSPService], rssi: -60))) as? String
+                == "Pico"
+        )
+        #expect(once.jsonLine(for: report(0x04, name: "Pico", services: [], rssi: -50)) == nil)
+    }
+
     @Test func jsonLineIsOneParsableObjectWithEscapedStrings() throws {
         var device = Self.device(0xF011_2233_4455, name: "Pico \"1\"\n\u{1}", rssi: -50, services: [.lairdVSPService])
         device.manufacturerData = [.init(companyID: 0x0059, data: [0x01, 0xAB])]
