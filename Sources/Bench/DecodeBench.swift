@@ -162,9 +162,9 @@ enum DecodeBench {
             // A chunk as a notification hands it over: an address and a length.
             let length = min(chunk, buffer.count - start)
             parser.feed(UnsafeRawBufferPointer(start: base + start, count: length)) { event, _ in
-                if case .sample(let sample, _, _) = event {
-                    count += 1
-                    sum += sample.value
+                if case .package(let samples) = event {
+                    count += samples.count
+                    for sample in samples { sum += sample.value }
                 }
             }
             start += length

@@ -3,7 +3,11 @@
 ///
 /// The byte just after every line it hands out is readable: the `\n` (or the stripped `\r`) in the
 /// chunk for a line handed out in place, a `\n` written after the gathered bytes for a line gathered
-/// in `storage` (which has one spare byte). Decoders use it as a terminator (`hasNewlineAfter`).
+/// in `storage`. Decoders use it as a terminator (`hasNewlineAfter`).
+///
+/// Chunks of at most `smallChunk` bytes (what BLE notifications at the default MTU carry) take a
+/// shorter path (`feedSmall`): the whole chunk is copied behind the pending bytes and every line is
+/// handed out from `storage`.
 struct FramerCore {
     struct State {
         var pending = 0
@@ -20,7 +24,9 @@ struct FramerCore {
     init(maximumLineLength: Int) {
         precondition(maximumLineLength > 0, "maximumLineLength must be positive")
         self.maximumLineLength = maximumLineLength
-        storage = UnsafeMutableRawPointer.allocate(byteCount: maximumLineLength + 1, alignment: 8)
+        let capacity = maximumLineLength + Self.storageSlack
+        storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
         state = UnsafeMutablePointer<State>.allocate(capacity: 1)
         state.initialize(to: State())
     }
@@ -34,6 +40,10 @@ struct FramerCore {
     @inline(__always)
     func feed(_ chunk: UnsafeRawBufferPointer, _ body: (FramedLine) -> Void) {
         guard let base = chunk.baseAddress else { return }
+        if chunk.count <= Self.smallChunk {
+            feedSmall(base, chunk.count, body)
+            return
+        }
         let end = base + chunk.count
         var p = base
         while p < end {
@@ -90,26 +100,30 @@ struct FramerCore {
         if count > copied { state.pointee.overflowed = true }
     }
 
-    /// Copies up to 32 bytes with few branches: whole words, then one word that ends at the last byte
-    /// (overlapping the ones before), or 4-, 2- and 1-byte pieces below eight bytes.
+    /// Copies up to 32 bytes without a loop: whole words, the last one ending at the last byte
+    /// (overlapping the one before), or 4-, 2- and 1-byte pieces below eight bytes. For one chunk
+    /// size the branches always go the same way.
     @inline(__always)
     func copySmall(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
         if count >= 8 {
-            var index = 0
-            while count &- index > 8 {
+            let last = count &- 8
+            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+            if count > 8 { target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self) }
+            if count > 16 {
                 target.storeBytes(
-                    of: source.loadUnaligned(fromByteOffset: index, as: UInt64.self),
-                    toByteOffset: index,
+                    of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                    toByteOffset: 8,
                     as: UInt64.self
                 )
-                index &+= 8
             }
-            let last = count &- 8
-            target.storeBytes(
-                of: source.loadUnaligned(fromByteOffset: last, as: UInt64.self),
-                toByteOffset: last,
-                as: UInt64.self
-            )
+            if count > 24 {
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+                    toByteOffset: 16,
+                    as: UInt64.self
+                )
+            }
+            target.storeBytes(of: tail, toByteOffset: last, as: UInt64.self)
             return
         }
         var index = 0

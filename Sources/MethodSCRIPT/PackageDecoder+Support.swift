@@ -2,6 +2,21 @@
 struct DecodeTables {
     let factor: UnsafePointer<Double>
     let hex: UnsafePointer<UInt8>
+
+    /// Copies of the generated tables that the caller owns (and frees with `deallocate`): a parser
+    /// that decodes a line at a time keeps them instead of taking the tables' addresses per line.
+    static func allocateCopy() -> DecodeTables {
+        let factor = UnsafeMutablePointer<Double>.allocate(capacity: ValueEncoding.prefixFactor.count)
+        factor.initialize(from: ValueEncoding.prefixFactor, count: ValueEncoding.prefixFactor.count)
+        let hex = UnsafeMutablePointer<UInt8>.allocate(capacity: ValueEncoding.hexDigit.count)
+        hex.initialize(from: ValueEncoding.hexDigit, count: ValueEncoding.hexDigit.count)
+        return DecodeTables(factor: factor, hex: hex)
+    }
+
+    func deallocate() {
+        factor.deallocate()
+        hex.deallocate()
+    }
 }
 
 /// Where and why decoding a package failed (turned into a located `ParseError` by the caller).

@@ -15,8 +15,9 @@ public enum ReplyEvent {
     case loopStart
     /// `+`: the plain loop ends.
     case loopEnd
-    /// One value of a data package: `index` of `count` values of its `P` line.
-    case sample(Sample, index: Int, count: Int)
+    /// A data package (`P` line): all its values, in order. A line that fails to decode yields no
+    /// package, only `.malformed`.
+    case package(UnsafeBufferPointer<Sample>)
     /// `T…`: text from `send_string`, without the `T`.
     case text(UnsafeRawBufferPointer)
     /// A line of the version reply (`t…` up to the line ending in `*`), whole.

@@ -47,7 +47,7 @@ extension ReplyParser {
         }
     }
 
-    /// A `P` line: every value is decoded before any is handed out, so a bad line yields no samples.
+    /// A `P` line: every value is decoded before the package is handed out, so a bad line yields none.
     func package(
         _ bytes: UnsafeRawBufferPointer,
         column: Int,
@@ -56,7 +56,7 @@ extension ReplyParser {
     ) -> LineFailure? {
         let count: Int
         do {
-            count = try decodePackage(bytes)
+            count = try PackageDecoder.decode(line: bytes, into: samples)
         } catch {
             if let reply = Self.errorReply(bytes) {
                 handler(.deviceError(reply), location)
@@ -64,23 +64,21 @@ extension ReplyParser {
             }
             return LineFailure(column: column + error.column, reason: error.reason)
         }
-        for index in 0..<count { handler(.sample(samples[index], index: index, count: count), location) }
+        handler(.package(UnsafeBufferPointer(start: samples.baseAddress, count: count)), location)
         return nil
     }
 
-    /// Decodes a `P` line into `samples`. Lines from the framer are followed by a readable byte; when it
-    /// is the `\n`, the fixed-width fast path may read up to it (`PackageDecoder.decodeBodyFast`).
+    /// Decodes `bytes` into `samples` when it is a `P` line that `PackageDecoder.decodeBodyFast`
+    /// takes; `nil` otherwise (then `package` decodes it, or reports why not). Lines from the framer
+    /// are followed by a readable byte; when it is the `\n` the fast path may read up to it.
     @inline(__always)
-    func decodePackage(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> Int {
-        if let base = bytes.baseAddress, bytes.count > 1, base.load(fromByteOffset: bytes.count, as: UInt8.self) == 0x0A
-        {
-            var sink = SampleBufferSink(buffer: samples)
-            let decoded = PackageDecoder.withTables { tables in
-                PackageDecoder.decodeBodyFast(base + 1, end: base + bytes.count + 1, tables: tables, sink: &sink)
-            }
-            if decoded != nil { return sink.count }
-        }
-        return try PackageDecoder.decode(line: bytes, into: samples)
+    func fixedWidthPackage(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress, bytes.count > 1, base.load(as: UInt8.self) == 0x50,
+            base.load(fromByteOffset: bytes.count, as: UInt8.self) == 0x0A
+        else { return nil }
+        var sink = SampleBufferSink(buffer: samples)
+        let decoded = PackageDecoder.decodeBodyFast(base + 1, end: base + bytes.count + 1, tables: tables, sink: &sink)
+        return decoded != nil ? sink.count : nil
     }
 
     func push(_ scope: Scope, column: Int) -> LineFailure? {

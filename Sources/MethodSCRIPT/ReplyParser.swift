@@ -21,6 +21,7 @@ public final class ReplyParser {
 
     let framer: FramerCore
     let samples: UnsafeMutableBufferPointer<Sample>
+    let tables = DecodeTables.allocateCopy()
     /// The nesting stack (two bits a level), its depth and whether a version reply is open; behind a
     /// pointer so that the hot path has no dynamic exclusivity checks.
     let state: UnsafeMutablePointer<State>
@@ -44,6 +45,7 @@ public final class ReplyParser {
     deinit {
         framer.deallocate()
         samples.deallocate()
+        tables.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -79,6 +81,11 @@ public final class ReplyParser {
 
     func parse(_ line: FramedLine, _ handler: (ReplyEvent, LineLocation) -> Void) {
         let location = LineLocation(line: line.number, offset: line.offset)
+        // The common line first: a `P` line of the fixed-width shapes, outside a version reply.
+        if !line.isTooLong, !state.pointee.inVersion, let count = fixedWidthPackage(line.bytes) {
+            handler(.package(UnsafeBufferPointer(start: samples.baseAddress, count: count)), location)
+            return
+        }
         if line.isTooLong {
             let reason = ParseError.Reason.lineTooLong(limit: framer.maximumLineLength)
             let error = ParseError(line: line.number, offset: line.offset, column: 0, reason: reason)

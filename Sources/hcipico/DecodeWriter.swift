@@ -37,8 +37,8 @@ final class DecodeWriter {
             pendingLine = location.line
         }
         switch event {
-        case .sample(let sample, _, _):
-            row(sample, line: location.line)
+        case .package(let samples):
+            for sample in samples { row(sample, line: location.line) }
         case .malformed(let error, let raw):
             malformedLines += 1
             let text = String(decoding: raw.prefix(120), as: UTF8.self)

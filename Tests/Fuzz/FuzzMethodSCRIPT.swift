@@ -67,9 +67,12 @@ public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
 func fingerprint(_ event: ReplyEvent, _ location: LineLocation) -> UInt64 {
     var hash = UInt64(location.line) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(location.offset)
     switch event {
-    case .sample(let sample, let index, let count):
-        hash ^= sample.value.bitPattern &+ UInt64(sample.variable.rawValue) &+ UInt64(index << 8 | count)
-        hash ^= UInt64(sample.status.rawValue) << 16 | UInt64(sample.range?.rawValue ?? 0) << 24
+    case .package(let samples):
+        for (index, sample) in samples.enumerated() {
+            hash ^= sample.value.bitPattern &+ UInt64(sample.variable.rawValue) &+ UInt64(index << 8 | samples.count)
+            hash ^= UInt64(sample.status.rawValue) << 16 | UInt64(sample.range?.rawValue ?? 0) << 24
+            hash = hash &* 0x9E37_79B9_7F4A_7C15
+        }
     case .malformed(let error, let raw):
         hash ^= UInt64(error.offset) << 20 ^ UInt64(raw.count) ^ UInt64(error.column) << 40
     case .text(let bytes), .version(let bytes, _):

@@ -18,7 +18,13 @@ enum RecordedEvent: Hashable, CustomStringConvertible {
     case scriptEnd
     case malformed(ParseError, raw: [UInt8])
 
-    init(_ event: ReplyEvent) {
+    /// The records of an event: one per value for a package (tests compare values one by one).
+    static func records(_ event: ReplyEvent) -> [RecordedEvent] {
+        guard case .package(let samples) = event else { return [RecordedEvent(event)] }
+        return samples.enumerated().map { .sample(SampleRecord($1), index: $0, count: samples.count) }
+    }
+
+    private init(_ event: ReplyEvent) {
         switch event {
         case .executeAccepted: self = .executeAccepted
         case .measurementLoopStart(let id): self = .measurementLoopStart(id)
@@ -27,7 +33,7 @@ enum RecordedEvent: Hashable, CustomStringConvertible {
         case .scanEnd: self = .scanEnd
         case .loopStart: self = .loopStart
         case .loopEnd: self = .loopEnd
-        case .sample(let sample, let index, let count): self = .sample(SampleRecord(sample), index: index, count: count)
+        case .package: preconditionFailure("a package is recorded value by value: use records(_:)")
         case .text(let bytes): self = .text(String(decoding: bytes, as: UTF8.self))
         case .version(let bytes, let isLast): self = .version(String(decoding: bytes, as: UTF8.self), isLast: isLast)
         case .deviceError(let reply):
@@ -66,7 +72,8 @@ enum Recorder {
         let parser = ReplyParser(maximumLineLength: maximumLineLength)
         var events: [LocatedEvent] = []
         let record: (ReplyEvent, LineLocation) -> Void = {
-            events.append(LocatedEvent(event: RecordedEvent($0), location: $1))
+            let location = $1
+            events.append(contentsOf: RecordedEvent.records($0).map { LocatedEvent(event: $0, location: location) })
         }
         bytes.withUnsafeBytes { all in
             guard let chunks else {

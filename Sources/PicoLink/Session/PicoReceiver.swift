@@ -12,13 +12,12 @@ import Musl
 /// it frames and parses the reply stream and hands events to whoever waits (a run's stream, `version()`,
 /// `abort()`).
 ///
-/// Hot path: `receive` feeds the `ReplyParser` (no allocation); a package's values collect in a reused
-/// buffer and become a `PicoPackage` only when its line is complete: the first allocation is the
+/// Hot path: `receive` feeds the `ReplyParser` (no allocation), which hands over each package's values
+/// at once when its line is complete; they become a `PicoPackage` there: the first allocation is the
 /// handover. The mode lock is taken once per package or structural line, never per value.
 final class PicoReceiver: @unchecked Sendable {
     /// Touched only on the reader thread (that is what makes the unchecked conformance sound).
     private let parser = ReplyParser()
-    private var pending: [Sample] = []
 
     let mode = Mutex(Mode.idle)
 
@@ -44,8 +43,6 @@ final class PicoReceiver: @unchecked Sendable {
 
     /// Waiting for the reply to `Z`.
     let abortWaiter = Mutex<CheckedContinuation<Result<DeviceErrorCode?, PicoSessionError>, Never>?>(nil)
-
-    init() { pending.reserveCapacity(16) }
 
     /// Reader thread: one notification value.
     func receive(_ chunk: UnsafeRawBufferPointer) {
@@ -107,10 +104,8 @@ final class PicoReceiver: @unchecked Sendable {
 
     private func handle(_ event: ReplyEvent) {
         switch event {
-        case .sample(let sample, let index, let count):
-            if index == 0 { pending.removeAll(keepingCapacity: true) }
-            pending.append(sample)
-            if index == count - 1 { packageComplete() }
+        case .package(let samples):
+            packageComplete(samples)
         case .version(let bytes, let isLast):
             let line = String(decoding: bytes, as: UTF8.self)
             mode.withLock { mode in
@@ -207,14 +202,14 @@ final class PicoReceiver: @unchecked Sendable {
         }
     }
 
-    private func packageComplete() {
+    private func packageComplete(_ samples: UnsafeBufferPointer<Sample>) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let hostTime = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
         var backlog: EventBacklog?
         inRun { context in
             backlog = context.backlog
-            let values = pending.map(PicoValue.init(sample:))
+            let values = samples.map(PicoValue.init(sample:))
             let package = PicoPackage(
                 device: context.device,
                 run: context.run,
