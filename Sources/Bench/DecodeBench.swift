@@ -13,7 +13,7 @@ enum DecodeBench {
     )
 
     static let lineCount = 1_000_000
-    static let rounds = 25
+    static let rounds = 60
 
     struct Row {
         let name: String
