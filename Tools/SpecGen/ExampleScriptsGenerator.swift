@@ -12,7 +12,7 @@ struct ExampleScriptsGenerator: SpecGenerator {
         body += "enum EmbeddedExamples {\n    static let scripts: [String: String] = [\n"
         for name in names {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .ascii)
-            body += "        \(Self.literal(name)): \(Self.literal(text)),\n"
+            body += "        \(SwiftLiteral.quoted(name)): \(SwiftLiteral.quoted(text)),\n"
         }
         body += "    ]\n}\n"
         return [
@@ -22,19 +22,5 @@ struct ExampleScriptsGenerator: SpecGenerator {
                 body: body
             )
         ]
-    }
-
-    static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

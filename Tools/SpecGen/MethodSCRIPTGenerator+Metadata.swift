@@ -21,7 +21,7 @@ extension MethodSCRIPTGenerator {
                 let label = try row.required("label", in: table)
                 statusConstants +=
                     "    /// \(label)\n    public static let \(name) = PackageStatus(rawValue: 0x\(String(index, radix: 16)))\n"
-                statusNames.append("(.\(name), \(Self.literal(name)))")
+                statusNames.append("(.\(name), \(SwiftLiteral.quoted(name)))")
             case "current", "potential":
                 let family = try Self.identifier(try row.required("family", in: table), row: row, table: table)
                 if !families.contains(family) { families.append(family) }
@@ -45,7 +45,7 @@ extension MethodSCRIPTGenerator {
                 rangeSwitch += "        case (.\(family), .\(kind)):\n            switch index {\n"
                 for entry in entries {
                     rangeSwitch +=
-                        "            case \(entry.index): RangeInfo(fullScale: \(entry.scale), label: \(Self.literal(entry.label)))\n"
+                        "            case \(entry.index): RangeInfo(fullScale: \(entry.scale), label: \(SwiftLiteral.quoted(entry.label)))\n"
                 }
                 rangeSwitch += "            default: nil\n            }\n"
             }
@@ -97,7 +97,7 @@ extension MethodSCRIPTGenerator {
             }
             let category = try Self.identifier(try row.required("category", in: table), row: row, table: table)
             let message = try row.required("message", in: table)
-            cases += "        case 0x\(code): (.\(category), \(Self.literal(message)))\n"
+            cases += "        case 0x\(code): (.\(category), \(SwiftLiteral.quoted(message)))\n"
             all.append("0x\(code)")
         }
         let body = """

@@ -34,8 +34,8 @@ extension MethodSCRIPTGenerator {
             constants += "    /// `\(code)`: \(title) (\(unit.isEmpty ? "no unit" : unit)).\n"
             constants += "    public static let \(name) = VariableType(rawValue: \(raw))\n"
             infoCases +=
-                "        case \(raw): VariableTypeInfo(code: \(Self.literal(code)), name: \(Self.literal(title)), "
-            infoCases += "quantity: .\(quantity), unit: \(Self.literal(unit)), rangeKind: .\(rangeKind))\n"
+                "        case \(raw): VariableTypeInfo(code: \(SwiftLiteral.quoted(code)), name: \(SwiftLiteral.quoted(title)), "
+            infoCases += "quantity: .\(quantity), unit: \(SwiftLiteral.quoted(unit)), rangeKind: .\(rangeKind))\n"
             all.append(".\(name)")
         }
         let body = """
@@ -89,7 +89,7 @@ extension MethodSCRIPTGenerator {
             factors[Int(byte)] = factor
             let name = try row.required("name", in: table)
             if name == "integer" { integer = String(format: "0x%02X", byte) }
-            cases += "        case \(String(format: "0x%02X", byte)): \(Self.literal(name))\n"
+            cases += "        case \(String(format: "0x%02X", byte)): \(SwiftLiteral.quoted(name))\n"
         }
         let body = """
             /// Generated lookup tables for the value part of a variable (`<7 hex digits><prefix>`).

@@ -23,20 +23,6 @@ struct MethodSCRIPTGenerator: SpecGenerator {
 // MARK: Shared helpers
 
 extension MethodSCRIPTGenerator {
-    /// A Swift string literal for `text`.
-    static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     /// Parses `0x..` hex or decimal integers.
     static func integer(_ text: String, row: CSVTable.Row, table: CSVTable) throws -> Int {
         let value = text.hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text)
