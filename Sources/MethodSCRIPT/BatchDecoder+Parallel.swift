@@ -1,160 +1,134 @@
 import Dispatch
 
-/// The batch decode on two threads. The buffer is cut at line starts into blocks of about
-/// `blockBytes`; the first `splitPoint`/64 of them are the front part, the rest the back part. The
-/// caller's thread decodes the front part block after block. One of Dispatch's pool threads counts
-/// the front part (`PackageCensus`: its lines, and an upper bound of its values that is exact for
-/// valid `P` lines), which tells where the back part's values and line numbers go, and decodes the
-/// back part block after block, straight to that place. A thread that runs out of blocks takes the
-/// other part's last block not yet taken (`SplitRun`), so that a core the host slows down costs its
-/// share only. Only when a block placed by a bound had other or malformed lines (fewer values than
-/// the bound) are the values after it moved down. The result equals `decode(_:into:)`'s, errors and
-/// locations included.
+/// The batch decode on two threads. The buffer is split at a line start a little after its middle.
+/// The caller's thread decodes the first part; one of Dispatch's pool threads counts the first part
+/// (`PackageCensus`: its lines, and an upper bound of its values that is exact for valid `P` lines)
+/// and decodes the second part straight to where its values and line numbers belong. Only when the
+/// first part had other lines or malformed ones (fewer values than the bound) are the second part's
+/// values moved down. The result equals `decode(_:into:)`'s, errors and locations included.
 extension BatchDecoder {
     /// Buffers shorter than this are decoded on the caller's thread alone.
     public static let minimumParallelBytes = 1 << 16
 
-    /// Where the parts meet, as a fraction of the blocks (numerator over 64): a little after the
-    /// middle, because the pool thread counts the front part before decoding the back part.
+    /// Where the split goes, as a fraction of the buffer (numerator over 64): a little after the
+    /// middle, because the pool thread counts the first part before decoding the second.
     static let splitPoint = 34
 
-    /// The block size aimed at: what a thread that runs out takes from the other at a time.
-    static let blockBytes = 1 << 20
-
-    /// The most blocks a buffer is cut into.
-    static let maximumBlocks = 256
-
     /// Decodes `buffer` into `batch` (emptied first) on two threads when it is at least
-    /// `minimumSplitBytes` long, else as `decode(_:into:)`.
+    /// `minimumSplitBytes` long and has a line break after its middle, else as `decode(_:into:)`.
     public static func decodeInParallel(
         _ buffer: UnsafeRawBufferPointer,
         into batch: ColumnarBatch,
         minimumSplitBytes: Int = minimumParallelBytes
     ) {
-        guard buffer.count >= max(minimumSplitBytes, 2) else {
-            decode(buffer, into: batch)
-            return
-        }
-        let blocks = min(maximumBlocks, max(2, buffer.count / blockBytes))
-        decodeSplit(buffer, into: batch, blocks: blocks, schedule: nil)
+        decodeSplit(buffer, into: batch, minimumSplitBytes: minimumSplitBytes, onTwoThreads: true)
     }
 
-    /// The split decode in about `blocks` blocks. With a `schedule` both parts run on the caller's
-    /// thread, a step at a time, the front part's when `schedule()` is true: the same result for
-    /// every interleaving (the tests and the fuzz harness check the placement logic that way).
+    /// The split decode; with `onTwoThreads` false both parts run one after the other on the
+    /// caller's thread (the same result: the fuzz harness checks the split logic that way).
     static func decodeSplit(
         _ buffer: UnsafeRawBufferPointer,
         into batch: ColumnarBatch,
-        blocks requested: Int,
-        schedule: (() -> Bool)?
+        minimumSplitBytes: Int,
+        onTwoThreads: Bool
     ) {
-        guard let base = buffer.baseAddress, !buffer.isEmpty, requested > 1 else {
-            decode(buffer, into: batch)
-            return
-        }
-        let end = base + buffer.count
-        let starts = blockStarts(base, end, requested)
-        guard starts.count > 1 else {
+        guard let base = buffer.baseAddress, buffer.count >= max(minimumSplitBytes, 2),
+            let newline = LineFramer.findNewline(base + buffer.count * splitPoint / 64, base + buffer.count),
+            newline + 1 < base + buffer.count
+        else {
             decode(buffer, into: batch)
             return
         }
         batch.removeAll()
-        let count = starts.count
-        withUnsafeTemporaryAllocation(of: Block.self, capacity: count) { table in
-            var capacity = 0
-            for (index, start) in starts.enumerated() {
-                let stop = index + 1 < count ? starts[index + 1] : end
-                (table.baseAddress! + index).initialize(to: Block(start: start, stop: stop))
-                capacity += PackageDecoder.maximumVariables(lineLength: stop - start)
-            }
-            defer { table.baseAddress!.deinitialize(count: count) }
-            batch.reserve(capacity)
-            let run = SplitRun(
-                origin: base,
-                end: end,
-                blocks: table.baseAddress!,
-                count: count,
-                frontCount: min(count - 1, max(1, (count * splitPoint + 32) / 64)),
-                sink: batch.sink(at: 0)
-            )
-            if let schedule {
-                var frontDone = false
-                var backDone = false
-                while !(frontDone && backDone) {
-                    if backDone || (!frontDone && schedule()) {
-                        frontDone = !run.stepFront()
-                    } else {
-                        backDone = !run.stepBack()
-                    }
+        let end = base + buffer.count
+        let split = newline + 1
+        let firstCapacity = PackageDecoder.maximumVariables(lineLength: split - base)
+        batch.reserve(firstCapacity + PackageDecoder.maximumVariables(lineLength: end - split))
+        withUnsafeTemporaryAllocation(of: Part.self, capacity: 2) { parts in
+            let shared = parts.baseAddress!
+            shared.initialize(to: Part(sink: batch.sink(at: 0)))
+            (shared + 1).initialize(to: Part(sink: batch.sink(at: 0)))
+            defer { shared.deinitialize(count: 2) }
+            swap(&parts[0].errors, &batch.errors)
+            // Addresses cross to the pool thread as integers; each thread writes only its own part
+            // and its own range of the columns, and `concurrentPerform` returns after both are done.
+            let job = (base: UInt(bitPattern: base), split: UInt(bitPattern: split), end: UInt(bitPattern: end))
+            let partsAddress = UInt(bitPattern: shared)
+            let decodePart: @Sendable (Int) -> Void = { index in
+                let part = UnsafeMutablePointer<Part>(bitPattern: partsAddress)! + index
+                let base = UnsafeRawPointer(bitPattern: job.base)!
+                let split = UnsafeRawPointer(bitPattern: job.split)!
+                let end = UnsafeRawPointer(bitPattern: job.end)!
+                // Local copies keep the sink in registers while decoding.
+                var sink = part.pointee.sink
+                var firstLine = 0
+                if index == 1 {
+                    let census = PackageCensus.count(base, split)
+                    // A bound past what the first part can hold is not exact: no need to trust it.
+                    sink.count = min(census.valueBound, firstCapacity)
+                    firstLine = census.newlines
+                    part.pointee.start = sink.count
+                    part.pointee.firstLine = firstLine
                 }
+                var errors: [BatchError] = []
+                swap(&errors, &part.pointee.errors)
+                let counts = decodeLines(
+                    origin: base,
+                    from: index == 0 ? base : split,
+                    to: index == 0 ? split : end,
+                    limit: end,
+                    firstLine: firstLine,
+                    sink: &sink,
+                    errors: &errors,
+                    hex: SWARHex.self,
+                    fast: true
+                )
+                part.pointee.sink = sink
+                swap(&errors, &part.pointee.errors)
+                part.pointee.lines = counts.lines
+                part.pointee.packages = counts.packages
+            }
+            if onTwoThreads {
+                DispatchQueue.concurrentPerform(iterations: 2, execute: decodePart)
             } else {
-                // Each role's steps run on one thread; `concurrentPerform` returns when both are done.
-                DispatchQueue.concurrentPerform(iterations: 2) { role in
-                    if role == 0 {
-                        while run.stepFront() {}
-                    } else {
-                        while run.stepBack() {}
-                    }
-                }
+                decodePart(0)
+                decodePart(1)
             }
-            gather(table, into: batch)
-        }
-    }
-
-    /// Block starts: the first line start at or after each `index / requested` of the buffer, without
-    /// repeats and without an empty last block.
-    static func blockStarts(_ base: UnsafeRawPointer, _ end: UnsafeRawPointer, _ requested: Int) -> [UnsafeRawPointer] {
-        var starts = [base]
-        starts.reserveCapacity(requested)
-        let length = end - base
-        for index in 1..<requested {
-            let from = max(base + length / requested * index, starts[starts.count - 1])
-            guard let newline = LineFramer.findNewline(from, end), newline + 1 < end else { break }
-            starts.append(newline + 1)
-        }
-        return starts
-    }
-
-    /// Closes the gaps that bounds above the true counts left, fixes line numbers should a census
-    /// ever disagree with the decode, and sets the batch's counts and errors.
-    static func gather(_ table: UnsafeMutableBufferPointer<Block>, into batch: ColumnarBatch) {
-        var values = 0
-        var lines = 0
-        var packages = 0
-        for block in table {
-            let lineShift = lines - block.firstLine
-            if values != block.valueStart || lineShift != 0 {
+            let firstLines = parts[0].lines
+            let firstCount = parts[0].sink.count
+            let secondStart = parts[1].start
+            let secondCount = parts[1].sink.count - secondStart
+            // Both are zero unless the census overestimated (other or malformed lines in the first
+            // part): then the second part's values move down behind the first's.
+            let lineShift = firstLines - parts[1].firstLine
+            if firstCount != secondStart || lineShift != 0 {
                 batch.moveValues(
-                    from: block.valueStart,
-                    to: values,
-                    count: block.values,
+                    from: secondStart,
+                    to: firstCount,
+                    count: secondCount,
                     lineShift: Int32(truncatingIfNeeded: lineShift)
                 )
             }
-            for item in block.errors {
+            swap(&parts[0].errors, &batch.errors)
+            for item in parts[1].errors {
                 var error = item.error
                 error.line += lineShift
                 batch.errors.append(BatchError(error: error, lineRange: item.lineRange))
             }
-            values += block.values
-            lines += block.lines
-            packages += block.packages
+            batch.setCount(firstCount + secondCount)
+            batch.lineCount = firstLines + parts[1].lines
+            batch.packageCount = parts[0].packages + parts[1].packages
         }
-        batch.setCount(values)
-        batch.lineCount = lines
-        batch.packageCount = packages
     }
 
-    /// One block: its bytes, where its values and lines went, and what it held.
-    struct Block {
-        let start: UnsafeRawPointer
-        let stop: UnsafeRawPointer
-        /// Where the block's values start in the columns, and the line number before its first line.
-        var valueStart = 0
-        var firstLine = 0
-        var values = 0
+    /// One part's decoding state.
+    struct Part {
+        var sink: ColumnSink
+        var errors: [BatchError] = []
         var lines = 0
         var packages = 0
-        var errors: [BatchError] = []
+        /// Where the part's values start in the columns, and the line number before its first line.
+        var start = 0
+        var firstLine = 0
     }
 }

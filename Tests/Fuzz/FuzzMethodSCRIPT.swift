@@ -2,9 +2,8 @@
 // sources of Sources/MethodSCRIPT (not part of the package build).
 //
 // Each input is fed to: the ReplyParser whole and in chunks (sizes from the input's first byte), the
-// batch decoder on the fast path, on the reference path (scalar hex, no fast path) and split in two
-// parts (on two threads, or with their steps interleaved), and PackageDecoder on every line. It traps
-// when two paths that must agree do not.
+// batch decoder on the fast path, on the reference path (scalar hex, no fast path) and split across two
+// threads, and PackageDecoder on every line. It traps when two paths that must agree do not.
 
 /// Executions so far (libFuzzer calls the entry point from one thread).
 nonisolated(unsafe) var executions = 0
@@ -40,17 +39,10 @@ public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
         precondition(swar.sample(at: index).sameDecoding(as: scalar.sample(at: index)), "SWAR and scalar values differ")
     }
     let split = ColumnarBatch()
-    // The split logic on every input, in 2 to 8 blocks, the two parts' steps interleaved as the input's
-    // bytes say; on two threads for one execution in 256 (a thread hand-off per input would slow the
-    // fuzzer a hundredfold on a loaded machine).
+    // The split logic on every input; on two threads for one execution in 256 (a thread hand-off per
+    // input would slow the fuzzer a hundredfold on a loaded machine).
     executions &+= 1
-    var order = UInt64(truncatingIfNeeded: size) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(input.last ?? 0)
-    let interleave: () -> Bool = {
-        order = order &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return order >> 63 == 1
-    }
-    let blocks = 2 + Int(input.last ?? 0) % 7
-    BatchDecoder.decodeSplit(input, into: split, blocks: blocks, schedule: executions % 256 == 0 ? nil : interleave)
+    BatchDecoder.decodeSplit(input, into: split, minimumSplitBytes: 0, onTwoThreads: executions % 256 == 0)
     precondition(
         split.count == swar.count && split.errors == swar.errors && split.lineCount == swar.lineCount
             && split.packageCount == swar.packageCount && Array(split.lines) == Array(swar.lines),
