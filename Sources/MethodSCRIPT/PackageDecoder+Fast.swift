@@ -28,7 +28,7 @@ extension PackageDecoder {
     /// Decodes the variables from `start` (the byte after `P`); returns the address of the line's `\n`,
     /// or `nil` when the line needs `decodeBody` (values written to `sink` for it must then be
     /// discarded). Every read stays below `end`.
-    @inline(__always)
+    @inline(always)
     static func decodeBodyFast<S: SampleSink>(
         _ start: UnsafeRawPointer,
         end: UnsafeRawPointer,

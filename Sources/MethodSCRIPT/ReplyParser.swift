@@ -58,7 +58,12 @@ public final class ReplyParser {
 
     /// Feeds one chunk of the stream.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ handler: (ReplyEvent, LineLocation) -> Void) {
-        framer.feed(chunk) { line in parse(line, handler) }
+        guard let base = chunk.baseAddress else { return }
+        if chunk.count >= 8 && chunk.count <= FramerCore.smallChunk {
+            feedSmall(base, chunk.count, handler)
+        } else {
+            feedGeneral(chunk, handler)
+        }
     }
 
     /// Feeds the bytes of an array.

@@ -2,7 +2,7 @@ import Foundation
 import MethodSCRIPT
 
 /// An owned, comparable copy of a `ReplyEvent` and its location (tests compare event streams).
-enum RecordedEvent: Hashable, CustomStringConvertible {
+enum RecordedEvent: Hashable {
     case executeAccepted
     case measurementLoopStart(UInt16)
     case measurementLoopEnd
@@ -48,8 +48,6 @@ enum RecordedEvent: Hashable, CustomStringConvertible {
         case .malformed(let error, let raw): self = .malformed(error, raw: Array(raw))
         }
     }
-
-    var description: String { "\(self)" }
 }
 
 /// A `Sample` whose NaN compares equal to NaN (bit pattern), so event streams can be compared.
