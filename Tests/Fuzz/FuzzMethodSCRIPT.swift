@@ -1,9 +1,10 @@
 // libFuzzer entry point over the MethodSCRIPT decoders, built by Tools/fuzz.sh together with the
 // sources of Sources/MethodSCRIPT (not part of the package build).
 //
-// Each input is fed to: the ReplyParser whole and in chunks (sizes from the input's first byte), the
-// batch decoder on the fast path, on the reference path (scalar hex, no fast path) and split across two
-// threads, and PackageDecoder on every line. It traps when two paths that must agree do not.
+// Each input is fed to: the ReplyParser whole, in chunks (sizes from the input's first byte) and in
+// chunks of changing sizes (from its last byte), the batch decoder on the fast path, on the reference
+// path (scalar hex, no fast path) and split across two threads, and PackageDecoder on every line. It
+// traps when two paths that must agree do not.
 
 /// Executions so far (libFuzzer calls the entry point from one thread).
 nonisolated(unsafe) var executions = 0
@@ -30,6 +31,24 @@ public func fuzzMethodSCRIPT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
     }
     second.finish { event, location in chunked.append(fingerprint(event, location)) }
     precondition(whole == chunked, "chunking changed the events")
+
+    // Chunks of changing sizes, mostly in the parser's small-chunk range (8 to 32 bytes), from a
+    // pattern picked by the input's last byte.
+    var varied: [UInt64] = []
+    let third = ReplyParser(maximumLineLength: 96)
+    let pattern = UInt64(input.last ?? 0) &* 0x9E37_79B9_7F4A_7C15
+    start = 0
+    var step: UInt64 = 0
+    while start < size {
+        let end = min(size, start + 1 + Int((pattern >> (step % 12 * 5)) % 40))
+        third.feed(UnsafeRawBufferPointer(rebasing: input[start..<end])) { event, location in
+            varied.append(fingerprint(event, location))
+        }
+        start = end
+        step &+= 1
+    }
+    third.finish { event, location in varied.append(fingerprint(event, location)) }
+    precondition(whole == varied, "changing chunk sizes changed the events")
 
     let swar = BatchDecoder.decode(input)
     let scalar = ColumnarBatch()
