@@ -56,9 +56,9 @@ public enum BatchDecoder {
 
     /// Decodes the lines that start in `[start, stop)` (`start` is a line start), reading up to
     /// `limit` (the buffer's end); offsets are counted from `origin` (the buffer's start), line
-    /// numbers from `lineBase + 1` at `start`; returns the lines and packages seen. A `P` line goes
-    /// through `decodeBodyFast` first when `fast`, else (or when it gives up) through `decodeBody`;
-    /// values of a line that fails are discarded.
+    /// numbers from `lineBase + 1` at `start`; returns the lines and packages seen. When `fast`, a `P`
+    /// line goes through `decodeBodyFast` in the loop; every other line (and a `P` line it gives up
+    /// on) goes to `decodeLine`, out of line when `fast` so the loop keeps its state in registers.
     @inline(__always)
     static func decodeLines<H: HexStrategy>(
         origin base: UnsafeRawPointer,
@@ -76,44 +76,113 @@ public enum BatchDecoder {
         PackageDecoder.withTables { tables in
             var p = start
             while p < stop {
-                lines += 1
+                lines &+= 1
                 sink.lineNumber = Int32(truncatingIfNeeded: lines)
-                let lineStart = p
-                let first = p.load(as: UInt8.self)
-                var failure: PackageFailure?
-                if first == 0x50 {
-                    let rollback = sink.count
-                    do throws(PackageFailure) {
-                        if fast {
-                            p = try PackageDecoder.decodeBodyEitherWay(p + 1, end: end, tables: tables, sink: &sink)
-                        } else {
-                            p = try PackageDecoder.decodeBody(p + 1, end: end, tables: tables, hex: hex, sink: &sink)
+                if fast {
+                    if p.load(as: UInt8.self) == 0x50 {
+                        let rollback = sink.count
+                        // The `\n` it returns is a byte of the buffer: the next line starts after it.
+                        if let newline = PackageDecoder.decodeBodyFast(p + 1, end: end, tables: tables, sink: &sink) {
+                            packages &+= 1
+                            p = newline + 1
+                            continue
                         }
-                        packages += 1
-                        p += p < end ? 1 : 0
-                        continue
-                    } catch {
                         sink.count = rollback
-                        failure = error
                     }
-                }
-                let lineEnd = LineFramer.findNewline(lineStart, end) ?? end
-                if let failure, !isDeviceError(lineStart, lineEnd) {
-                    // A field cut short near the buffer's end fails at `end`: it is the line's end.
-                    let offset = min(failure.index(from: base), lineEnd - base)
-                    let atNewline = base + offset == lineEnd && lineEnd < end
-                    let error = ParseError(
+                    p = decodeLineOutOfLine(
+                        p,
+                        origin: base,
+                        limit: end,
                         line: lines,
-                        offset: offset,
-                        column: offset - (lineStart - base),
-                        reason: atNewline && failure.reason != .emptyPackage ? .truncated : failure.reason
+                        tables: tables,
+                        sink: &sink,
+                        errors: &errors,
+                        packages: &packages
                     )
-                    errors.append(BatchError(error: error, lineRange: (lineStart - base)..<(lineEnd - base)))
+                } else {
+                    p = decodeLine(
+                        p,
+                        origin: base,
+                        limit: end,
+                        line: lines,
+                        tables: tables,
+                        sink: &sink,
+                        errors: &errors,
+                        packages: &packages,
+                        hex: hex
+                    )
                 }
-                p = lineEnd < end ? lineEnd + 1 : end
             }
         }
         return (lines - lineBase, packages)
+    }
+
+    /// `decodeLine` with SWAR hex, kept out of the fast loop.
+    @inline(never)
+    static func decodeLineOutOfLine(
+        _ lineStart: UnsafeRawPointer,
+        origin base: UnsafeRawPointer,
+        limit end: UnsafeRawPointer,
+        line: Int,
+        tables: DecodeTables,
+        sink: inout ColumnSink,
+        errors: inout [BatchError],
+        packages: inout Int
+    ) -> UnsafeRawPointer {
+        decodeLine(
+            lineStart,
+            origin: base,
+            limit: end,
+            line: line,
+            tables: tables,
+            sink: &sink,
+            errors: &errors,
+            packages: &packages,
+            hex: SWARHex.self
+        )
+    }
+
+    /// Decodes the line at `lineStart` (line number `line`) with `decodeBody`: a `P` line's values go
+    /// to `sink` and count in `packages`; a malformed `P` line leaves no values and becomes a located
+    /// error, other lines are skipped. Returns the next line's start (or `end`).
+    @inline(__always)
+    static func decodeLine<H: HexStrategy>(
+        _ lineStart: UnsafeRawPointer,
+        origin base: UnsafeRawPointer,
+        limit end: UnsafeRawPointer,
+        line: Int,
+        tables: DecodeTables,
+        sink: inout ColumnSink,
+        errors: inout [BatchError],
+        packages: inout Int,
+        hex: H.Type
+    ) -> UnsafeRawPointer {
+        var failure: PackageFailure?
+        if lineStart.load(as: UInt8.self) == 0x50 {
+            let rollback = sink.count
+            do throws(PackageFailure) {
+                let stop = try PackageDecoder.decodeBody(lineStart + 1, end: end, tables: tables, hex: hex, sink: &sink)
+                packages &+= 1
+                return stop < end ? stop + 1 : end
+            } catch {
+                sink.count = rollback
+                failure = error
+            }
+        }
+        let lineEnd = LineFramer.findNewline(lineStart, end) ?? end
+        if let failure, !isDeviceError(lineStart, lineEnd) {
+            // A field cut short near the buffer's end fails at `end`: it is the line's end.
+            let offset = min(failure.index(from: base), lineEnd - base)
+            let atNewline = base + offset == lineEnd && lineEnd < end
+            let error = ParseError(
+                line: line,
+                offset: offset,
+                column: offset - (lineStart - base),
+                reason: atNewline && failure.reason != .emptyPackage ? .truncated : failure.reason
+            )
+            errors.append(BatchError(error: error, lineRange: (lineStart - base)..<(lineEnd - base)))
+        }
+        return lineEnd < end ? lineEnd + 1 : end
     }
 
     /// A device error line (`[echo]!XXXX…`) is a reply, not a malformed line.

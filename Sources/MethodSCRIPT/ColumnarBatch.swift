@@ -158,6 +158,6 @@ struct ColumnSink: SampleSink {
         range[count] = sample.range
         noise[count] = sample.noise
         flags[count] = sample.flags
-        count += 1
+        count &+= 1
     }
 }
