@@ -74,16 +74,14 @@ extension BatchDecoder {
                 }
                 var errors: [BatchError] = []
                 swap(&errors, &part.pointee.errors)
-                let counts = decodeLines(
+                let counts = decodeLinesFast(
                     origin: base,
                     from: index == 0 ? base : split,
                     to: index == 0 ? split : end,
                     limit: end,
                     firstLine: firstLine,
                     sink: &sink,
-                    errors: &errors,
-                    hex: SWARHex.self,
-                    fast: true
+                    errors: &errors
                 )
                 part.pointee.sink = sink
                 swap(&errors, &part.pointee.errors)

@@ -39,19 +39,49 @@ public enum BatchDecoder {
         batch.reserve(PackageDecoder.maximumVariables(lineLength: buffer.count))
         var sink = batch.sink(at: 0)
         let end = base + buffer.count
-        let counts = decodeLines(
-            origin: base,
-            from: base,
-            to: end,
-            limit: end,
-            sink: &sink,
-            errors: &batch.errors,
-            hex: hex,
-            fast: fast
-        )
+        let counts =
+            fast
+            ? decodeLinesFast(origin: base, from: base, to: end, limit: end, sink: &sink, errors: &batch.errors)
+            : decodeLines(
+                origin: base,
+                from: base,
+                to: end,
+                limit: end,
+                sink: &sink,
+                errors: &batch.errors,
+                hex: hex,
+                fast: false
+            )
         batch.setCount(sink.count)
         batch.lineCount = counts.lines
         batch.packageCount = counts.packages
+    }
+
+    /// `decodeLines` on the fast path, as one function the one- and two-thread decodes share: the
+    /// loop compiles once, with the sink in registers.
+    @inline(never)
+    static func decodeLinesFast(
+        origin base: UnsafeRawPointer,
+        from start: UnsafeRawPointer,
+        to stop: UnsafeRawPointer,
+        limit end: UnsafeRawPointer,
+        firstLine lineBase: Int = 0,
+        sink: inout ColumnSink,
+        errors: inout [BatchError]
+    ) -> (lines: Int, packages: Int) {
+        var local = sink
+        defer { sink = local }
+        return decodeLines(
+            origin: base,
+            from: start,
+            to: stop,
+            limit: end,
+            firstLine: lineBase,
+            sink: &local,
+            errors: &errors,
+            hex: SWARHex.self,
+            fast: true
+        )
     }
 
     /// Decodes the lines that start in `[start, stop)` (`start` is a line start), reading up to
