@@ -11,20 +11,6 @@ extension PackageDecoder {
     static let metadataPattern: UInt64 = 0x0000_0032_2C00_312C
     static let metadataMask: UInt64 = 0x0000_00FF_FF00_FFFF
 
-    /// `decodeBodyFast`, and `decodeBody` (SWAR hex) when it gives up: same contract as `decodeBody`.
-    @inline(__always)
-    static func decodeBodyEitherWay<S: SampleSink>(
-        _ start: UnsafeRawPointer,
-        end: UnsafeRawPointer,
-        tables: DecodeTables,
-        sink: inout S
-    ) throws(PackageFailure) -> UnsafeRawPointer {
-        let rollback = sink.count
-        if let newline = decodeBodyFast(start, end: end, tables: tables, sink: &sink) { return newline }
-        sink.count = rollback
-        return try decodeBody(start, end: end, tables: tables, hex: SWARHex.self, sink: &sink)
-    }
-
     /// Decodes the variables from `start` (the byte after `P`); returns the address of the line's `\n`,
     /// or `nil` when the line needs `decodeBody` (values written to `sink` for it must then be
     /// discarded). Every read stays below `end`.

@@ -17,8 +17,7 @@ extension ReplyParser {
         }
         let storage = UnsafeRawPointer(framer.storage)
         framer.copySmall(from: base, to: framer.storage + pending, count: count)
-        let chunkOffset = framing.pointee.byteCount
-        framing.pointee.byteCount = chunkOffset &+ count
+        framing.pointee.byteCount &+= count
         let last = Self.lastNewline(base, count: count)
         guard last >= 0 else {
             framing.pointee.pending = pending &+ count
