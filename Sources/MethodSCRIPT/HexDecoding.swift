@@ -22,11 +22,14 @@ public enum HexDecoding {
         let valid = ascii && (digit | letter) == high
         // Nibble per lane: the low four bits, plus 9 for letters ('a' = 0x61 → 1 + 9).
         let nibbles = (x & (ones &* 0x0F)) &+ (letter >> 7) &* 9
-        // Pack big-endian: lane 0 is the most significant digit.
-        let pairs = ((nibbles << 4) | (nibbles >> 8)) & 0x00FF_00FF_00FF_00FF
-        let quads = ((pairs << 8) | (pairs >> 16)) & 0x0000_FFFF_0000_FFFF
-        let eight = UInt32(truncatingIfNeeded: (quads << 16) | (quads >> 32))
-        return valid ? eight >> 4 : invalid
+        // Pack big-endian (lane 0 is the most significant digit) with three multiplies: each joins
+        // neighbouring groups, `low · 2^k + high`, in the upper half of a group twice as wide; what
+        // else the product holds lands in bits the shift and mask drop, and no two terms overlap.
+        let pairs = (nibbles &* 0x1001) >> 8 & 0x00FF_00FF_00FF_00FF
+        let quads = (pairs &* 0x0100_0001) >> 16 & 0x0000_FFFF_0000_FFFF
+        // The eighth lane (the prefix, masked to 0) is the lowest nibble: shifting it out leaves 28 bits.
+        let number = UInt32(truncatingIfNeeded: (quads &* 0x0001_0000_0000_0001) >> 36)
+        return valid ? number : invalid
     }
 
     /// SWAR over a pointer to at least eight readable bytes.

@@ -29,8 +29,7 @@ extension PackageDecoder {
             let prefix = UInt8(truncatingIfNeeded: word >> 56)
             let factor = tables.factor[Int(prefix)]
             // One branch for the four checks: both type letters, the digits and the prefix.
-            let letters =
-                UInt8(truncatingIfNeeded: types) &- 0x61 < 26 && UInt8(truncatingIfNeeded: types >> 8) &- 0x61 < 26
+            let letters = PackageDecoder.areLetters(types)
             guard letters && number != HexDecoding.invalid && factor != 0 else { return nil }
             let value = Double(Int32(bitPattern: number) &- MethodSCRIPTLimits.valueOffset) * factor
             let integer = prefix == ValueEncoding.integerPrefix ? SampleFlags.integer : 0
@@ -65,5 +64,14 @@ extension PackageDecoder {
             q += 18
         }
         return nil
+    }
+
+    /// Whether both bytes of `types` are `a`…`z`, in one test: after subtracting `aa`, a byte that is
+    /// a letter is below 26, so neither it nor it plus 0x66 has bit 7 set; any other byte sets bit 7
+    /// in one of the two (a borrow or carry between the bytes only comes from a byte that fails).
+    @inline(__always)
+    static func areLetters(_ types: UInt16) -> Bool {
+        let offsets = types &- 0x6161
+        return (offsets | (offsets &+ 0x6666)) & 0x8080 == 0
     }
 }

@@ -61,6 +61,17 @@ struct SplitMix64: RandomNumberGenerator {
         }
     }
 
+    @Test func everyDigitInEveryPosition() {
+        for position in 0..<7 {
+            for (index, digit) in Self.hexDigits.enumerated() {
+                var word = Array("0000000u".utf8)
+                word[position] = digit
+                let expected = UInt32(index < 16 ? index : index - 6) << (4 * (6 - position))
+                #expect(word.withUnsafeBytes { HexDecoding.swar(at: $0.baseAddress!) } == expected)
+            }
+        }
+    }
+
     @Test func knownValues() {
         let cases: [(String, UInt32)] = [
             ("7F85F3Fu", 0x7F8_5F3F), ("0000000 ", 0), ("FFFFFFFa", 0xFFF_FFFF), ("8000000E", 0x800_0000),
