@@ -68,6 +68,8 @@ let package = Package(
         .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
         // Counts heap allocations for Bench by replacing malloc & co. (linked into Bench only).
         .target(name: "CAllocationCounter"),
+        // A C parser of P lines built the way PalmSens' C example parses, as Bench's yardstick.
+        .target(name: "CParserBaseline"),
         .executableTarget(
             name: "Bench",
             dependencies: [
@@ -78,6 +80,7 @@ let package = Package(
                 "PicoLink",
                 "BLETesting",
                 "CAllocationCounter",
+                "CParserBaseline",
                 "BLELinux",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

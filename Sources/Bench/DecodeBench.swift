@@ -27,9 +27,11 @@ enum DecodeBench {
         let counterActive = allocation_counter_is_active() != 0
         var rows: [Row] = []
         input.withUnsafeBytes { buffer in
+            let split = splitLines(buffer)
+            var baselineSum = 0.0
             let batch = ColumnarBatch()
             let parser = ReplyParser()
-            var values = [Int](repeating: 0, count: 6)
+            var values = [Int](repeating: 0, count: 7)
             // The paths run round-robin, `rounds` times, and each keeps its best time: load from other
             // processes on the machine then hits all of them alike.
             let paths: [(String, () -> Void)] = [
@@ -57,15 +59,18 @@ enum DecodeBench {
                         values[5] = batch.count
                     }
                 ),
+                ("C parser, PalmSens-style", { (values[6], baselineSum) = baseline(split) }),
             ]
             var times = [Double](repeating: .infinity, count: paths.count)
             for _ in 0..<rounds {
                 for (index, path) in paths.enumerated() { times[index] = min(times[index], best(1, path.1)) }
             }
             precondition(
-                values[0] == lineCount && values[1] == values[2] && values[2] == values[4] && values[4] == values[5],
+                values[0] == lineCount && values[1] == values[2] && values[2] == values[4] && values[4] == values[5]
+                    && values[5] == values[6],
                 "paths disagree"
             )
+            precondition(agrees(baselineSum, with: batch), "the C baseline's values disagree")
             for (index, path) in paths.enumerated() {
                 rows.append(Row(name: path.0, seconds: times[index], values: values[index]))
             }
@@ -123,6 +128,10 @@ enum DecodeBench {
             "streaming / batch (1 thread): 20-byte chunks \(format(100 / rows[2].seconds / batchRate, 1)) %, "
                 + "244-byte chunks \(format(100 / rows[3].seconds / batchRate, 1)) %; "
                 + "batch 2 threads / 1 thread: \(format(rows[1].seconds / rows[5].seconds, 2))x"
+        )
+        print(
+            "batch / C parser, PalmSens-style: 1 thread \(format(rows[6].seconds / rows[1].seconds, 1))x, "
+                + "2 threads \(format(rows[6].seconds / rows[5].seconds, 1))x"
         )
         print("load average at the end: \(loadAverage())")
         print(
