@@ -34,18 +34,7 @@ public final class SimulatedHM10Peripheral: Sendable {
         let uart = HM10UART(configuration: configuration)
         self.uart = uart
         let database = GATTDatabase()
-        _ = database.addService(
-            GATTServiceDefinition(
-                uuid: .genericAccessService,
-                characteristics: [
-                    GATTCharacteristicDefinition(
-                        uuid: .deviceName,
-                        properties: [.read],
-                        value: Array(configuration.name.utf8)
-                    )
-                ]
-            )
-        )
+        database.addGenericAccess(deviceName: configuration.name)
         handles = database.addService(
             GATTServiceDefinition(
                 uuid: .hm10Service,

@@ -13,6 +13,8 @@ public struct SimulatedPicoConfiguration: Sendable {
     /// ModemOut hysteresis; `nil` = 3/4 and 1/4 of the capacity.
     public var modemOutFullThreshold: Int?
     public var modemOutResumeThreshold: Int?
+    /// The GAP service's Device Name (the test peers advertise the same name).
+    public var deviceName = "PicoSim"
     /// Notification payload limit (ATT_MTU − 3); 20 for the default MTU of 23.
     public var maximumNotificationPayload = 20
     /// How fast the module hands received bytes to the Pico: 230 400 baud 8N1 = 23 040 bytes/s. Applied only

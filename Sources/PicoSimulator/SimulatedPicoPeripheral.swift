@@ -3,8 +3,9 @@ import BLEWire
 import Dispatch
 import Synchronization
 
-/// A `SimulatedPico` served through a `GATTServer` on one ATT bearer, with the BT900's Laird VSP
-/// service, so that a `GATTClient` talks to it exactly as to a real EmStat Pico:
+/// A `SimulatedPico` served through a `GATTServer` on one ATT bearer, with the GAP service (its Device
+/// Name, `SimulatedPicoConfiguration.deviceName`) and the BT900's Laird VSP service, so that a
+/// `GATTClient` talks to it exactly as to a real EmStat Pico:
 ///
 /// | characteristic | properties | wiring |
 /// |---|---|---|
@@ -31,6 +32,7 @@ public final class SimulatedPicoPeripheral: Sendable {
         let bearer = ATTBearer(transport: transport)
         let box = PicoBox()
         let database = GATTDatabase()
+        database.addGenericAccess(deviceName: configuration.deviceName)
         let definition = GATTServiceDefinition(
             uuid: .lairdVSPService,
             characteristics: [

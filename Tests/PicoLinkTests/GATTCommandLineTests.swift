@@ -38,16 +38,21 @@ import Testing
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
         #expect(
-            objects.map { $0["type"] as? String } == ["service"] + ["characteristic", "descriptor"] + ["characteristic"]
-                + ["characteristic", "descriptor"] + ["characteristic"]
+            objects.map { $0["type"] as? String } == ["service", "characteristic"] + ["service"]
+                + ["characteristic", "descriptor"] + ["characteristic"] + ["characteristic", "descriptor"]
+                + ["characteristic"]
         )
-        #expect(objects[0]["name"] as? String == "Laird Virtual Serial Port service")
-        #expect(objects[0]["handle"] as? Int == 1 && objects[0]["end_handle"] as? Int == 11)
-        let tx = objects[1]
+        // GAP first, with the Device Name read during discovery, then the Laird VSP service.
+        #expect(objects[0]["name"] as? String == "Generic Access")
+        #expect(objects[0]["handle"] as? Int == 1 && objects[0]["end_handle"] as? Int == 3)
+        #expect(objects[1]["uuid"] as? String == "2A00" && objects[1]["value_text"] as? String == "PicoSim")
+        #expect(objects[2]["name"] as? String == "Laird Virtual Serial Port service")
+        #expect(objects[2]["handle"] as? Int == 4 && objects[2]["end_handle"] as? Int == 14)
+        let tx = objects[3]
         #expect((tx["uuid"] as? String)?.lowercased() == Self.vspTX)
-        #expect(tx["value_handle"] as? Int == 3 && tx["properties"] as? [String] == ["notify"])
-        #expect(objects[3]["properties"] as? [String] == ["write-without-response", "write"])
-        #expect(objects[2]["name"] as? String == "Client Characteristic Configuration")
+        #expect(tx["value_handle"] as? Int == 6 && tx["properties"] as? [String] == ["notify"])
+        #expect(objects[5]["properties"] as? [String] == ["write-without-response", "write"])
+        #expect(objects[4]["name"] as? String == "Client Characteristic Configuration")
     }
 
     @Test func writesAnsweredByNotificationArePrintedAsTheyCome() async throws {
@@ -148,9 +153,9 @@ import Testing
         let ambiguous = try await Self.gatt(["sim:pico", "read", "2902"])
         #expect(ambiguous.status == 64, "\(ambiguous.error)")
         #expect(ambiguous.error.contains("2902 is ambiguous: 2 attributes"))
-        #expect(ambiguous.error.contains("handle 0x0004") && ambiguous.error.contains("handle 0x0009"))
-        let missing = try await Self.gatt(["sim:pico", "subscribe", "2A00"])
-        #expect(missing.status == 64 && missing.error.contains("no characteristic 2A00"), "\(missing.error)")
+        #expect(ambiguous.error.contains("handle 0x0007") && ambiguous.error.contains("handle 0x000C"))
+        let missing = try await Self.gatt(["sim:pico", "subscribe", "2A19"])
+        #expect(missing.status == 64 && missing.error.contains("no characteristic 2A19"), "\(missing.error)")
         let notIndicating = try await Self.gatt([
             "sim:pico", "subscribe", "569a2002-b87f-490c-92cb-11ba5ea5167c", "--indicate",
         ])
@@ -199,6 +204,6 @@ import Testing
         }
         #expect(status == 130)
         let text = try String(contentsOfFile: outputPath, encoding: .utf8)
-        #expect(text.contains("0x0003 tespico"), "\(text)")
+        #expect(text.contains("0x0006 tespico"), "\(text)")
     }
 }
