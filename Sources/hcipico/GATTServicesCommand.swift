@@ -9,10 +9,12 @@ struct GATTServicesCommand: AsyncParsableCommand {
         commandName: "services",
         abstract: "Discover and print every service, characteristic and descriptor, with handles and names.",
         discussion: """
-            One line per attribute, indented: services (UUID, name, handle range), characteristics \
-            (UUID, name, properties, declaration and value handles; the value of Device Name and the \
-            Device Information strings), descriptors (UUID, name, handle). With --json, one JSON object \
-            per line: {"type":"service"|"characteristic"|"descriptor", "uuid", "name", handles …}.
+            One line per attribute, indented: services (UUID, name, handle range; secondary services, \
+            which only an include reaches, are marked), the services each includes (UUID, name, range, \
+            declaration handle), characteristics (UUID, name, properties, declaration and value handles; \
+            the value of Device Name and the Device Information strings), descriptors (UUID, name, \
+            handle). With --json, one JSON object per line: {"type":"service"|"include"|"characteristic"\
+            |"descriptor", "uuid", "name", handles …}; services carry "primary".
             """
     )
 
@@ -33,6 +35,9 @@ struct GATTServicesCommand: AsyncParsableCommand {
             let profile = try await link.client.discoverProfile()
             for service in profile.services {
                 ValueText.emit(Self.line(service.service, json: json))
+                for include in service.includes {
+                    ValueText.emit(Self.line(include, in: service.service, json: json))
+                }
                 for entry in service.characteristics {
                     let characteristic = entry.characteristic
                     var text: String?
@@ -53,9 +58,23 @@ struct GATTServicesCommand: AsyncParsableCommand {
     static func line(_ service: GATTService, json: Bool) -> String {
         if json {
             return "{\"type\":\"service\",\"uuid\":\(JSONText.quoted(service.uuid.description)),"
-                + "\"name\":\(nameJSON(service.uuid)),\"handle\":\(service.handle),\"end_handle\":\(service.endHandle)}\n"
+                + "\"name\":\(nameJSON(service.uuid)),\"primary\":\(service.isPrimary),"
+                + "\"handle\":\(service.handle),\"end_handle\":\(service.endHandle)}\n"
         }
-        return "service \(labelled(service.uuid))  0x\(hex4(service.handle))–0x\(hex4(service.endHandle))\n"
+        return (service.isPrimary ? "" : "secondary ") + "service \(labelled(service.uuid))  "
+            + "0x\(hex4(service.handle))–0x\(hex4(service.endHandle))\n"
+    }
+
+    static func line(_ include: GATTIncludedService, in service: GATTService, json: Bool) -> String {
+        let included = include.service
+        if json {
+            return "{\"type\":\"include\",\"uuid\":\(JSONText.quoted(included.uuid.description)),"
+                + "\"name\":\(nameJSON(included.uuid)),\"service\":\(service.handle),"
+                + "\"handle\":\(include.declarationHandle),\"start_handle\":\(included.handle),"
+                + "\"end_handle\":\(included.endHandle)}\n"
+        }
+        return "  include \(labelled(included.uuid))  0x\(hex4(included.handle))–0x\(hex4(included.endHandle))"
+            + "  declaration 0x\(hex4(include.declarationHandle))\n"
     }
 
     static func line(

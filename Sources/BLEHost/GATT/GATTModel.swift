@@ -21,6 +21,11 @@ public struct GATTService: Sendable, Hashable, CustomStringConvertible {
 public struct GATTIncludedService: Sendable, Hashable {
     public let declarationHandle: UInt16
     public let service: GATTService
+
+    public init(declarationHandle: UInt16, service: GATTService) {
+        self.declarationHandle = declarationHandle
+        self.service = service
+    }
 }
 
 /// A characteristic found on the peer. `endHandle` is the last handle of its descriptors.

@@ -1,8 +1,9 @@
 public import BLEWire
 
-/// Everything discovered on a peer at once: its primary services, their characteristics and the
-/// descriptors of each, in handle order. `GATTClient.discoverProfile()` makes one; the lookups find a
-/// characteristic or descriptor by handle or by UUID (a UUID must name exactly one attribute).
+/// Everything discovered on a peer at once: its primary services and the secondary services they
+/// include, each with its include declarations, its characteristics and the descriptors of each, in
+/// handle order. `GATTClient.discoverProfile()` makes one; the lookups find a characteristic or
+/// descriptor by handle or by UUID (a UUID must name exactly one attribute).
 public struct GATTProfile: Sendable, Hashable {
     /// A characteristic with its descriptors.
     public struct Characteristic: Sendable, Hashable {
@@ -15,13 +16,16 @@ public struct GATTProfile: Sendable, Hashable {
         }
     }
 
-    /// A service with its characteristics.
+    /// A service with the services it includes and its characteristics. `service.isPrimary` is false
+    /// for a secondary service (found only through an include).
     public struct Service: Sendable, Hashable {
         public let service: GATTService
+        public let includes: [GATTIncludedService]
         public let characteristics: [Characteristic]
 
-        public init(service: GATTService, characteristics: [Characteristic]) {
+        public init(service: GATTService, includes: [GATTIncludedService] = [], characteristics: [Characteristic]) {
             self.service = service
+            self.includes = includes
             self.characteristics = characteristics
         }
     }
@@ -127,11 +131,24 @@ public struct GATTProfile: Sendable, Hashable {
 }
 
 extension GATTClient {
-    /// Discovers every primary service, its characteristics and their descriptors (Core 5.4 Vol 3
-    /// Part G §4.4.1, §4.6.1, §4.7.1), and fills the client's caches on the way.
+    /// Discovers every primary service, the services each includes, the secondary services reached
+    /// that way (a secondary service can only be reached by an include), and the characteristics and
+    /// descriptors of all of them (Core 5.4 Vol 3 Part G §4.4.1, §4.5.1, §4.6.1, §4.7.1); fills the
+    /// client's caches on the way. An include of a service already found is listed, not followed again.
     public func discoverProfile() async throws(GATTError) -> GATTProfile {
         var services: [GATTProfile.Service] = []
-        for service in try await discoverPrimaryServices() {
+        var pending = try await discoverPrimaryServices()
+        var found = Set(pending.map(\.handle))
+        while !pending.isEmpty {
+            let service = pending.removeFirst()
+            let includes = try await discoverIncludedServices(of: service)
+            // An include that names no valid range is listed but not followed.
+            for include in includes
+            where include.service.handle != 0 && include.service.handle <= include.service.endHandle
+                && found.insert(include.service.handle).inserted
+            {
+                pending.append(include.service)
+            }
             var characteristics: [GATTProfile.Characteristic] = []
             for characteristic in try await discoverCharacteristics(of: service) {
                 let descriptors = try await discoverDescriptors(of: characteristic)
@@ -139,8 +156,9 @@ extension GATTClient {
                     GATTProfile.Characteristic(characteristic: characteristic, descriptors: descriptors)
                 )
             }
-            services.append(GATTProfile.Service(service: service, characteristics: characteristics))
+            services.append(GATTProfile.Service(service: service, includes: includes, characteristics: characteristics))
         }
+        services.sort { $0.service.handle < $1.service.handle }
         return GATTProfile(services: services)
     }
 }
