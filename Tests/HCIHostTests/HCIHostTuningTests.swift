@@ -19,6 +19,15 @@ import Testing
         return options
     }
 
+    /// For steps whose events do come: the waits end at the event, and the whole suite in parallel on
+    /// two cores can hold a task back for seconds, longer than the tuner's default timeouts.
+    static var patient: LinkTuner {
+        var tuner = LinkTuner()
+        tuner.eventTimeout = .seconds(30)
+        tuner.connectionUpdateTimeout = .seconds(30)
+        return tuner
+    }
+
     static var quick: LinkTuner {
         var tuner = LinkTuner()
         tuner.eventTimeout = .milliseconds(200)
@@ -29,7 +38,7 @@ import Testing
     @Test func everyStepIsDoneWithTheValuesFromTheEvents() async throws {
         let harness = try await HostHarness(Self.options())
         let link = try await harness.connect()
-        let report = await LinkTuner().apply(.lowLatency, to: link)
+        let report = await Self.patient.apply(.lowLatency, to: link)
         #expect(report.localFeatures == .done(0x120))
         #expect(report.remoteFeatures == .done(0x1FF))
         // The fake echoes interval max; the Complete for handle+1 that came first was not taken.
@@ -78,7 +87,7 @@ import Testing
     @Test func aRefusedCommandStatusEndsTheStepWithoutWaiting() async throws {
         let harness = try await HostHarness(Self.options { $0.phyCommandStatus = .commandDisallowed })
         let link = try await harness.connect()
-        let report = await LinkTuner().apply(.lowLatency, to: link)
+        let report = await Self.patient.apply(.lowLatency, to: link)
         #expect(report.phy == .refused(opcode: 0x2032, status: .commandDisallowed))
         await harness.host.shutdown()
     }
@@ -86,13 +95,13 @@ import Testing
     @Test func missingFeaturesAndCommandsAreSkippedWithTheReason() async throws {
         var options = Self.options { $0.remoteFeatures = LinkTuner.dataLengthExtensionBit }
         let peerWithout2M = try await HostHarness(options)
-        var report = await LinkTuner().apply(.lowLatency, to: try await peerWithout2M.connect())
+        var report = await Self.patient.apply(.lowLatency, to: try await peerWithout2M.connect())
         #expect(report.phy == .notSupported("the peer lacks LE 2M PHY (remote LE feature bit 8)"))
         await peerWithout2M.host.shutdown()
 
         options.tuning.localFeatures = 0
         let bare = try await HostHarness(options)
-        report = await LinkTuner().apply(.lowLatency, to: try await bare.connect())
+        report = await Self.patient.apply(.lowLatency, to: try await bare.connect())
         #expect(
             report.dataLength
                 == .notSupported("our controller lacks LE Data Packet Length Extension (LE feature bit 5)")
@@ -103,7 +112,7 @@ import Testing
 
         options.commands = FakeController.baseCommands + [HCILEReadBufferSizeV2.self]
         let old = try await HostHarness(options)
-        report = await LinkTuner().apply(.lowLatency, to: try await old.connect())
+        report = await Self.patient.apply(.lowLatency, to: try await old.connect())
         #expect(
             report.remoteFeatures
                 == .notSupported("our controller does not list LE Read Remote Features among its supported commands")

@@ -9,7 +9,9 @@ struct HostHarness {
 
     static let peer = BluetoothAddress(value: 0xF0_11_22_33_44_55, type: .random)
 
-    init(_ options: FakeController.Options = .init(), timeout: Duration = .seconds(2)) async throws {
+    /// `timeout` is the host's command timeout: generous by default, since the whole suite in
+    /// parallel on two cores can hold a task back for seconds; tests of timeouts pass a short one.
+    init(_ options: FakeController.Options = .init(), timeout: Duration = .seconds(10)) async throws {
         controller = FakeController(options)
         var configuration = HCIHostConfiguration()
         configuration.commandTimeout = timeout
@@ -18,7 +20,7 @@ struct HostHarness {
     }
 
     func connect(_ peer: BluetoothAddress = Self.peer) async throws -> HCIConnection {
-        try await host.connect(to: peer, timeout: .seconds(2))
+        try await host.connect(to: peer, timeout: .seconds(10))
     }
 
     /// The ACL packets sent so far, split into (handle, boundary flag, payload).
@@ -48,8 +50,9 @@ struct HostHarness {
     }
 }
 
-/// Waits (bounded) until `condition` holds.
-func eventually(_ timeout: Duration = .seconds(2), _ condition: () -> Bool) async -> Bool {
+/// Waits (bounded) until `condition` holds. The bound is generous: it returns as soon as the
+/// condition holds, and the whole suite in parallel on two cores can keep a task waiting for seconds.
+func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
