@@ -17,14 +17,14 @@ extension DecodeBench {
         text.reserveCapacity(buffer.count + lineCount)
         var offsets: [UInt32] = []
         offsets.reserveCapacity(lineCount)
-        var start = 0
-        for (index, byte) in buffer.enumerated() where byte == 0x0A {
-            offsets.append(UInt32(text.count))
-            text.append(contentsOf: buffer[start...index].map { CChar(bitPattern: $0) })
-            text.append(0)
-            start = index + 1
+        var atLineStart = true
+        for byte in buffer {
+            if atLineStart { offsets.append(UInt32(text.count)) }
+            text.append(CChar(bitPattern: byte))
+            atLineStart = byte == 0x0A
+            if atLineStart { text.append(0) }
         }
-        precondition(start == buffer.count, "the bench input ends with a newline")
+        precondition(atLineStart, "the bench input ends with a newline")
         return SplitLines(text: text, offsets: offsets)
     }
 
