@@ -72,7 +72,7 @@ extension SimulatedPico {
         let line = state.assembler.line
         if isRunningScript {
             if line == [UInt8(ascii: "Z")] {
-                abortRequested.store(true, ordering: .sequentiallyConsistent)
+                if configuration.abortStopsScript { abortRequested.store(true, ordering: .sequentiallyConsistent) }
                 reply("Z\n")
             }
             return

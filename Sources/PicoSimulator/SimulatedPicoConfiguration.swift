@@ -31,6 +31,9 @@ public struct SimulatedPicoConfiguration: Sendable {
     public var maximumLineLength = 128
     /// Largest script in bytes (larger: `!4005`).
     public var maximumScriptBytes = 16 * 1024
+    /// Whether `Z` stops a running script. False simulates a faulty device that answers `Z` but goes on
+    /// measuring until its script ends by itself (a host must bound how long it waits for the end).
+    public var abortStopsScript = true
 
     public init() {}
 

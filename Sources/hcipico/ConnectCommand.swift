@@ -12,9 +12,12 @@ struct ConnectCommand: AsyncParsableCommand {
             through the kernel's L2CAP socket (--transport kernel, the default) or through hcipico's own \
             HCI host (--transport user:hci0 | serial:DEV[@BAUD] | tcp:HOST:PORT, or HCIPICO_TRANSPORT); \
             or 'sim' (sim:pico), a simulated EmStat Pico in this process (real time; --fast for as fast as possible). \
-            Ctrl-C aborts the run with Z; what was received is kept and marked incomplete. Exit status: \
-            0 complete, 3 device error, 4 connection lost, 5 timeout, 10 no Bluetooth in the kernel, \
-            11 no adapter, 12 adapter down, 13 no permission, 14 busy, 64 bad input, 130 interrupted.
+            Every output is checked before anything connects: an existing file is refused unless --overwrite. \
+            Ctrl-C, SIGTERM, SIGHUP or a closed standard output abort the run with Z; what was received is \
+            kept, synced and marked incomplete with the reason. Exit status: 0 complete, 3 device error, \
+            4 connection lost, 5 timeout, 6 could not write an output, 10 no Bluetooth in the kernel, \
+            11 no adapter, 12 adapter down, 13 no permission, 14 busy, 64 bad input, 129 SIGHUP, \
+            130 Ctrl-C, 141 output closed, 143 SIGTERM.
             """
     )
 
@@ -28,20 +31,41 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "Run the built-in example: \(Technique.allCases.map(\.rawValue).joined(separator: ", ")).")
     var technique: Technique?
 
-    @Option(help: "Write one CSV row per value here.")
+    @Option(help: "Write one CSV row per value here ('-' for standard output).")
     var csv: String?
 
-    @Option(help: "Write JSON Lines here.")
+    @Option(help: "Write JSON Lines here ('-' for standard output).")
     var jsonl: String?
 
     @Option(help: "Write an SVG plot here.")
     var svg: String?
+
+    @Option(help: "Write CSV, JSON Lines and SVG into this directory, named DEVICE-TITLE-UTCSTART.")
+    var out: String?
+
+    @Flag(help: "Replace output files that exist already (refused otherwise).")
+    var overwrite = false
+
+    @Option(help: "When outputs are flushed to disk: package, interval (every second, the default) or end.")
+    var sync: SyncMode = .interval
 
     @Flag(help: "Do not print the table of packages.")
     var quiet = false
 
     @Flag(help: "Print to standard error how long the link took to open and the first sample to arrive.")
     var timing = false
+
+    enum SyncMode: String, ExpressibleByArgument, CaseIterable {
+        case package, interval, end
+
+        var policy: SyncPolicy {
+            switch self {
+            case .package: .package
+            case .interval: .default
+            case .end: .end
+            }
+        }
+    }
 
     func validate() throws {
         if script != nil && technique != nil { throw ValidationError("choose one of --script and --technique") }
@@ -51,97 +75,73 @@ struct ConnectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let started = Date()
         let (text, title) = try loadScript()
         let picoScript: PicoScript
         do {
             picoScript = try PicoScript(text)
         } catch {
-            Self.fail("\(script ?? title): \(error)")
+            StandardError.report("\(script ?? title): \(error)")
             throw ExitStatus.badInput.exitCode
         }
-        let sinks = try openSinks()
-        var clock = ConnectTiming()
-        let opened: DeviceLink
-        let session: PicoSession
+        let request: LinkRequest
         do {
-            (opened, session) = try await link.openPico()
-            clock.linkOpened()
+            request = try link.request()
         } catch {
-            Self.fail(error.description)
+            StandardError.report(error.description)
             throw error.status.exitCode
         }
-        let statistics = await tuning.apply(to: opened)
-        do {
-            try await perform(on: session, script: picoScript, title: title, sinks: sinks, timing: &clock)
-        } catch {
-            if timing { StandardError.report(clock.summary) }
-            statistics?.finish(opened)
-            await opened.close()
-            throw error
-        }
-        if timing { StandardError.report(clock.summary) }
-        statistics?.finish(opened)
-        await opened.close()
+        let outputs = try checkedOutputs(title: title, started: started)
+        let shutdown = Shutdown.shared
+        shutdown.install(cleanupBound: .seconds(6))
+        let job = ConnectRun(
+            link: request,
+            tuning: tuning.plan,
+            script: picoScript,
+            title: title,
+            outputs: outputs,
+            quiet: quiet,
+            timing: timing,
+            shutdown: shutdown
+        )
+        let status = try await shutdown.run { await job.perform() }
+        if status != .success { throw status.exitCode }
     }
 
-    /// Prints the version, runs the script with the live display and the sinks, and maps how it ended.
-    private func perform(
-        on session: PicoSession,
-        script picoScript: PicoScript,
-        title: String,
-        sinks: [any SampleSink],
-        timing: inout ConnectTiming
-    )
-        async throws
-    {
-        do {
-            let version = try await session.version()
-            print("\(version.device) \(version.firmware)")
-            fflush(nil)
-        } catch {
-            Self.fail("no version reply: \(error)")
-            throw ExitStatus.connectionLost.exitCode
-        }
-        let interruption = RunInterruption()
-        let signal = InterruptSignal {
-            interruption.interrupt("interrupted (Ctrl-C)")
-            Task { try? await session.abort() }
-        }
-        defer { signal.cancel() }
-        let recorder = RunRecorder(sinks: sinks, interruption: interruption)
-        let display = LiveDisplay(showTable: !quiet)
-        let end: RunEnd
-        do {
-            let run = try await session.run(picoScript, title: title)
-            end = try await recorder.record(run) { event in
-                timing.observe(event)
-                display.show(event)
+    /// The outputs, checked: nothing exists that would be replaced without `--overwrite`, no output is
+    /// the script or another output, and every directory is there. A problem is exit 64.
+    private func checkedOutputs(title: String, started: Date) throws -> RunOutputs {
+        var outputs = RunOutputs(csv: csv, jsonl: jsonl, svg: svg, overwrite: overwrite, sync: sync.policy)
+        if let out {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
+                StandardError.report("--out \(out): not a directory")
+                throw ExitStatus.badInput.exitCode
             }
-        } catch let error as SinkError {
-            Self.fail("\(error)")
-            throw ExitStatus.failure.exitCode
-        } catch {
-            Self.fail("\(error)")
-            throw ExitStatus.connectionLost.exitCode
+            let device = (try? link.target()).map { target in
+                switch target {
+                case .simulator(let kind): "sim-\(kind.rawValue)"
+                case .radio(let address, _): address.description
+                }
+            }
+            outputs.name(in: out, device: device ?? link.device, title: title, start: started)
         }
-        display.finish()
-        try finish(end, recorder: recorder, interruption: interruption)
-    }
-
-    private func finish(_ end: RunEnd, recorder: RunRecorder, interruption: RunInterruption) throws {
-        let written = [csv, jsonl, svg].compactMap { $0 }
-        if !written.isEmpty { FileHandle.standardError.write(Data("wrote \(written.joined(separator: ", "))\n".utf8)) }
-        if end.complete { return }
-        Self.fail("run incomplete: \(end.reason ?? "cut short") after \(end.packages) packages")
-        if interruption.reason != nil { throw ExitStatus.interrupted.exitCode }
-        if !recorder.deviceErrors.isEmpty { throw ExitStatus.deviceError.exitCode }
-        throw ExitStatus.connectionLost.exitCode
+        var named = outputs.named
+        if let btsnoop = link.btsnoop { named.append(OutputCheck.Named("--btsnoop", btsnoop)) }
+        let inputs = script.map { [OutputCheck.Named("--script", $0)] } ?? []
+        do {
+            try OutputCheck.check(outputs: named, inputs: inputs, overwrite: overwrite)
+        } catch {
+            StandardError.report(error.description)
+            throw ExitStatus.badInput.exitCode
+        }
+        return outputs
     }
 
     private func loadScript() throws -> (text: String, title: String) {
         if let script {
             guard let data = FileManager.default.contents(atPath: script) else {
-                Self.fail("cannot read \(script)")
+                StandardError.report("--script \(script): cannot be read")
                 throw ExitStatus.badInput.exitCode
             }
             return (String(decoding: data, as: UTF8.self), URL(fileURLWithPath: script).lastPathComponent)
@@ -150,22 +150,7 @@ struct ConnectCommand: AsyncParsableCommand {
         return (technique.script, technique.rawValue)
     }
 
-    private func openSinks() throws -> [any SampleSink] {
-        var sinks: [any SampleSink] = []
-        do {
-            if let csv { sinks.append(try CSVSink(path: csv)) }
-            if let jsonl { sinks.append(try JSONLinesSink(path: jsonl)) }
-        } catch {
-            Self.fail("\(error)")
-            throw ExitStatus.badInput.exitCode
-        }
-        if let svg { sinks.append(SVGSink(path: svg)) }
-        return sinks
-    }
-
-    static func fail(_ message: String) {
-        FileHandle.standardError.write(Data("hcipico: \(message)\n".utf8))
-    }
+    static func fail(_ message: String) { StandardError.report(message) }
 }
 
 /// The built-in example scripts.

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import PicoLink
 
-/// `hcipico console DEVICE`: type a MethodSCRIPT, an empty line runs it; Ctrl-C aborts a run with `Z`
-/// (and quits when nothing runs); end of input quits.
+/// `hcipico console DEVICE`: type a MethodSCRIPT, an empty line runs it; a signal (Ctrl-C, SIGTERM,
+/// SIGHUP) aborts a run with `Z`, disconnects and quits with its status; end of input quits.
 struct ConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console",
@@ -38,14 +38,16 @@ struct ConsoleCommand: AsyncParsableCommand {
         }
         print("\(version.device) \(version.firmware). Type a script; an empty line runs it; Ctrl-C aborts.")
         let running = RunningFlag()
-        let signal = InterruptSignal {
-            if running.value {
-                Task { try? await session.abort() }
-            } else {
-                Foundation.exit(ExitStatus.interrupted.rawValue)
+        let shutdown = Shutdown.shared
+        shutdown.install()
+        // A stop aborts a run with Z and ends the console; at the prompt it disconnects and exits.
+        shutdown.onStop { reason in
+            Task {
+                if running.value { _ = try? await session.abort() }
+                await Shutdown.bounded(.seconds(2)) { session.close() }
+                Foundation.exit(reason.exitStatus.rawValue)
             }
         }
-        defer { signal.cancel() }
         var lines: [String] = []
         prompt(lines)
         while let line = readLine(strippingNewline: true) {
@@ -84,16 +86,5 @@ struct ConsoleCommand: AsyncParsableCommand {
 
     private func prompt(_ lines: [String]) {
         FileHandle.standardError.write(Data((lines.isEmpty ? "mscript> " : "     ..> ").utf8))
-    }
-}
-
-/// Whether a run is in progress (read from the signal queue).
-final class RunningFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = false
-
-    var value: Bool {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
     }
 }

@@ -3,18 +3,25 @@ import PicoSimulator
 
 extension DeviceLink {
     /// A simulated peripheral in this process, reached over a socketpair through the same GATT client
-    /// as a real device.
+    /// as a real device; `fault` makes it misbehave on purpose.
     static func openSimulator(
         _ kind: DeviceTarget.SimulatorKind,
         fast: Bool,
+        fault: SimulatorFault? = nil,
+        trace: Bool = false,
         mtu: Int = ATTBearer.maximumMTU
     ) async throws(Failure) -> DeviceLink {
+        let host: InProcessATTTransport
+        let close: @Sendable () -> Void
         do {
-            let (host, device) = try InProcessATTTransport.makePair()
-            let close: @Sendable () -> Void
+            let (hostEnd, deviceEnd) = try InProcessATTTransport.makePair()
+            host = hostEnd
+            let device: any ATTTransport =
+                fault != nil || trace ? SimulatorProbe(wrapping: deviceEnd, fault: fault, trace: trace) : deviceEnd
             switch kind {
             case .pico:
-                let configuration: SimulatedPicoConfiguration = fast ? .fast : SimulatedPicoConfiguration()
+                var configuration: SimulatedPicoConfiguration = fast ? .fast : SimulatedPicoConfiguration()
+                configuration.abortStopsScript = fault != .ignoresAbort
                 let peripheral = SimulatedPicoPeripheral(transport: device, configuration: configuration)
                 try peripheral.start()
                 close = { peripheral.close() }
@@ -27,15 +34,15 @@ extension DeviceLink {
                 try peripheral.start()
                 close = { peripheral.close() }
             }
-            do {
-                let client = try await GATTClient.connect(transport: host, mtu: mtu)
-                return DeviceLink(client: client, name: "sim:\(kind.rawValue)", path: .simulator(kind, close: close))
-            } catch {
-                close()
-                throw error
-            }
         } catch {
-            throw Failure(description: "cannot start sim:\(kind.rawValue): \(error)", status: .connectionLost)
+            throw Failure(description: "cannot start sim:\(kind.rawValue): \(error)", status: .failure)
+        }
+        do {
+            let client = try await GATTClient.connect(transport: host, mtu: mtu)
+            return DeviceLink(client: client, name: "sim:\(kind.rawValue)", path: .simulator(kind, close: close))
+        } catch {
+            close()
+            throw Failure(description: "sim:\(kind.rawValue): \(error)", status: error.exitStatus)
         }
     }
 }

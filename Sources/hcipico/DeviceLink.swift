@@ -34,11 +34,13 @@ struct DeviceLink {
         timeout: Duration,
         btsnoop: String? = nil,
         fast: Bool = false,
+        simulatorFault: SimulatorFault? = nil,
+        simulatorTrace: Bool = false,
         mtu: Int = ATTBearer.maximumMTU
     ) async throws(Failure) -> DeviceLink {
         switch target {
         case .simulator(let kind):
-            return try await openSimulator(kind, fast: fast, mtu: mtu)
+            return try await openSimulator(kind, fast: fast, fault: simulatorFault, trace: simulatorTrace, mtu: mtu)
         case .radio(let address, let transport):
             return try await openRadio(
                 address: address,
@@ -132,7 +134,7 @@ struct DeviceLink {
         } catch {
             transport.close()
             capture?.close()
-            throw Failure(description: "\(name): \(error)", status: .connectionLost)
+            throw Failure(description: "\(name): \(error)", status: error.exitStatus)
         }
     }
 

@@ -2,10 +2,10 @@ import ArgumentParser
 
 /// The exit statuses of `hcipico`, one per kind of outcome so that a rig's scripts can tell them apart.
 /// `README.md` lists them.
-enum ExitStatus: Int32, CaseIterable {
+enum ExitStatus: Int32, CaseIterable, Error {
     /// Everything asked for was done.
     case success = 0
-    /// An unexpected internal failure (a bug: please report it).
+    /// An unexpected internal failure (a bug: please report it). No known outcome exits with it.
     case failure = 1
     /// Some input lines were malformed (`decode`); every good line was still written.
     case malformedInput = 2
@@ -15,6 +15,9 @@ enum ExitStatus: Int32, CaseIterable {
     case connectionLost = 4
     /// The device or the controller did not answer in time.
     case timeout = 5
+    /// An output could not be written (`ENOSPC`, `EIO`…): the device run was aborted, what is on disk is
+    /// kept, and its end marker says why.
+    case writeFailed = 6
     /// The kernel has no Bluetooth support (`EAFNOSUPPORT`).
     case noBluetooth = 10
     /// No such adapter, or no adapter at all.
@@ -27,9 +30,15 @@ enum ExitStatus: Int32, CaseIterable {
     case busy = 14
     /// Bad arguments or input refused before anything was sent (ArgumentParser's validation status too).
     case badInput = 64
-    /// Interrupted by Ctrl-C; what was received is kept and marked incomplete. (`scan` without a time
-    /// limit ends by Ctrl-C or SIGTERM and exits 0; a timed scan cut short is 130.)
+    /// SIGHUP (the terminal or SSH session closed): the same clean end as Ctrl-C.
+    case hungUp = 129
+    /// Interrupted by Ctrl-C (SIGINT); what was received is kept and marked incomplete. (`scan` without
+    /// a time limit ends by a signal and exits 0.)
     case interrupted = 130
+    /// Standard output (or an output pipe) was closed by its reader (SIGPIPE/`EPIPE`, as with `| head`).
+    case outputClosed = 141
+    /// SIGTERM (`systemctl stop`, `kill`): the same clean end as Ctrl-C.
+    case terminated = 143
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 }

@@ -10,33 +10,46 @@ extension GATTError {
         case .disconnected, .send, .serviceChanged: .connectionLost
         case .invalidArgument, .notFound: .badInput
         case .notStarted: .failure
+        case .cancelled: .interrupted
         }
     }
 }
 
 extension LinkOptions {
-    /// Opens the link (offering `mtu`), runs `body` on its client and closes it. A failure is reported
-    /// on standard error as `hcipico: DEVICE: WHAT: why` and ends the command with its exit status.
-    func withClient<Result>(
+    /// Opens the link (offering `mtu`), runs `body` on its client and closes it, on the shutdown path:
+    /// a signal or a closed output cancels what is in flight (an ATT request, the connect), the link is
+    /// closed once, and the command exits with the stop's status. A failure is reported on standard
+    /// error as `hcipico: DEVICE: WHAT: why` and ends the command with its exit status.
+    func withClient<Result: Sendable>(
         mtu: Int = ATTBearer.maximumMTU,
         _ what: String,
-        _ body: (DeviceLink) async throws(GATTError) -> Result
+        _ body: @escaping @Sendable (DeviceLink) async throws(GATTError) -> Result
     ) async throws -> Result {
-        let link: DeviceLink
+        let request: LinkRequest
         do {
-            link = try await open(mtu: mtu)
+            request = try self.request()
         } catch {
             StandardError.report(error.description)
             throw error.status.exitCode
         }
-        do {
-            let result = try await body(link)
-            await link.close()
-            return result
-        } catch {
-            await link.close()
-            StandardError.report("\(link.name): \(what): \(error)")
-            throw error.exitStatus.exitCode
+        let shutdown = Shutdown.shared
+        shutdown.install()
+        let outcome: Swift.Result<Result, ExitStatus> = try await shutdown.run {
+            let link: DeviceLink
+            do throws(DeviceLink.Failure) {
+                link = try await request.open(mtu: mtu)
+            } catch {
+                return .failure(shutdown.failure(error.description, error.status))
+            }
+            do throws(GATTError) {
+                let result = try await body(link)
+                await link.close()
+                return .success(result)
+            } catch {
+                await link.close()
+                return .failure(shutdown.failure("\(link.name): \(what): \(error)", error.exitStatus))
+            }
         }
+        return try outcome.mapError { $0.exitCode }.get()
     }
 }

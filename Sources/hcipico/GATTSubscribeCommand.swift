@@ -11,8 +11,9 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
             (TIME is UTC, ISO 8601 with microseconds), or with --format jsonl one JSON object \
             {"t": seconds since 1970 (UTC), "handle", "value_hex", "text"} (text null when not UTF-8). \
             --write sends values (hex) once the subscription is on, to the same characteristic or to \
-            --write-to: a command for a device that answers by notification. Runs until Ctrl-C (the \
-            subscription is turned off on the device, exit 130) or until --count values arrived (exit 0).
+            --write-to: a command for a device that answers by notification. Runs until --count values \
+            arrived (exit 0) or a signal (the subscription is turned off on the device and the link closed; \
+            exit 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 when standard output closed).
             """
     )
 
@@ -68,14 +69,13 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
             // A characteristic that takes only Write Commands gets Write Commands.
             let written = profile.characteristic(at: writeHandle)?.properties ?? []
             let withoutResponse = !written.contains(.write) && written.contains(.writeWithoutResponse)
-            let signal = InterruptSignal { printer.finish(.interrupted) }
-            defer { signal.cancel() }
             let subscription = try await client.subscribe(
                 to: characteristic,
                 kind: indicate ? .indications : nil,
                 ended: { reason in printer.finish(.lost(reason)) },
                 { value in printer.received(value, handle: characteristic.valueHandle) }
             )
+            Shutdown.shared.onStop { reason in printer.finish(.stopped(reason)) }
             for value in values {
                 if withoutResponse {
                     try await client.writeWithoutResponse(value, to: writeHandle)
@@ -84,11 +84,13 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
                 }
             }
             let ending = await printer.ending()
+            Shutdown.shared.onStop(nil)
             if case .lost(let reason) = ending { throw reason }
-            // Turn the subscription off on the device while the link is up.
-            try? await client.unsubscribe(subscription)
+            // Turn the subscription off on the device while the link is up (bounded: a silent peer must
+            // not hold the exit up).
+            await Shutdown.bounded(.seconds(2)) { try? await client.unsubscribe(subscription) }
             return ending
         }
-        if case .interrupted = ending { throw ExitStatus.interrupted.exitCode }
+        if case .stopped(let reason) = ending { throw reason.exitStatus.exitCode }
     }
 }

@@ -1,6 +1,6 @@
 import PicoLink
 
-extension LinkOptions {
+extension LinkRequest {
     /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed).
     func openPico() async throws(DeviceLink.Failure) -> (link: DeviceLink, session: PicoSession) {
         let opened = try await open()
@@ -9,7 +9,14 @@ extension LinkOptions {
             return (opened, session)
         } catch {
             await opened.close()
-            throw DeviceLink.Failure(description: "\(opened.name): \(error)", status: .connectionLost)
+            throw DeviceLink.Failure(description: "\(opened.name): \(error)", status: error.exitStatus)
         }
+    }
+}
+
+extension LinkOptions {
+    /// Opens the link and the EmStat Pico session on it.
+    func openPico() async throws(DeviceLink.Failure) -> (link: DeviceLink, session: PicoSession) {
+        try await request().openPico()
     }
 }

@@ -31,6 +31,12 @@ struct LinkOptions: ParsableArguments {
     @Flag(help: "Simulator: run as fast as possible instead of in real time.")
     var fast = false
 
+    @Option(help: .hidden)
+    var simFault: SimulatorFault?
+
+    @Flag(help: .hidden)
+    var simTrace = false
+
     func validate() throws {
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
         if try target().isSimulator && btsnoop != nil {
@@ -43,19 +49,46 @@ struct LinkOptions: ParsableArguments {
         try DeviceTarget.parse(device, random: random, adapter: adapter, transport: transport)
     }
 
-    /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
-    func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
-        let target: DeviceTarget
+    /// What these options ask for, as a value a command's work task can carry.
+    func request() throws(DeviceLink.Failure) -> LinkRequest {
         do {
-            target = try self.target()
+            return LinkRequest(
+                target: try target(),
+                timeout: .milliseconds(Int(timeout * 1000)),
+                btsnoop: btsnoop,
+                fast: fast,
+                simulatorFault: simFault,
+                simulatorTrace: simTrace
+            )
         } catch {
             throw DeviceLink.Failure(description: error.message, status: .badInput)
         }
-        return try await DeviceLink.open(
+    }
+
+    /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
+    func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
+        try await request().open(mtu: mtu)
+    }
+}
+
+/// The link a command asked for: its device and how to reach it.
+struct LinkRequest: Sendable {
+    let target: DeviceTarget
+    let timeout: Duration
+    let btsnoop: String?
+    let fast: Bool
+    let simulatorFault: SimulatorFault?
+    let simulatorTrace: Bool
+
+    /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
+    func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
+        try await DeviceLink.open(
             target,
-            timeout: .milliseconds(Int(timeout * 1000)),
+            timeout: timeout,
             btsnoop: btsnoop,
             fast: fast,
+            simulatorFault: simulatorFault,
+            simulatorTrace: simulatorTrace,
             mtu: mtu
         )
     }

@@ -30,10 +30,21 @@ struct LinkTuningOptions: ParsableArguments {
         }
     }
 
+    /// What the options ask for, as a value a command's work task can carry.
+    var plan: LinkTuningPlan { LinkTuningPlan(request: try? request(), stats: stats) }
+
+    /// Tunes `link` as asked (see `LinkTuningPlan.apply`).
+    func apply(to link: DeviceLink) async -> LinkRunStatistics? { await plan.apply(to: link) }
+}
+
+/// `--link` and `--stats` as parsed.
+struct LinkTuningPlan: Sendable {
+    let request: LinkTuningRequest?
+    let stats: Bool
+
     /// Tunes `link` as asked (one stderr line per step) and starts the statistics when asked; nil when
     /// neither option was given.
     func apply(to link: DeviceLink) async -> LinkRunStatistics? {
-        let request = try? self.request()
         guard request != nil || stats else { return nil }
         var report: LinkTuningReport?
         if let request { report = await link.tune(request) }

@@ -1,12 +1,13 @@
 import Foundation
 import PicoLink
 
-/// The live view of a run: a table of packages on standard output, throttled to `rowsPerSecond`
-/// (the last package of a run always shows), and a progress line (points, rate, elapsed) on standard
-/// error, redrawn in place on a terminal.
+/// The live view of a run: a table of packages on standard output (on standard error when standard
+/// output carries data), throttled to `rowsPerSecond` (the last package of a run always shows), and a
+/// progress line (points, rate, elapsed) on standard error, redrawn in place on a terminal.
 final class LiveDisplay {
     let rowsPerSecond: Double
     let showTable: Bool
+    let tableOnStandardError: Bool
     private let start = Date()
     private var lastRow = Date.distantPast
     private var lastProgress = Date.distantPast
@@ -16,9 +17,20 @@ final class LiveDisplay {
     private var lastPackage: PicoPackage?
     private var lastPrinted = -1
 
-    init(showTable: Bool, rowsPerSecond: Double = 10) {
+    init(showTable: Bool, rowsPerSecond: Double = 10, tableOnStandardError: Bool = false) {
         self.showTable = showTable
         self.rowsPerSecond = rowsPerSecond
+        self.tableOnStandardError = tableOnStandardError
+    }
+
+    /// One line of the table (or of device text) where the table goes.
+    private func emit(_ line: String) {
+        if tableOnStandardError {
+            var stream = StandardError()
+            print(line, to: &stream)
+        } else {
+            print(line)
+        }
     }
 
     func show(_ event: PicoEvent) {
@@ -35,7 +47,7 @@ final class LiveDisplay {
                 lastProgress = now
                 progress(final: false)
             }
-        case .text(let text): print("T \(text)")
+        case .text(let text): emit("T \(text)")
         case .deviceError(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
         case .malformed(let text): FileHandle.standardError.write(Data("malformed reply: \(text)\n".utf8))
         case .ended:
@@ -49,14 +61,14 @@ final class LiveDisplay {
     private func row(_ package: PicoPackage) {
         if !header {
             header = true
-            print(
+            emit(
                 pad("#", 6) + pad("loop", 5) + pad("scan", 5)
                     + package.values.map { pad("\($0.code) [\($0.unit)]", 16) }.joined()
             )
         }
         lastPrinted = package.index
         let values = package.values.map { pad(String(format: "%.6g", $0.value), 16) }.joined()
-        print(
+        emit(
             pad(String(package.index), 6) + pad(String(package.loop), 5) + pad(package.scan.map(String.init) ?? "", 5)
                 + values
         )

@@ -4,7 +4,9 @@ import BLEWire
 import Foundation
 
 /// `hcipico rtt DEVICE`: write → notification round trips against an echo-style VSP peripheral.
-struct RTTCommand: AsyncParsableCommand {
+///
+/// (Sendable: a parsed command is an immutable value, so its work task may carry it.)
+struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
     static let configuration = CommandConfiguration(
         commandName: "rtt",
         abstract: "Time write → notification round trips on an echo-style Laird VSP peripheral.",
@@ -47,23 +49,34 @@ struct RTTCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let shutdown = Shutdown.shared
+        shutdown.install()
+        let status = try await shutdown.run { await self.session() }
+        if status != .success { throw status.exitCode }
+    }
+
+    /// Connect, measure, print the report, close; the status to exit with.
+    private func session() async -> ExitStatus {
+        let shutdown = Shutdown.shared
         let started = ContinuousClock.now
         let opened: DeviceLink
         do {
             opened = try await link.open()
         } catch {
-            StandardError.report(error.description)
-            throw error.status.exitCode
+            return shutdown.failure(error.description, error.status)
         }
         let connected = ContinuousClock.now
+        var status = ExitStatus.success
         do {
             let report = try await measure(on: opened, connect: connected - started)
             print(json ? report.json : report.text)
+        } catch let failure as ExitCode {
+            status = shutdown.reason?.exitStatus ?? ExitStatus(rawValue: failure.rawValue) ?? .failure
         } catch {
-            await opened.close()
-            throw error
+            status = shutdown.failure("\(error)", .failure)
         }
         await opened.close()
+        return status
     }
 
     private func measure(on opened: DeviceLink, connect: Duration) async throws -> RTTReport {

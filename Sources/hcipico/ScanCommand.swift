@@ -107,10 +107,9 @@ struct ScanCommand: AsyncParsableCommand {
             duration: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)),
             printer: ScanPrinter(filter: try filter(), json: json)
         )
-        let task = Task { await session.run() }
-        let signal = InterruptSignal(signals: [SIGINT, SIGTERM]) { task.cancel() }
-        let result = await task.value
-        signal.cancel()
+        let shutdown = Shutdown.shared
+        shutdown.install()
+        let result = try await shutdown.run { await session.run() }
         if !json { result.printer.printTable() }
         for warning in result.warnings { StandardError.report(warning) }
         if let failure = result.failure {
@@ -120,7 +119,8 @@ struct ScanCommand: AsyncParsableCommand {
         if result.printer.matchedCount == 0 { StandardError.report(nothingFound(result)) }
         switch result.ending {
         case .duration: return
-        case .interrupted: if session.duration != nil { throw ExitStatus.interrupted.exitCode }
+        case .interrupted:
+            if session.duration != nil { throw (shutdown.reason?.exitStatus ?? .interrupted).exitCode }
         case .transportLost(let reason):
             StandardError.report("the transport went away during the scan (\(reason)); what was found is above")
             throw ExitStatus.connectionLost.exitCode

@@ -14,7 +14,8 @@ struct SerialCommand: AsyncParsableCommand {
         discussion: """
             The service is detected from the device's services unless --service, --rx and --tx name it. \
             Writes are sized to the ATT MTU and paced. At the end of standard input the bridge waits until \
-            the device has been quiet for --idle seconds, then exits 0; Ctrl-C exits 130, a dropped link 4.
+            the device has been quiet for --idle seconds, then exits 0; a dropped link exits 4; a signal closes \
+            the link once and exits 130 (Ctrl-C), 143 (SIGTERM), 129 (SIGHUP), or 141 when standard output closed.
             """
     )
 
@@ -65,25 +66,36 @@ struct SerialCommand: AsyncParsableCommand {
         }
         let input = ByteStream(descriptor: terminal?.master ?? 0)
         let output = ByteStream(descriptor: terminal?.master ?? 1)
-        let opened: DeviceLink
+        let request: LinkRequest
         do {
-            opened = try await link.open()
+            request = try link.request()
         } catch {
             StandardError.report(error.description)
             throw error.status.exitCode
         }
-        let serial: SerialLink
-        do {
-            serial = try await SerialLink.open(client: opened.client, profile: profile) { value in output.write(value) }
-        } catch {
-            StandardError.report("\(opened.name): \(error)")
-            await opened.close()
-            throw (error.isConnectionLoss ? ExitStatus.connectionLost : .badInput).exitCode
+        let shutdown = Shutdown.shared
+        shutdown.install()
+        let opening: Result<(DeviceLink, SerialLink), ExitStatus> = try await shutdown.run {
+            let opened: DeviceLink
+            do throws(DeviceLink.Failure) {
+                opened = try await request.open()
+            } catch {
+                return .failure(shutdown.failure(error.description, error.status))
+            }
+            do throws(SerialLinkError) {
+                let serial = try await SerialLink.open(client: opened.client, profile: profile) { value in
+                    if !output.write(value) && errno == EPIPE { shutdown.stop(.outputClosed) }
+                }
+                return .success((opened, serial))
+            } catch {
+                await opened.close()
+                return .failure(shutdown.failure("\(opened.name): \(error)", error.exitStatus))
+            }
         }
+        let (opened, serial) = try opening.mapError { $0.exitCode }.get()
         if let terminal { StandardError.report("\(serial.profile) on \(opened.name): serial port at \(terminal.path)") }
         let ending = SerialEnding(link: opened, terminal: terminal)
-        let signal = InterruptSignal { Task { await ending.finish(.interrupted) } }
-        defer { signal.cancel() }
+        shutdown.onStop { reason in Task { await ending.finish(reason.exitStatus, "\(reason)") } }
         let watcher = Task {
             let reason = await serial.waitUntilClosed()
             await ending.finish(.connectionLost, "\(opened.name): connection lost: \(reason)")

@@ -19,15 +19,8 @@ final class SerialEnding: Sendable {
             while true { try? await Task.sleep(for: .seconds(3600)) }
         }
         if let message { StandardError.report(message) }
-        await link.close()
+        await Shutdown.bounded(.seconds(2)) { await self.link.close() }
         terminal?.close()
         Foundation.exit(status.rawValue)
-    }
-}
-
-extension SerialLinkError {
-    var isConnectionLoss: Bool {
-        if case .connectionLost = self { return true }
-        return false
     }
 }

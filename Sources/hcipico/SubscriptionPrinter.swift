@@ -11,7 +11,7 @@ import PicoLink
 final class SubscriptionPrinter: Sendable {
     enum Ending: Sendable {
         case counted
-        case interrupted
+        case stopped(StopReason)
         case lost(GATTError)
     }
 

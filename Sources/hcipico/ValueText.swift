@@ -109,6 +109,7 @@ enum ValueText {
             while offset < bytes.count {
                 let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
+                if written < 0 && errno == EPIPE { Shutdown.shared.stop(.outputClosed) }
                 if written <= 0 { return }
                 offset += written
             }

@@ -133,7 +133,7 @@ import Testing
         }
         #expect(status == 130)
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
-        #expect(lines.last?.hasPrefix("# end: incomplete (interrupted (Ctrl-C))") == true)
+        #expect(lines.last?.hasPrefix("# end: incomplete (interrupted (SIGINT); script aborted by Z)") == true)
         let complete = 404  // header, 2 rows per package, end line
         #expect(lines.count >= 5)
         #expect(lines.count < complete)

@@ -73,7 +73,7 @@ import Testing
             ["sim:hm10", "--service", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E", "--rx", "FFE1", "--tx", "FFE1"],
             input: []
         )
-        #expect(outcome.status == 64)
+        #expect(outcome.status == 3)
         #expect(outcome.error.contains("no serial service"), "\(outcome.error)")
     }
 

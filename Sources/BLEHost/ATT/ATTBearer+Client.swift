@@ -3,14 +3,31 @@ import BLEWire
 extension ATTBearer {
     /// Sends a request PDU and waits for its response, in turn behind any request already in flight.
     /// Returns the whole response PDU; an Error Response throws `.att(ATTError)`.
+    ///
+    /// Cancelling the calling task throws `.cancelled` at once. A request still queued is never sent; one
+    /// already sent keeps the transaction slot until its response arrives (and is dropped) or the
+    /// transaction times out, so a late response is never taken for the next request's.
     public func request(_ pdu: [UInt8]) async throws(GATTError) -> [UInt8] {
         guard let opcode = pdu.first, opcode & ATTBearer.commandFlag == 0 else {
             throw .invalidArgument("not an ATT request PDU")
         }
-        let result = await withCheckedContinuation { (completion: Completion) in
-            submit(pdu, completion, indication: false)
+        let id = state.withLock { $0.makeID() }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (completion: Completion) in
+                submit(pdu, completion, id: id, indication: false)
+            }
+        } onCancel: {
+            cancel(id, indication: false)
         }
         return try result.get()
+    }
+
+    /// Resumes the caller of operation `id` with `.cancelled` (see `request`).
+    func cancel(_ id: UInt64, indication: Bool) {
+        let taken = state.withLock { state in
+            indication ? state.indications.cancel(id) : state.requests.cancel(id)
+        }
+        taken?.completion.resume(returning: .failure(.cancelled))
     }
 
     /// Sends a command (such as Write Command) at once: commands need no transaction slot.
@@ -40,15 +57,18 @@ extension ATTBearer {
     }
 
     /// Queues an operation on the request or indication slot and sends it if the slot was free.
-    func submit(_ pdu: [UInt8], _ completion: Completion, indication: Bool) {
+    /// A task cancelled before its operation is queued gets `.cancelled` here (the check runs under
+    /// the lock that `cancel` takes, so a cancellation is seen either here or there).
+    func submit(_ pdu: [UInt8], _ completion: Completion, id: UInt64? = nil, indication: Bool) {
         let now = clock.now
         let outcome: Result<Outgoing?, GATTError> = state.withLock { state in
             if let reason = state.closeReason { return .failure(reason) }
             if !state.started { return .failure(.notStarted) }
+            if Task.isCancelled { return .failure(.cancelled) }
             if pdu.count > state.mtu {
                 return .failure(.invalidArgument("PDU of \(pdu.count) bytes exceeds ATT_MTU \(state.mtu)"))
             }
-            let operation = Outgoing(id: state.makeID(), pdu: pdu, completion: completion)
+            let operation = Outgoing(id: id ?? state.makeID(), pdu: pdu, completion: completion)
             let deadline = now + timeout
             return .success(
                 indication

@@ -12,6 +12,9 @@ extension ATTBearer {
     /// One transaction slot: the operation in flight, its deadline, and those waiting behind it.
     struct Slot {
         var inFlight: Outgoing?
+        /// The operation in flight was cancelled and its caller already resumed: its response, when it
+        /// comes, completes nobody (ATT has no transaction ids, so the slot stays taken until then).
+        var inFlightAbandoned = false
         var deadline: Duration = .zero
         var waiting: [Outgoing] = []
         var head = 0
@@ -20,6 +23,7 @@ extension ATTBearer {
         mutating func enqueue(_ operation: Outgoing, deadline: Duration) -> Outgoing? {
             if inFlight == nil {
                 inFlight = operation
+                inFlightAbandoned = false
                 self.deadline = deadline
                 return operation
             }
@@ -29,8 +33,9 @@ extension ATTBearer {
 
         /// Completes the operation in flight; the next waiting one becomes in flight and is returned.
         mutating func advance(deadline: Duration) -> (done: Outgoing?, next: Outgoing?) {
-            let done = inFlight
+            let done = inFlightAbandoned ? nil : inFlight
             inFlight = nil
+            inFlightAbandoned = false
             guard head < waiting.count else { return (done, nil) }
             let next = waiting[head]
             head += 1
@@ -43,12 +48,25 @@ extension ATTBearer {
             return (done, next)
         }
 
+        /// Takes the operation `id` back from its caller: a waiting one leaves the queue, the one in flight
+        /// stays there abandoned. Returns it (for its caller to be resumed) or nil when it is not here.
+        mutating func cancel(_ id: UInt64) -> Outgoing? {
+            if let current = inFlight, current.id == id {
+                guard !inFlightAbandoned else { return nil }
+                inFlightAbandoned = true
+                return current
+            }
+            guard let index = waiting[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            return waiting.remove(at: index)
+        }
+
         /// Empties the slot, returning everything that was in it.
         mutating func drain() -> [Outgoing] {
             var all: [Outgoing] = []
-            if let inFlight { all.append(inFlight) }
+            if let inFlight, !inFlightAbandoned { all.append(inFlight) }
             all.append(contentsOf: waiting[head...])
             inFlight = nil
+            inFlightAbandoned = false
             waiting = []
             head = 0
             return all

@@ -23,6 +23,9 @@ public enum GATTError: Error, Sendable, Equatable, CustomStringConvertible {
     case serviceChanged(start: UInt16, end: UInt16)
     /// `start()` has not been called on the bearer yet.
     case notStarted
+    /// The waiting task was cancelled. A request already on the air keeps the bearer's transaction
+    /// slot until its response (discarded) or the transaction timeout, so it cannot answer a later one.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -36,6 +39,7 @@ public enum GATTError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let what): "not found: \(what)"
         case .serviceChanged(let start, let end): "service changed in handles 0x\(hex(start))–0x\(hex(end))"
         case .notStarted: "ATT bearer not started"
+        case .cancelled: "cancelled"
         }
     }
 }

@@ -15,20 +15,34 @@ public protocol GATTWritePacing: AnyObject, Sendable {
 final class PacingGate: Sendable {
     struct State {
         var closed: GATTError?
-        var waiters: [(bytes: Int, continuation: CheckedContinuation<GATTError?, Never>)] = []
+        var nextID: UInt64 = 0
+        var waiters: [(id: UInt64, bytes: Int, continuation: CheckedContinuation<GATTError?, Never>)] = []
     }
     let state = Mutex(State())
 
-    /// Waits until `admit(bytes)` returns true under the lock (it also takes what it admits).
+    /// Waits until `admit(bytes)` returns true under the lock (it also takes what it admits). Cancelling
+    /// the calling task ends the wait with `.cancelled`, taking nothing.
     func wait(_ bytes: Int, admit: @Sendable (Int) -> Bool) async throws(GATTError) {
-        let failure: GATTError? = await withCheckedContinuation { continuation in
-            let immediate: GATTError?? = state.withLock { state in
-                if let closed = state.closed { return .some(closed) }
-                if state.waiters.isEmpty && admit(bytes) { return .some(nil) }
-                state.waiters.append((bytes, continuation))
-                return nil
+        let id = state.withLock { state in
+            state.nextID &+= 1
+            return state.nextID
+        }
+        let failure: GATTError? = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate: GATTError?? = state.withLock { state in
+                    if let closed = state.closed { return .some(closed) }
+                    if Task.isCancelled { return .some(.cancelled) }
+                    if state.waiters.isEmpty && admit(bytes) { return .some(nil) }
+                    state.waiters.append((id, bytes, continuation))
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
             }
-            if let immediate { continuation.resume(returning: immediate) }
+        } onCancel: {
+            let cancelled = state.withLock { state in
+                state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0).continuation }
+            }
+            cancelled?.resume(returning: .cancelled)
         }
         if let failure { throw failure }
     }

@@ -73,6 +73,8 @@ public enum PicoSessionError: Error, Sendable, Equatable, CustomStringConvertibl
     case timeout(String)
     /// The device answered with an error.
     case device(PicoDeviceError)
+    /// The calling task was cancelled before the device answered.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -83,12 +85,16 @@ public enum PicoSessionError: Error, Sendable, Equatable, CustomStringConvertibl
         case .busy(let what): "busy: \(what)"
         case .timeout(let what): "timeout: \(what)"
         case .device(let error): error.description
+        case .cancelled: "cancelled"
         }
     }
 
     /// Maps a GATT failure: a closed bearer is a lost connection.
     static func from(_ error: GATTError) -> PicoSessionError {
-        if case .disconnected = error { return .connectionLost(error) }
-        return .gatt(error)
+        switch error {
+        case .disconnected: return .connectionLost(error)
+        case .cancelled: return .cancelled
+        default: return .gatt(error)
+        }
     }
 }

@@ -23,7 +23,11 @@ final class PicoReceiver: @unchecked Sendable {
 
     enum Mode {
         case idle
-        case version(lines: [String], waiter: CheckedContinuation<Result<[String], PicoSessionError>, Never>)
+        case version(
+            lines: [String],
+            waiter: CheckedContinuation<Result<[String], PicoSessionError>, Never>,
+            token: UInt64
+        )
         case run(RunContext)
         case closed(GATTError)
     }
@@ -41,8 +45,18 @@ final class PicoReceiver: @unchecked Sendable {
         var aborting = false
     }
 
-    /// Waiting for the reply to `Z`.
-    let abortWaiter = Mutex<CheckedContinuation<Result<DeviceErrorCode?, PicoSessionError>, Never>?>(nil)
+    /// Waiting for the reply to `Z`, with the token of the `abort()` call that waits.
+    let abortWaiter = Mutex<AbortWaiter?>(nil)
+
+    struct AbortWaiter {
+        let continuation: CheckedContinuation<Result<DeviceErrorCode?, PicoSessionError>, Never>
+        let token: UInt64
+    }
+
+    /// Tokens that tie a timeout or a cancellation to the one `version()` or `abort()` call it belongs to.
+    private let tokens = Atomic<UInt64>(0)
+
+    func makeToken() -> UInt64 { tokens.add(1, ordering: .relaxed).newValue }
 
     /// Reader thread: one notification value.
     func receive(_ chunk: UnsafeRawBufferPointer) {
@@ -58,11 +72,11 @@ final class PicoReceiver: @unchecked Sendable {
         }
         switch old {
         case .run(let context): context.continuation.finish(throwing: PicoSessionError.connectionLost(reason))
-        case .version(_, let waiter): waiter.resume(returning: .failure(.connectionLost(reason)))
+        case .version(_, let waiter, _): waiter.resume(returning: .failure(.connectionLost(reason)))
         case .idle, .closed: break
         }
         abortWaiter.withLock { waiter in
-            waiter?.resume(returning: .failure(.connectionLost(reason)))
+            waiter?.continuation.resume(returning: .failure(.connectionLost(reason)))
             waiter = nil
         }
     }
@@ -75,17 +89,20 @@ final class PicoReceiver: @unchecked Sendable {
         }
     }
 
-    func failVersion(_ error: PicoSessionError) {
+    /// Fails the `version()` call that holds `token` (and no later one).
+    func failVersion(_ error: PicoSessionError, token: UInt64) {
         mode.withLock { mode in
-            guard case .version(_, let waiter) = mode else { return }
+            guard case .version(_, let waiter, let current) = mode, current == token else { return }
             mode = .idle
             waiter.resume(returning: .failure(error))
         }
     }
 
-    func failAbort(_ error: PicoSessionError) {
+    /// Fails the `abort()` call that holds `token` (and no later one).
+    func failAbort(_ error: PicoSessionError, token: UInt64) {
         abortWaiter.withLock { waiter in
-            waiter?.resume(returning: .failure(error))
+            guard let current = waiter, current.token == token else { return }
+            current.continuation.resume(returning: .failure(error))
             waiter = nil
         }
     }
@@ -109,18 +126,18 @@ final class PicoReceiver: @unchecked Sendable {
         case .version(let bytes, let isLast):
             let line = String(decoding: bytes, as: UTF8.self)
             mode.withLock { mode in
-                guard case .version(var lines, let waiter) = mode else { return }
+                guard case .version(var lines, let waiter, let token) = mode else { return }
                 lines.append(line)
                 if isLast {
                     mode = .idle
                     waiter.resume(returning: .success(lines))
                 } else {
-                    mode = .version(lines: lines, waiter: waiter)
+                    mode = .version(lines: lines, waiter: waiter, token: token)
                 }
             }
         case .abortReply(let code):
             abortWaiter.withLock { waiter in
-                waiter?.resume(returning: .success(code))
+                waiter?.continuation.resume(returning: .success(code))
                 waiter = nil
             }
         case .deviceError(let reply):
@@ -184,7 +201,7 @@ final class PicoReceiver: @unchecked Sendable {
                     lineText: text
                 )
                 context.continuation.yield(.deviceError(error))
-            case .version(_, let waiter):
+            case .version(_, let waiter, _):
                 mode = .idle
                 let error = PicoDeviceError(code: reply.code, line: nil, column: nil, lineText: nil)
                 waiter.resume(returning: .failure(.device(error)))

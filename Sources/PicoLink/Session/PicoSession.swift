@@ -94,34 +94,44 @@ public final class PicoSession: Sendable {
     /// Runs started so far.
     public var runCount: Int { runCounter.withLock { $0 } }
 
-    /// Asks the firmware version (`t`).
+    /// Asks the firmware version (`t`). Fails with `.timeout` when no whole reply came within `timeout`;
+    /// cancelling the calling task fails it with `.cancelled` at once. The timeout belongs to this call
+    /// alone: it is cancelled with the reply and can never fail a later command.
     public func version(timeout: Duration = .seconds(5)) async throws(PicoSessionError) -> PicoVersion {
         let receiver = self.receiver
         let writer = self.writer
-        let result: Result<[String], PicoSessionError> = await withCheckedContinuation { waiter in
-            let refused: PicoSessionError? = receiver.mode.withLock { mode in
-                switch mode {
-                case .idle:
-                    mode = .version(lines: [], waiter: waiter)
-                    return nil
-                case .closed(let reason): return .connectionLost(reason)
-                case .run, .version: return .busy("a run or command is in progress")
+        let token = receiver.makeToken()
+        var pending: Task<Void, Never>?
+        let result: Result<[String], PicoSessionError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { waiter in
+                let refused: PicoSessionError? = receiver.mode.withLock { mode in
+                    if Task.isCancelled { return .cancelled }
+                    switch mode {
+                    case .idle:
+                        mode = .version(lines: [], waiter: waiter, token: token)
+                        return nil
+                    case .closed(let reason): return .connectionLost(reason)
+                    case .run, .version: return .busy("a run or command is in progress")
+                    }
+                }
+                if let refused {
+                    waiter.resume(returning: .failure(refused))
+                    return
+                }
+                pending = Task {
+                    do throws(GATTError) {
+                        try await writer.send(Array("t\n".utf8))
+                    } catch {
+                        return receiver.failVersion(.from(error), token: token)
+                    }
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    receiver.failVersion(.timeout("no reply to t within \(timeout)"), token: token)
                 }
             }
-            if let refused {
-                waiter.resume(returning: .failure(refused))
-                return
-            }
-            Task {
-                do throws(GATTError) {
-                    try await writer.send(Array("t\n".utf8))
-                } catch {
-                    receiver.failVersion(.from(error))
-                }
-                try? await Task.sleep(for: timeout)
-                receiver.failVersion(.timeout("no reply to t within \(timeout)"))
-            }
+        } onCancel: {
+            receiver.failVersion(.cancelled, token: token)
         }
+        pending?.cancel()
         return PicoVersion(lines: try result.get())
     }
 
@@ -180,28 +190,36 @@ public final class PicoSession: Sendable {
     public func abort(timeout: Duration = .seconds(5)) async throws(PicoSessionError) -> Bool {
         let receiver = self.receiver
         let writer = self.writer
+        let token = receiver.makeToken()
         receiver.markAborting()
-        let result: Result<DeviceErrorCode?, PicoSessionError> = await withCheckedContinuation { waiter in
-            let refused: PicoSessionError? = receiver.abortWaiter.withLock { slot in
-                if let reason = receiver.closeReason { return .connectionLost(reason) }
-                if slot != nil { return .busy("an abort is already waiting") }
-                slot = waiter
-                return nil
-            }
-            if let refused {
-                waiter.resume(returning: .failure(refused))
-                return
-            }
-            Task {
-                do throws(GATTError) {
-                    try await writer.send(Array("\nZ\n".utf8))
-                } catch {
-                    receiver.failAbort(.from(error))
+        var pending: Task<Void, Never>?
+        let result: Result<DeviceErrorCode?, PicoSessionError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { waiter in
+                let refused: PicoSessionError? = receiver.abortWaiter.withLock { slot in
+                    if let reason = receiver.closeReason { return .connectionLost(reason) }
+                    if Task.isCancelled { return .cancelled }
+                    if slot != nil { return .busy("an abort is already waiting") }
+                    slot = PicoReceiver.AbortWaiter(continuation: waiter, token: token)
+                    return nil
                 }
-                try? await Task.sleep(for: timeout)
-                receiver.failAbort(.timeout("no reply to Z within \(timeout)"))
+                if let refused {
+                    waiter.resume(returning: .failure(refused))
+                    return
+                }
+                pending = Task {
+                    do throws(GATTError) {
+                        try await writer.send(Array("\nZ\n".utf8))
+                    } catch {
+                        return receiver.failAbort(.from(error), token: token)
+                    }
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    receiver.failAbort(.timeout("no reply to Z within \(timeout)"), token: token)
+                }
             }
+        } onCancel: {
+            receiver.failAbort(.cancelled, token: token)
         }
+        pending?.cancel()
         switch result {
         case .success(nil): return true
         case .success(let code?) where code == .communicationModeInvalid:

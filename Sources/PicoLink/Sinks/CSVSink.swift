@@ -12,7 +12,12 @@ public final class CSVSink: SampleSink {
 
     public init(file: SinkFile) { self.file = file }
 
-    public convenience init(path: String) throws(SinkError) { self.init(file: try SinkFile(path: path)) }
+    /// Opens `path` (see `SinkFile`: a new file unless `overwrite`).
+    public convenience init(path: String, overwrite: Bool = false) throws(SinkError) {
+        self.init(file: try SinkFile(path: path, overwrite: overwrite))
+    }
+
+    public func sync() throws(SinkError) { try file.sync() }
 
     public func begin(_ run: RunInfo) throws(SinkError) {
         guard !wroteHeader else { return }

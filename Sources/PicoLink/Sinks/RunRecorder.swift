@@ -1,72 +1,173 @@
+import Foundation
 import Synchronization
 
-/// Feeds one run's events to sinks: `begin`, `write` per package (each sink makes it durable before the
-/// next package), and `finish` exactly once. A run that ends early — the link lost, `abort()`, Ctrl-C
-/// (`RunInterruption`), a device error — is finished with `complete: false` and the reason; everything
-/// received before stays written.
-public final class RunRecorder {
+/// Feeds one run's events to sinks: `begin`, `write` per package, `sync` as the `SyncPolicy` says, and
+/// `finish` exactly once. A run that ends early — the link lost, `abort()`, a signal
+/// (`RunInterruption`), a device error, a sink that cannot write — is finished with `complete: false`
+/// and the reason; everything received before stays written.
+///
+/// The end marker says complete only when every package was written and synced: the sinks are synced
+/// before they are finished, and again after. The first write or sync failure stops the recording at
+/// once (the caller then aborts the device): the other sinks are finished with the reason, and the
+/// failure is thrown. `abandon(_:)` finishes the sinks from another thread when the process must end
+/// at once (a second signal).
+public final class RunRecorder: @unchecked Sendable {
     public let sinks: [any SampleSink]
     /// Set from any thread (a signal handler's queue) before the abort it causes reaches the stream.
     public let interruption: RunInterruption
+    public let syncPolicy: SyncPolicy
 
-    public private(set) var packages = 0
-    public private(set) var deviceErrors: [PicoDeviceError] = []
-    public private(set) var end: RunEnd?
+    /// Guards everything below and every call into a sink (what makes the unchecked conformance sound).
+    private let lock = NSLock()
+    private var packageCount = 0
+    private var errors: [PicoDeviceError] = []
+    private var ending: RunEnd?
+    private var failure: SinkError?
+    private var unsynced = false
 
-    public init(sinks: [any SampleSink], interruption: RunInterruption = RunInterruption()) {
+    public init(
+        sinks: [any SampleSink],
+        interruption: RunInterruption = RunInterruption(),
+        syncPolicy: SyncPolicy = .default
+    ) {
         self.sinks = sinks
         self.interruption = interruption
+        self.syncPolicy = syncPolicy
     }
 
-    /// Consumes `run.events` to its end. `onEvent` sees every event first (for a live display).
-    /// Returns how the run ended, as the sinks were told; throws the first sink failure (the other sinks
-    /// are still finished).
+    /// Packages received so far.
+    public var packages: Int { lock.withLock { packageCount } }
+    /// The device's errors during the run.
+    public var deviceErrors: [PicoDeviceError] { lock.withLock { errors } }
+    /// How the run ended, once the sinks were finished.
+    public var end: RunEnd? { lock.withLock { ending } }
+
+    /// Consumes `run.events` to its end (or until the calling task is cancelled, or a sink fails).
+    /// `onEvent` sees every event first (for a live display). Returns how the run ended, as the sinks
+    /// were told; throws the first sink failure (the other sinks are still finished).
     public func record(
         _ run: PicoRun,
         onEvent: (PicoEvent) -> Void = { _ in }
     ) async throws(SinkError) -> RunEnd {
-        var failure: SinkError?
-        for sink in sinks {
-            do throws(SinkError) { try sink.begin(run.info) } catch { failure = failure ?? error }
+        lock.withLock {
+            for sink in sinks where failure == nil {
+                do throws(SinkError) { try sink.begin(run.info) } catch { failure = error }
+            }
         }
+        let ticker = startSyncTicker()
+        defer { ticker?.cancel() }
         var reason: String?
         var ended = false
         do {
             for try await event in run.events {
                 onEvent(event)
                 switch event {
-                case .package(let package):
-                    packages += 1
-                    guard failure == nil else { continue }
-                    for sink in sinks {
-                        do throws(SinkError) { try sink.write(package) } catch { failure = failure ?? error }
-                    }
-                case .deviceError(let error):
-                    deviceErrors.append(error)
+                case .package(let package): write(package)
+                case .deviceError(let error): lock.withLock { errors.append(error) }
                 case .ended(let aborted, _):
                     ended = true
-                    if aborted { reason = interruption.reason ?? "aborted" }
-                default:
-                    break
+                    if aborted { reason = interruption.reason.map { "\($0); script aborted by Z" } ?? "aborted" }
+                default: break
                 }
+                if lock.withLock({ failure != nil || ending != nil }) { break }
             }
         } catch {
-            reason = "\(error)"
+            reason = interruption.reason ?? "\(error)"
         }
         if reason == nil, let first = deviceErrors.first { reason = first.description }
-        if reason == nil, !ended { reason = interruption.reason ?? "the run ended without its end line" }
-        let end = RunEnd(complete: reason == nil, reason: reason, packages: packages)
-        self.end = end
-        for sink in sinks {
-            do throws(SinkError) { try sink.finish(end) } catch { failure = failure ?? error }
+        if reason == nil, !ended {
+            reason = interruption.reason ?? (Task.isCancelled ? "cancelled" : "the run ended without its end line")
         }
-        if let failure { throw failure }
-        return end
+        return try finish(reason: reason)
+    }
+
+    /// Finishes the sinks now as incomplete with `reason`, unless they are finished already; safe to call
+    /// from any thread while `record` runs (it then returns at its next event).
+    public func abandon(_ reason: String) {
+        lock.withLock {
+            guard ending == nil else { return }
+            let end = RunEnd(complete: false, reason: reason, packages: packageCount)
+            ending = end
+            for sink in sinks {
+                try? sink.finish(end)
+                try? sink.sync()
+            }
+        }
+    }
+
+    private func write(_ package: PicoPackage) {
+        lock.withLock {
+            packageCount += 1
+            guard failure == nil, ending == nil else { return }
+            do throws(SinkError) {
+                for sink in sinks { try sink.write(package) }
+                if syncPolicy == .package {
+                    for sink in sinks { try sink.sync() }
+                } else {
+                    unsynced = true
+                }
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    /// Syncs every interval while packages come in (policy `.interval`).
+    private func startSyncTicker() -> Task<Void, Never>? {
+        guard case .interval(let interval) = syncPolicy else { return nil }
+        return Task { [self] in
+            while (try? await Task.sleep(for: interval)) != nil {
+                lock.withLock {
+                    guard unsynced, failure == nil, ending == nil else { return }
+                    unsynced = false
+                    do throws(SinkError) {
+                        for sink in sinks { try sink.sync() }
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+        }
+    }
+
+    private func finish(reason: String?) throws(SinkError) -> RunEnd {
+        try lock.withLock { () -> Result<RunEnd, SinkError> in
+            if let ending {  // abandoned meanwhile
+                if let failure { return .failure(failure) }
+                return .success(ending)
+            }
+            var reason = reason
+            if failure == nil {
+                do throws(SinkError) {
+                    for sink in sinks { try sink.sync() }
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { reason = Self.describe(failure) }
+            let end = RunEnd(complete: reason == nil, reason: reason, packages: packageCount)
+            ending = end
+            for sink in sinks {
+                do throws(SinkError) {
+                    try sink.finish(end)
+                    try sink.sync()
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            if let failure { return .failure(failure) }
+            return .success(end)
+        }.get()
+    }
+
+    /// The end marker's reason for a sink failure.
+    public static func describe(_ failure: SinkError) -> String {
+        failure.isOutputClosed ? "output closed (\(failure.path))" : "could not write output: \(failure)"
     }
 }
 
-/// Why a run is being stopped from outside (Ctrl-C): set from any thread, read by `RunRecorder`, which
-/// then records that reason instead of "aborted".
+/// Why a run is being stopped from outside (a signal): set from any thread, read by `RunRecorder`,
+/// which then records that reason instead of "aborted".
 public final class RunInterruption: Sendable {
     private let value = Mutex<String?>(nil)
 
@@ -74,6 +175,9 @@ public final class RunInterruption: Sendable {
 
     /// Keeps the first reason given.
     public func interrupt(_ reason: String) { value.withLock { $0 = $0 ?? reason } }
+
+    /// Adds a detail to the reason given (`interrupted (SIGTERM); the device did not end its script`).
+    public func add(_ detail: String) { value.withLock { $0 = $0.map { "\($0); \(detail)" } ?? detail } }
 
     public var reason: String? { value.withLock { $0 } }
 }

@@ -1,12 +1,20 @@
 /// Where decoded packages go: a file format, a plot, a rig's own store.
 ///
-/// A sink is called in order from one task: `begin`, then `write` per package, then `finish` exactly
-/// once, also when the run was cut short (`RunEnd.complete == false`). Sinks that write files must
-/// have made each package durable (written to the kernel) before `write` returns.
+/// A sink is called in order, one call at a time: `begin`, then `write` per package (and `sync` as the
+/// `SyncPolicy` says), then `finish` exactly once, also when the run was cut short
+/// (`RunEnd.complete == false`), then `sync`. Sinks that write files must have handed each package to
+/// the kernel before `write` returns, and flushed it to the device when `sync` returns.
 public protocol SampleSink: AnyObject {
     func begin(_ run: RunInfo) throws(SinkError)
     func write(_ package: PicoPackage) throws(SinkError)
     func finish(_ end: RunEnd) throws(SinkError)
+    /// Makes everything written so far survive a power cut.
+    func sync() throws(SinkError)
+}
+
+extension SampleSink {
+    /// Sinks that keep nothing on disk have nothing to sync.
+    public func sync() throws(SinkError) {}
 }
 
 /// Text helpers shared by the text sinks.

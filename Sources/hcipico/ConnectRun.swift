@@ -1,0 +1,135 @@
+import Foundation
+import PicoLink
+
+/// The work of one `hcipico connect`: open the link and the Pico session, ask the version, upload the
+/// script, record the run into the sinks, leave the device safe and close the link. Runs inside
+/// `Shutdown.run`, so a stop before the run cancels whatever is in flight, and a stop during the run
+/// aborts it with `Z` and waits a bounded time for the device to end its script.
+struct ConnectRun: Sendable {
+    let link: LinkRequest
+    let tuning: LinkTuningPlan
+    let script: PicoScript
+    let title: String
+    let outputs: RunOutputs
+    let quiet: Bool
+    let timing: Bool
+    let shutdown: Shutdown
+
+    /// How long a stopped run waits for the reply to `Z`, and then for the device to end its script.
+    static let abortReplyTimeout: Duration = .seconds(2)
+    static let endAfterAbortTimeout: Duration = .seconds(2)
+
+    func perform() async -> ExitStatus {
+        var clock = ConnectTiming()
+        let opened: DeviceLink
+        let session: PicoSession
+        do {
+            (opened, session) = try await link.openPico()
+        } catch {
+            return failed(error.description, error.status)
+        }
+        clock.linkOpened()
+        let statistics = await tuning.apply(to: opened)
+        let status = await measure(on: session, timing: &clock)
+        if timing { StandardError.report(clock.summary) }
+        statistics?.finish(opened)
+        await opened.close()
+        return status
+    }
+
+    /// The status for a failure, unless a stop caused it: then the stop's.
+    private func failed(_ message: String, _ status: ExitStatus) -> ExitStatus {
+        if let reason = shutdown.reason {
+            StandardError.report("\(reason) before the run started")
+            return reason.exitStatus
+        }
+        StandardError.report(message)
+        return status
+    }
+
+    private func measure(on session: PicoSession, timing: inout ConnectTiming) async -> ExitStatus {
+        let version: PicoVersion
+        do {
+            version = try await session.version()
+        } catch {
+            return failed("no version reply: \(error)", error.exitStatus)
+        }
+        let dataOnStandardOutput = outputs.usesStandardOutput
+        let banner = "\(version.device) \(version.firmware)"
+        if dataOnStandardOutput {
+            var stream = StandardError()
+            print(banner, to: &stream)
+        } else {
+            print(banner)
+            fflush(nil)
+        }
+        let run: PicoRun
+        do {
+            run = try await session.run(script, title: title)
+        } catch {
+            if case .cancelled = error { await leaveSafe(session) }
+            return failed("\(error)", error.exitStatus)
+        }
+        let sinks: [any SampleSink]
+        do {
+            sinks = try outputs.open()
+        } catch {
+            await leaveSafe(session)
+            StandardError.report("\(error); the run was aborted")
+            return error.errno == EEXIST ? .badInput : .writeFailed
+        }
+        let interruption = RunInterruption()
+        let recorder = RunRecorder(sinks: sinks, interruption: interruption, syncPolicy: outputs.sync)
+        let recording = RunningFlag(true)
+        shutdown.onUrgentExit { why in recorder.abandon(why) }
+        shutdown.onStop { [shutdown] reason in
+            interruption.interrupt(reason.description)
+            Task {
+                do {
+                    try await session.abort(timeout: Self.abortReplyTimeout)
+                } catch {
+                    interruption.add("no reply to Z (\(error))")
+                }
+                try? await Task.sleep(for: Self.endAfterAbortTimeout)
+                guard recording.value else { return }
+                interruption.add("the device did not end its script within \(Self.endAfterAbortTimeout) of Z")
+                shutdown.cancelWork()
+            }
+        }
+        let display = LiveDisplay(showTable: !quiet, tableOnStandardError: dataOnStandardOutput)
+        let outcome: Result<RunEnd, SinkError>
+        do {
+            outcome = .success(
+                try await recorder.record(run) { event in
+                    timing.observe(event)
+                    display.show(event)
+                }
+            )
+        } catch {
+            outcome = .failure(error)
+        }
+        recording.value = false
+        shutdown.onStop(nil)
+        display.finish()
+        let written = outputs.named.map(\.path).filter { $0 != "-" }
+        if !written.isEmpty { StandardError.report("wrote \(written.joined(separator: ", "))") }
+        switch outcome {
+        case .failure(let failure):
+            await leaveSafe(session)
+            StandardError.report("\(RunRecorder.describe(failure)); the run was aborted")
+            return failure.isOutputClosed ? .outputClosed : .writeFailed
+        case .success(let end):
+            if end.complete { return .success }
+            StandardError.report("run incomplete: \(end.reason ?? "cut short") after \(end.packages) packages")
+            if let reason = shutdown.reason { return reason.exitStatus }
+            if !recorder.deviceErrors.isEmpty { return .deviceError }
+            return session.isConnected ? .deviceError : .connectionLost
+        }
+    }
+
+    /// Aborts whatever the device may be running, bounded, whatever happens to the calling task.
+    private func leaveSafe(_ session: PicoSession) async {
+        guard session.isConnected else { return }
+        await Task { _ = try? await session.abort(timeout: Self.abortReplyTimeout) }.value
+    }
+}

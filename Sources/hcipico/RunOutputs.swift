@@ -1,0 +1,69 @@
+import Foundation
+import PicoLink
+
+/// The files one `connect` run writes, decided and checked before any socket opens (`--csv`, `--jsonl`,
+/// `--svg`, and the three files `--out DIR` names), and opened only once the script runs.
+struct RunOutputs: Sendable {
+    var csv: String?
+    var jsonl: String?
+    var svg: String?
+    var overwrite: Bool
+    var sync: SyncPolicy
+
+    /// Every output named, as the options name them.
+    var named: [OutputCheck.Named] {
+        [("--csv", csv), ("--jsonl", jsonl), ("--svg", svg)].compactMap { option, path in
+            path.map { OutputCheck.Named(option, $0) }
+        }
+    }
+
+    /// Whether a sink writes standard output (`-` or the same file as it): then the banner and the
+    /// live table go to standard error.
+    var usesStandardOutput: Bool { named.contains { OutputCheck.isStandardOutput($0.path) } }
+
+    /// Adds the three files of `--out DIR`: `DEVICE-TITLE-YYYYMMDDTHHMMSSZ.{csv,jsonl,svg}`, with `-2`,
+    /// `-3`… before the extension when a run of the same second is there already.
+    mutating func name(in directory: String, device: String, title: String, start: Date) {
+        let stamp = Self.stamp(start)
+        let safe = { (text: String) in
+            String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" })
+        }
+        let base = "\(directory)/\(safe(device))-\(safe(title))-\(stamp)"
+        var suffix = ""
+        var attempt = 1
+        while ["csv", "jsonl", "svg"].contains(where: {
+            FileManager.default.fileExists(atPath: "\(base)\(suffix).\($0)")
+        }) {
+            attempt += 1
+            suffix = "-\(attempt)"
+        }
+        if csv == nil { csv = "\(base)\(suffix).csv" }
+        if jsonl == nil { jsonl = "\(base)\(suffix).jsonl" }
+        if svg == nil { svg = "\(base)\(suffix).svg" }
+    }
+
+    /// Opens the sinks (new files, or replaced ones with `overwrite`).
+    func open() throws(SinkError) -> [any SampleSink] {
+        var sinks: [any SampleSink] = []
+        if let csv { sinks.append(try CSVSink(path: csv, overwrite: overwrite)) }
+        if let jsonl { sinks.append(try JSONLinesSink(path: jsonl, overwrite: overwrite)) }
+        if let svg { sinks.append(SVGSink(path: svg, overwrite: overwrite)) }
+        return sinks
+    }
+
+    /// `20261125T093012Z`.
+    static func stamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ",
+            parts.tm_year + 1900,
+            parts.tm_mon + 1,
+            parts.tm_mday,
+            parts.tm_hour,
+            parts.tm_min,
+            parts.tm_sec
+        )
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The write end of the self-pipe; the signal handler's only state (an atomic load is async-signal-safe).
+private let signalPipeWriteEnd = Atomic<Int32>(-1)
+
+/// The one shutdown path of every command that talks to a device.
+///
+/// SIGINT, SIGTERM, SIGHUP and SIGPIPE are caught by a handler that only writes the signal's number
+/// into a pipe; a dedicated thread reads the pipe and acts, so nothing polls and nothing unsafe runs in
+/// signal context. (A closed output seen as `EPIPE` by a write goes the same way through `stop(_:)`.)
+///
+/// - The first stop runs the command's stop action (`onStop`): by default it cancels the command's
+///   work (`run`), which cancels any ATT request, connect or Pico command in flight; a run in progress
+///   installs an action that aborts the device with `Z` first.
+/// - Cleanup is bounded: if the process has not exited `cleanupBound` after the first stop, or a second
+///   signal comes, the urgent action (`onUrgentExit`, which finishes the sinks with their end marker)
+///   runs and the process exits at once with the first stop's status.
+final class Shutdown: Sendable {
+    static let shared = Shutdown()
+
+    private struct State {
+        var installed = false
+        var reason: StopReason?
+        var cleanupBound: Duration = .seconds(5)
+        var onStop: (@Sendable (StopReason) -> Void)?
+        var onUrgentExit: (@Sendable (String) -> Void)?
+        var cancelWork: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+    private let readEnd = Atomic<Int32>(-1)
+
+    private init() {}
+
+    /// Catches the signals from now on (once per process). `cleanupBound`: how long the clean path may
+    /// take before the process ends anyway.
+    func install(cleanupBound: Duration = .seconds(5)) {
+        let first = state.withLock { state in
+            state.cleanupBound = cleanupBound
+            defer { state.installed = true }
+            return !state.installed
+        }
+        guard first else { return }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            StandardError.report("cannot set up signal handling: \(String(cString: strerror(errno)))")
+            return
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        readEnd.store(ends[0], ordering: .sequentiallyConsistent)
+        signalPipeWriteEnd.store(ends[1], ordering: .sequentiallyConsistent)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
+            sigaddset(&set, number)
+            signal(number) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
+            }
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        let thread = Thread { [self] in watch() }
+        thread.name = "hcipico.signals"
+        thread.start()
+    }
+
+    /// The first stop, once there was one.
+    var reason: StopReason? { state.withLock { $0.reason } }
+
+    /// What the first stop does (replacing the earlier action); nil: cancel the work. Runs at once if a
+    /// stop came already.
+    func onStop(_ action: (@Sendable (StopReason) -> Void)?) {
+        let already = state.withLock { state in
+            state.onStop = action
+            return state.reason
+        }
+        if let already { (action ?? { _ in self.cancelWork() })(already) }
+    }
+
+    /// What must happen before the process exits at once (finish the sinks' end markers with the
+    /// reason given: `interrupted (SIGTERM); interrupted (SIGINT) during cleanup`).
+    func onUrgentExit(_ action: (@Sendable (String) -> Void)?) {
+        state.withLock { $0.onUrgentExit = action }
+    }
+
+    /// Runs the command's work in a task that a stop can cancel; returns its result.
+    func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = Task { try await work() }
+        let stopped = state.withLock { state in
+            state.cancelWork = { task.cancel() }
+            return state.reason != nil && state.onStop == nil
+        }
+        if stopped { task.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Reports a failure and gives its status, unless a stop caused it: then the stop is reported and
+    /// its status given.
+    func failure(_ message: String, _ status: ExitStatus) -> ExitStatus {
+        if let reason {
+            StandardError.report("\(reason)")
+            return reason.exitStatus
+        }
+        StandardError.report(message)
+        return status
+    }
+
+    /// Runs `body` for at most `limit` (cancelled then): cleanup that must not hold the exit up.
+    static func bounded(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) async {
+        let task = Task { await body() }
+        let timer = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            task.cancel()
+        }
+        await task.value
+        timer.cancel()
+    }
+
+    /// Cancels the work started by `run`.
+    func cancelWork() {
+        state.withLock { $0.cancelWork }?()
+    }
+
+    /// Reports a stop found by the program itself (an `EPIPE` from standard output): the same path
+    /// as a signal.
+    func stop(_ reason: StopReason) {
+        guard reason == .outputClosed else { return }
+        var byte = UInt8(truncatingIfNeeded: SIGPIPE)
+        _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
+    }
+
+    /// The signal thread: waits for a signal byte; after the first stop, also for the cleanup bound.
+    private func watch() {
+        let fd = readEnd.load(ordering: .sequentiallyConsistent)
+        var deadline: ContinuousClock.Instant?
+        while true {
+            var waitMilliseconds: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+                waitMilliseconds = Int32(max(0, min(milliseconds, 3_600_000)))
+            }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, waitMilliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if ready == 0 {
+                exitNow(because: "cleanup took longer than \(state.withLock { $0.cleanupBound })")
+            }
+            var byte: UInt8 = 0
+            guard read(fd, &byte, 1) == 1 else { continue }
+            let reason: StopReason = Int32(byte) == SIGPIPE ? .outputClosed : .signal(Int32(byte))
+            let (isFirst, action, bound) = state.withLock { state in
+                guard state.reason == nil else { return (false, state.onStop, state.cleanupBound) }
+                state.reason = reason
+                return (true, state.onStop, state.cleanupBound)
+            }
+            if isFirst {
+                deadline = .now + bound
+                (action ?? { _ in self.cancelWork() })(reason)
+            } else if reason != .outputClosed {
+                exitNow(because: "\(reason) during cleanup")
+            }
+        }
+    }
+
+    /// Runs the urgent action and exits with the first stop's status.
+    private func exitNow(because why: String) -> Never {
+        let (reason, action) = state.withLock { ($0.reason, $0.onUrgentExit) }
+        let first = reason ?? .signal(SIGINT)
+        StandardError.report("\(first): \(why); exiting now")
+        action?("\(first); \(why)")
+        _exit(first.exitStatus.rawValue)
+    }
+}
