@@ -26,10 +26,11 @@ import Testing
         var error: String
     }
 
-    static func run(_ arguments: [String], in directory: URL) throws -> Result {
+    /// Runs the built binary with `arguments` (with `raw`, the program `arguments[0]` instead).
+    static func run(_ arguments: [String], in directory: URL, raw: Bool = false) throws -> Result {
         let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
+        process.executableURL = raw ? URL(fileURLWithPath: arguments[0]) : try binary()
+        process.arguments = raw ? Array(arguments.dropFirst()) : arguments
         process.currentDirectoryURL = directory
         let output = Pipe()
         let error = Pipe()

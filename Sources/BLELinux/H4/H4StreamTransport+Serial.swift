@@ -81,7 +81,13 @@ extension H4StreamTransport {
                 "\(device) is held by another program (\(error.syscall.rawValue): EBUSY), perhaps btattach or hciattach",
                 underlying: error
             )
-        case EINVAL where error.syscall != .open, ENOTTY:
+        case ENOTTY:
+            BLELinuxError(
+                .noAdapter,
+                "\(device) is not a serial port (\(error.syscall.rawValue): ENOTTY), so no controller can be there",
+                underlying: error
+            )
+        case EINVAL where error.syscall != .open:
             BLELinuxError(
                 .system,
                 "\(device) is not a serial port that takes these settings (\(error.syscall.rawValue): \(error.errnoName))",

@@ -54,10 +54,12 @@ public final class SinkFile {
         var existing = stat()
         let exists = stat(path, &existing) == 0
         let regular = !exists || (existing.st_mode & S_IFMT) == S_IFREG
+        // A FIFO is opened without blocking, so that one nobody reads fails (ENXIO) instead of hanging.
         var flags = O_WRONLY | O_CLOEXEC
-        if regular { flags |= overwrite ? (O_CREAT | O_TRUNC) : (O_CREAT | O_EXCL) }
+        flags |= regular ? (overwrite ? (O_CREAT | O_TRUNC) : (O_CREAT | O_EXCL)) : O_NONBLOCK
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else { throw SinkError(path: path, operation: "open", errno: errno) }
+        if !regular { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
         descriptor = fd
         ownsDescriptor = true
         seekable = regular
