@@ -9,7 +9,7 @@ mkdir -p out
 speed=(--fast)
 if [ "${DEMO_REALTIME:-0}" = 1 ]; then speed=(); fi
 echo "== hcipico connect sim ${speed[*]} --technique cv"
-"$bin" connect sim "${speed[@]}" --technique cv --csv out/cv.csv --jsonl out/cv.jsonl --svg out/cv.svg
+"$bin" connect sim "${speed[@]}" --technique cv --overwrite --csv out/cv.csv --jsonl out/cv.jsonl --svg out/cv.svg
 echo "== results"
 echo "CSV:         $PWD/out/cv.csv ($(grep -vc '^#' out/cv.csv) lines, last: $(tail -n 1 out/cv.csv))"
 echo "JSON Lines:  $PWD/out/cv.jsonl"

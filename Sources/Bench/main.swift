@@ -13,6 +13,7 @@ let suites: [BenchSuite] = [
     DecodeBench.suite,
     stackSuite,
     endToEndSuite,
+    SyncCostBench.suite,
     H4Bench.suite,
     ArrivalsBench.suite,
     SerialBench.suite,

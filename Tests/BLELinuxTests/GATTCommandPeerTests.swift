@@ -69,4 +69,44 @@ struct GATTCommandPeerTests {
         #expect(write.status == 0, "\(write.stderr)")
         #expect(mtu.status == 0 && mtu.stdout == "100\n", "\(mtu.stdout) \(mtu.stderr)")
     }
+
+    /// SIGINT, SIGTERM and SIGHUP during `gatt subscribe` against Bumble's own host: the peer sees its
+    /// TX subscription turned off (CCCD 0) and then the disconnection, and the status names the signal.
+    @Test func everySignalTurnsTheSubscriptionOffAtThePeer() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-peer-\(UUID()).log").path
+        let peer = try await BumblePeer.start(script: script, arguments: ["--mode", "echo"], logPath: log)
+        defer {
+            peer.stop()
+            try? FileManager.default.removeItem(atPath: log)
+        }
+        let address = try #require(peer.peripherals.first)
+        let binary = try builtHCIPico()
+        for (number, (signal, status)) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)].enumerated() {
+            let program = try #require(
+                RunningProgram(
+                    binary,
+                    [
+                        "gatt", address.description, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)",
+                        "subscribe", Self.vspTX, "--write-to", Self.vspRX, "--write", "68656c6c6f",
+                    ]
+                )
+            )
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !program.stdout.contains("68656c6c6f") && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let sent = ContinuousClock.now
+            program.signal(signal)
+            let exit = program.wait()
+            let took = ContinuousClock.now - sent
+            #expect(exit == status, "\(program.stderr)")
+            #expect(took < .seconds(2), "took \(took)")
+            let events = peer.events
+            let off = events.filter { $0.contains("\"subscribed\"") && $0.contains("\"notify\": false") }
+            #expect(off.count == number + 1, "\(events)")
+            _ = await peer.waitForEvent(containing: "\"disconnected\"")
+            #expect(events.filter { $0.contains("\"disconnected\"") }.count >= number, "\(events)")
+        }
+    }
 }

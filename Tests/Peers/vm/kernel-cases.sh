@@ -80,7 +80,7 @@ case_xctest() {
 # The EmStat Pico scenario through the built hcipico over the L2CAP socket: connect, MTU, discover,
 # subscribe, version, LSV script (101 packages on the peer's 10 kOhm model), CSV written, disconnect.
 case_pico_lsv() {
-    set -- connect "$PICO" --random --technique lsv --csv lsv.csv --quiet --timing --timeout 30
+    set -- connect "$PICO" --random --technique lsv --overwrite --csv lsv.csv --quiet --timing --timeout 30
     has_option connect --link && set -- "$@" --link low-latency
     hcipico "$@" > lsv.out 2> lsv.err
     rc=$?
@@ -159,7 +159,7 @@ case_user_channel() {
     cat user-scan.json user-scan.err
     [ $rc = 0 ] || { NOTE="(scan exit status $rc)"; return 1; }
     grep -i "$PICO" user-scan.json | grep -qi "$VSP_SERVICE" || { NOTE="($PICO not found)"; return 1; }
-    hcipico connect "$PICO" --random --transport user:hci0 --technique lsv --csv user-lsv.csv --quiet \
+    hcipico connect "$PICO" --random --transport user:hci0 --technique lsv --overwrite --csv user-lsv.csv --quiet \
         --timeout 30 > user-lsv.out 2> user-lsv.err
     rc=$?
     cat user-lsv.out user-lsv.err
