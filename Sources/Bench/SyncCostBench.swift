@@ -10,7 +10,8 @@ import PicoSimulator
 /// default `interval` (at most 1 s after a package), runs alternating A B A B in one process so that a
 /// drift of the machine hits both alike. Reports samples/s of each, their ratio per pair and the median.
 enum SyncCostBench {
-    static let suite = BenchSuite(name: "sync", summary: "file sinks: default sync policy against sync at end") { json in
+    static let suite = BenchSuite(name: "sync", summary: "file sinks: default sync policy against sync at end") {
+        json in
         try await run(json: json)
     }
 
