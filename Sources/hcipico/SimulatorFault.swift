@@ -11,6 +11,10 @@ enum SimulatorFault: String, ExpressibleByArgument, CaseIterable, Sendable {
     case malformedMTU = "malformed-mtu"
     /// The Pico answers `Z` but goes on measuring until its script ends by itself.
     case ignoresAbort = "ignores-abort"
+    /// The peripheral answers ATT requests but sends no notification: a Pico that never replies.
+    case mute
+    /// The link goes down once the peripheral has notified 2 KiB (mid-run for a Pico script).
+    case dropsLink = "drops-link"
 }
 
 /// The device's end of a simulated link, applying a `SimulatorFault` to what the device sends and, with
@@ -20,6 +24,8 @@ final class SimulatorProbe: ATTTransport {
     private let base: any ATTTransport
     private let fault: SimulatorFault?
     private let trace: Bool
+    /// Bytes of notifications sent so far.
+    private let sent = Mutex(0)
 
     init(wrapping base: any ATTTransport, fault: SimulatorFault?, trace: Bool) {
         self.base = base
@@ -30,7 +36,15 @@ final class SimulatorProbe: ATTTransport {
     var maximumPDULength: Int { base.maximumPDULength }
 
     func send(_ pdu: UnsafeRawBufferPointer) throws(TransportError) {
+        let notifications = sent.withLock { count in
+            if pdu.first == 0x1B { count += pdu.count }
+            return count
+        }
         switch fault {
+        case .mute? where pdu.first == 0x1B: return
+        case .dropsLink? where notifications >= 2048:
+            base.close()
+            throw .closed
         case .silent?: return
         case .malformedMTU? where pdu.first == 0x03: try base.send(UnsafeRawBufferPointer(rebasing: pdu[0..<2]))
         default: try base.send(pdu)

@@ -56,6 +56,11 @@ import Testing
         Path(arguments: ["connect", "sim", "--fast", "--sim-fault", "malformed-mtu"], status: .deviceError),
         Path(arguments: ["serial", "sim:calculator", "--idle", "0"], status: .deviceError),
         Path(
+            arguments: ["connect", "sim", "--fast", "--technique", "cv", "--quiet", "--sim-fault", "drops-link"],
+            status: .connectionLost
+        ),
+        Path(arguments: ["connect", "sim", "--fast", "--quiet", "--sim-fault", "mute"], status: .timeout),
+        Path(
             arguments: ["gatt", "AA:BB:CC:DD:EE:FF", "--transport", "serial:/dev/null", "services"],
             status: .noAdapter
         ),

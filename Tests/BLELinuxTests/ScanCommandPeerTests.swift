@@ -101,7 +101,7 @@ struct ScanCommandPeerTests {
             try? FileManager.default.removeItem(atPath: log)
             try? FileManager.default.removeItem(atPath: capture)
         }
-        for (signal, timeout, expected) in [(SIGINT, "0", Int32(0)), (SIGTERM, "30", Int32(130))] {
+        for (signal, timeout, expected) in [(SIGINT, "0", Int32(0)), (SIGTERM, "30", Int32(143))] {
             let running = try #require(
                 RunningProgram(
                     try builtHCIPico(),

@@ -83,15 +83,19 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// Finishes the sinks now as incomplete with `reason`, unless they are finished already; safe to call
     /// from any thread while `record` runs (it then returns at its next event).
-    public func abandon(_ reason: String) {
-        lock.withLock {
-            guard ending == nil else { return }
-            let end = RunEnd(complete: false, reason: reason, packages: packageCount)
-            ending = end
-            for sink in sinks {
-                try? sink.finish(end)
-                try? sink.sync()
-            }
+    ///
+    /// Waits at most `patience` for a sink call in progress (a write blocked on a FIFO or a pipe whose
+    /// reader stopped reading never returns): the process must still be able to end.
+    public func abandon(_ reason: String, patience: Duration = .seconds(1)) {
+        let seconds = Double(patience.components.seconds) + Double(patience.components.attoseconds) * 1e-18
+        guard lock.lock(before: Date().addingTimeInterval(seconds)) else { return }
+        defer { lock.unlock() }
+        guard ending == nil else { return }
+        let end = RunEnd(complete: false, reason: reason, packages: packageCount)
+        ending = end
+        for sink in sinks {
+            try? sink.finish(end)
+            try? sink.sync()
         }
     }
 
