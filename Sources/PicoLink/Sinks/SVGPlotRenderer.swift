@@ -4,7 +4,7 @@
 public struct SVGPlotRenderer: Sendable {
     public var width: Int
     public var panelHeight: Int
-    static let margin = (left: 80.0, right: 20.0, top: 36.0, bottom: 48.0)
+    static let margin = (left: 80.0, right: 20.0, top: 44.0, bottom: 48.0)
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
     public init(width: Int = 720, panelHeight: Int = 440) {
@@ -50,9 +50,10 @@ public struct SVGPlotRenderer: Sendable {
         func py(_ value: Double) -> Double { bottom - yScale.fraction(value) * (bottom - plotTop) }
 
         var out = "<g>\n"
-        out += text(plot.title, x: (left + right) / 2, y: top + 20, anchor: "middle", extra: " font-size=\"14\"")
+        out += text(plot.title, x: (left + right) / 2, y: top + 18, anchor: "middle", extra: " font-size=\"14\"")
         if let note {
-            out += text(note, x: right, y: top + 20, anchor: "end", extra: " fill=\"#b00\"")
+            // On a line of its own under the title: a run's end reason can be long.
+            out += text(note, x: (left + right) / 2, y: top + 35, anchor: "middle", extra: " fill=\"#b00\"")
         }
         out += "<rect x=\"\(f(left))\" y=\"\(f(plotTop))\" width=\"\(f(right - left))\" "
         out += "height=\"\(f(bottom - plotTop))\" fill=\"none\" stroke=\"#333\"/>\n"
