@@ -99,12 +99,11 @@ public final class PicoSession: Sendable {
     /// alone: it is cancelled with the reply and can never fail a later command.
     public func version(timeout: Duration = .seconds(5)) async throws(PicoSessionError) -> PicoVersion {
         let receiver = self.receiver
-        let writer = self.writer
-        let token = receiver.makeToken()
-        var pending: Task<Void, Never>?
-        let result: Result<[String], PicoSessionError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { waiter in
-                let refused: PicoSessionError? = receiver.mode.withLock { mode in
+        let result: Result<[String], PicoSessionError> = await exchange(
+            "t\n",
+            timeout: timeout,
+            register: { waiter, token in
+                receiver.mode.withLock { mode in
                     if Task.isCancelled { return .cancelled }
                     switch mode {
                     case .idle:
@@ -114,24 +113,9 @@ public final class PicoSession: Sendable {
                     case .run, .version: return .busy("a run or command is in progress")
                     }
                 }
-                if let refused {
-                    waiter.resume(returning: .failure(refused))
-                    return
-                }
-                pending = Task {
-                    do throws(GATTError) {
-                        try await writer.send(Array("t\n".utf8))
-                    } catch {
-                        return receiver.failVersion(.from(error), token: token)
-                    }
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    receiver.failVersion(.timeout("no reply to t within \(timeout)"), token: token)
-                }
-            }
-        } onCancel: {
-            receiver.failVersion(.cancelled, token: token)
-        }
-        pending?.cancel()
+            },
+            fail: { error, token in receiver.failVersion(error, token: token) }
+        )
         return PicoVersion(lines: try result.get())
     }
 
@@ -189,37 +173,21 @@ public final class PicoSession: Sendable {
     @discardableResult
     public func abort(timeout: Duration = .seconds(5)) async throws(PicoSessionError) -> Bool {
         let receiver = self.receiver
-        let writer = self.writer
-        let token = receiver.makeToken()
         receiver.markAborting()
-        var pending: Task<Void, Never>?
-        let result: Result<DeviceErrorCode?, PicoSessionError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { waiter in
-                let refused: PicoSessionError? = receiver.abortWaiter.withLock { slot in
+        let result: Result<DeviceErrorCode?, PicoSessionError> = await exchange(
+            "\nZ\n",
+            timeout: timeout,
+            register: { waiter, token in
+                receiver.abortWaiter.withLock { slot in
                     if let reason = receiver.closeReason { return .connectionLost(reason) }
                     if Task.isCancelled { return .cancelled }
                     if slot != nil { return .busy("an abort is already waiting") }
                     slot = PicoReceiver.AbortWaiter(continuation: waiter, token: token)
                     return nil
                 }
-                if let refused {
-                    waiter.resume(returning: .failure(refused))
-                    return
-                }
-                pending = Task {
-                    do throws(GATTError) {
-                        try await writer.send(Array("\nZ\n".utf8))
-                    } catch {
-                        return receiver.failAbort(.from(error), token: token)
-                    }
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    receiver.failAbort(.timeout("no reply to Z within \(timeout)"), token: token)
-                }
-            }
-        } onCancel: {
-            receiver.failAbort(.cancelled, token: token)
-        }
-        pending?.cancel()
+            },
+            fail: { error, token in receiver.failAbort(error, token: token) }
+        )
         switch result {
         case .success(nil): return true
         case .success(let code?) where code == .communicationModeInvalid:
@@ -232,4 +200,42 @@ public final class PicoSession: Sendable {
 
     /// Closes the link.
     public func close() { client.bearer.close() }
+
+    /// One command and its reply: `register` installs the waiter under a fresh token (or refuses; it
+    /// checks for cancellation under the lock `fail` takes, so a cancellation is seen there or by
+    /// `fail`), then `command` is sent; the waiter fails through `fail` with `.timeout` after `timeout`, or with
+    /// `.cancelled` when the calling task is cancelled. The token makes each failure reach this call's
+    /// waiter only, and the timer is cancelled with the reply.
+    private func exchange<Reply: Sendable>(
+        _ command: String,
+        timeout: Duration,
+        register: (CheckedContinuation<Result<Reply, PicoSessionError>, Never>, UInt64) -> PicoSessionError?,
+        fail: @escaping @Sendable (PicoSessionError, UInt64) -> Void
+    ) async -> Result<Reply, PicoSessionError> {
+        let writer = self.writer
+        let token = receiver.makeToken()
+        var pending: Task<Void, Never>?
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Result<Reply, PicoSessionError>, Never>) in
+                if let refused = register(waiter, token) {
+                    waiter.resume(returning: .failure(refused))
+                    return
+                }
+                pending = Task {
+                    do throws(GATTError) {
+                        try await writer.send(Array(command.utf8))
+                    } catch {
+                        return fail(.from(error), token)
+                    }
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    let shown = command.trimmingCharacters(in: .newlines)
+                    fail(.timeout("no reply to \(shown) within \(timeout)"), token)
+                }
+            }
+        } onCancel: {
+            fail(.cancelled, token)
+        }
+        pending?.cancel()
+        return result
+    }
 }
