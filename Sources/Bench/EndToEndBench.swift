@@ -18,19 +18,12 @@ let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → Pic
     {
         duration = value
     }
-    let (hostEnd, deviceEnd) = try SocketPairATTTransport.makePair()
-    let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: .fast)
-    try peripheral.start()
-    defer { peripheral.close() }
-    let client = try await GATTClient.connect(transport: hostEnd)
-    let session = try await PicoSession.open(client: client, name: "bench")
+    let pico = try await BenchPico.open()
+    defer { pico.close() }
+    let session = pico.session
     // 100 000 packages of (time, current) per run: 100 s of 1 ms CA on the virtual clock.
     let packagesPerRun = 100_000
-    let script = try PicoScript(
-        "var p\nvar c\nvar t\nset_pgstat_mode 3\nset_autoranging ba 100n 5m\ncell_on\ntimer_start\n"
-            + "meas_loop_ca p c 500m 1m 100\ntimer_get t\npck_start\npck_add t\npck_add c\npck_end\nendloop\n"
-            + "on_finished:\ncell_off\n"
-    )
+    let script = try BenchPico.chronoamperometry(seconds: 100)
     let sink = SequenceCheckSink(interval: 1e-3)
     func oneRun() async throws -> Int {
         let recorder = RunRecorder(sinks: [sink])

@@ -16,20 +16,13 @@ enum SyncCostBench {
     }
 
     static func run(json: Bool) async throws {
-        let (hostEnd, deviceEnd) = try SocketPairATTTransport.makePair()
-        let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: .fast)
-        try peripheral.start()
-        defer { peripheral.close() }
-        let client = try await GATTClient.connect(transport: hostEnd)
-        let session = try await PicoSession.open(client: client, name: "bench")
+        let pico = try await BenchPico.open()
+        defer { pico.close() }
+        let session = pico.session
         // 250 000 packages of (time, current) per run (250 s of 1 ms CA on the virtual clock): a few
         // seconds each, so the default policy syncs several times within a run.
         let packagesPerRun = 250_000
-        let script = try PicoScript(
-            "var p\nvar c\nvar t\nset_pgstat_mode 3\nset_autoranging ba 100n 5m\ncell_on\ntimer_start\n"
-                + "meas_loop_ca p c 500m 1m 250\ntimer_get t\npck_start\npck_add t\npck_add c\npck_end\nendloop\n"
-                + "on_finished:\ncell_off\n"
-        )
+        let script = try BenchPico.chronoamperometry(seconds: 250)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-bench-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

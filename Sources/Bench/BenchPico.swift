@@ -1,0 +1,31 @@
+import BLEHost
+import BLETesting
+import PicoLink
+import PicoSimulator
+
+/// A simulated EmStat Pico (virtual clock) on a socketpair and the session to it, as the e2e suites
+/// drive it, and the chronoamperometry they run.
+struct BenchPico {
+    let peripheral: SimulatedPicoPeripheral
+    let session: PicoSession
+
+    static func open() async throws -> BenchPico {
+        let (hostEnd, deviceEnd) = try SocketPairATTTransport.makePair()
+        let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: .fast)
+        try peripheral.start()
+        let client = try await GATTClient.connect(transport: hostEnd)
+        return BenchPico(peripheral: peripheral, session: try await PicoSession.open(client: client, name: "bench"))
+    }
+
+    /// 1 ms CA for `seconds` of virtual time: 1000 × `seconds` packages of (time from `timer_get`,
+    /// current), which `SequenceCheckSink(interval: 1e-3)` checks.
+    static func chronoamperometry(seconds: Int) throws -> PicoScript {
+        try PicoScript(
+            "var p\nvar c\nvar t\nset_pgstat_mode 3\nset_autoranging ba 100n 5m\ncell_on\ntimer_start\n"
+                + "meas_loop_ca p c 500m 1m \(seconds)\ntimer_get t\npck_start\npck_add t\npck_add c\npck_end\nendloop\n"
+                + "on_finished:\ncell_off\n"
+        )
+    }
+
+    func close() { peripheral.close() }
+}
