@@ -25,6 +25,65 @@ import Testing
         #expect(ended)
         #expect(indices == Array(0..<20_000))
         let peak = try #require(run.events.backlog?.peak)
-        #expect(peak <= EventBacklog.limit)
+        #expect(peak <= EventBacklog.defaultLimit)
+        #expect(run.events.overflowed == 0)
+    }
+
+    /// A consumer that stops reading while the device streams: the reader thread keeps draining the
+    /// link (an ATT request is answered meanwhile), and every package is either delivered or counted.
+    @Test func aStalledConsumerNeverStallsTheLinkAndEveryPackageIsAccountedFor() async throws {
+        let link = try await SimulatedLink.make()
+        defer { link.close() }
+        let script =
+            "var p\nvar c\nvar t\ncell_on\ntimer_start\nmeas_loop_ca p c 500m 1m 20\ntimer_get t\n"
+            + "pck_start\npck_add t\npck_add c\npck_end\nendloop\non_finished:\ncell_off\n"
+        let run = try await link.session.run(try PicoScript(script), title: "ca", backlogLimit: 500)
+        // Not consuming: wait until the device has sent its whole run.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while link.peripheral.pico.isRunningScript || run.events.overflowed < 19_500 {
+            try #require(ContinuousClock.now < deadline, "the device did not finish")
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        // The link still answers while nobody reads the run: a read of ModemOut goes through.
+        let modemOut = try await link.session.client.read(link.session.writer.modemOutHandle)
+        #expect(modemOut == [1])
+        var indices: [Int] = []
+        var reported: Int?
+        var endedWith: Int?
+        for try await event in run.events {
+            switch event {
+            case .package(let package): indices.append(package.index)
+            case .overflowed(let count): reported = count
+            case .ended(_, let packages): endedWith = packages
+            default: break
+            }
+        }
+        #expect(indices == Array(0..<500), "the first 500 queued, in order")
+        #expect(reported == 19_500)
+        #expect(endedWith == 20_000)
+        #expect(indices.count + (reported ?? 0) == 20_000)
+    }
+
+    @Test func aRecordingThatFellBehindIsNeverComplete() async throws {
+        let link = try await SimulatedLink.make()
+        defer { link.close() }
+        let script =
+            "var p\nvar c\ncell_on\nmeas_loop_ca p c 500m 1m 2\npck_start\npck_add c\npck_end\nendloop\n"
+            + "on_finished:\ncell_off\n"
+        let run = try await link.session.run(try PicoScript(script), title: "ca", backlogLimit: 100)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while link.peripheral.pico.isRunningScript || run.events.overflowed < 1_900 {
+            try #require(ContinuousClock.now < deadline, "the device did not finish")
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let end = try await RunRecorder(sinks: []).record(run)
+        #expect(
+            end
+                == RunEnd(
+                    complete: false,
+                    reason: "1900 packages overflowed: the recording fell too far behind the device",
+                    packages: 100
+                )
+        )
     }
 }

@@ -24,6 +24,9 @@ public enum PicoEvent: Sendable, Equatable {
     case deviceError(PicoDeviceError)
     /// A reply line that breaks the grammar (kept, the run goes on).
     case malformed(String)
+    /// Packages the device sent that were not queued because the consumer was too far behind (the
+    /// stream's bound, see `PicoEventStream`); comes once, before `.ended`. Their indices are skipped.
+    case overflowed(packages: Int)
     /// The empty line: the run is over; `aborted` when it ended because of `abort()`.
     case ended(aborted: Bool, packages: Int)
 }

@@ -1,10 +1,12 @@
-import Foundation
+import Synchronization
 
-/// A run's events, in order: an `AsyncSequence` over the stream the reader thread fills, with
-/// backpressure. When the consumer falls `EventBacklog.limit` packages behind, the reader thread waits
-/// until it has caught up by half, so memory stays bounded however fast the device sends (the link's
-/// own buffers hold the rest). Stopping the iteration early (or dropping the sequence) releases the
-/// reader.
+/// A run's events, in order: an `AsyncSequence` over the stream the reader thread fills.
+///
+/// The reader thread never waits for the consumer: it must keep draining the link so that ATT
+/// responses and the ModemOut flow control keep flowing. Packages queue up to `EventBacklog.limit`
+/// ahead of the consumer; past that a package is not queued but counted (`overflowed`), the stream
+/// reports the count as `.overflowed(packages:)` before `.ended`, and its index is skipped, so the gap
+/// shows where. Structural events (loops, scans, the end) are always queued.
 public struct PicoEventStream: AsyncSequence, Sendable {
     public typealias Element = PicoEvent
     public typealias Failure = any Error
@@ -16,6 +18,10 @@ public struct PicoEventStream: AsyncSequence, Sendable {
         self.stream = stream
         self.backlog = backlog
     }
+
+    /// Packages not queued because the consumer was `EventBacklog.limit` behind (0 for a stream
+    /// relayed from another).
+    public var overflowed: Int { backlog?.overflowed ?? 0 }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<PicoEvent, any Error>.AsyncIterator
@@ -33,47 +39,39 @@ public struct PicoEventStream: AsyncSequence, Sendable {
     }
 }
 
-/// Packages handed to a run's stream and not yet taken by its consumer.
-final class EventBacklog: @unchecked Sendable {
-    /// Most packages queued before the reader thread waits.
-    static let limit = 1024
+/// Packages handed to a run's stream and not yet taken by its consumer, bounded: the reader thread asks
+/// `admit()` before it queues one and drops (and counts) it when the consumer is `limit` behind. It
+/// never waits.
+final class EventBacklog: Sendable {
+    /// Most packages queued ahead of the consumer (about 13 MB of typical packages): a minute of a
+    /// Pico's fastest loop, so only a consumer that stalls for long loses any.
+    static let defaultLimit = 65_536
 
-    /// Guards `count` and `closed` (that is what makes the unchecked conformance sound).
-    private let condition = NSCondition()
-    private var count = 0
-    private var closed = false
-    private var highest = 0
+    let limit: Int
+    private let state = Mutex((queued: 0, highest: 0, overflowed: 0))
+
+    init(limit: Int = EventBacklog.defaultLimit) { self.limit = max(1, limit) }
 
     /// The most packages that were queued at once.
-    var peak: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return highest
-    }
+    var peak: Int { state.withLock { $0.highest } }
 
-    /// Reader thread, after yielding a package: waits while the consumer is `limit` behind.
-    func added() {
-        condition.lock()
-        defer { condition.unlock() }
-        count += 1
-        highest = max(highest, count)
-        guard count >= Self.limit else { return }
-        while count > Self.limit / 2 && !closed { condition.wait() }
+    /// Packages dropped because the consumer was `limit` behind.
+    var overflowed: Int { state.withLock { $0.overflowed } }
+
+    /// Reader thread: whether one more package may be queued (it is then counted as queued); false
+    /// counts it as overflowed.
+    func admit() -> Bool {
+        state.withLock { state in
+            guard state.queued < limit else {
+                state.overflowed += 1
+                return false
+            }
+            state.queued += 1
+            state.highest = max(state.highest, state.queued)
+            return true
+        }
     }
 
     /// Consumer: took a package.
-    func removed() {
-        condition.lock()
-        count -= 1
-        if count <= Self.limit / 2 { condition.broadcast() }
-        condition.unlock()
-    }
-
-    /// The stream ended or its consumer went away: never wait again.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func removed() { state.withLock { $0.queued -= 1 } }
 }

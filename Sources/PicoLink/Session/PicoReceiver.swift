@@ -14,7 +14,8 @@ import Musl
 ///
 /// Hot path: `receive` feeds the `ReplyParser` (no allocation), which hands over each package's values
 /// at once when its line is complete; they become a `PicoPackage` there: the first allocation is the
-/// handover. The mode lock is taken once per package or structural line, never per value.
+/// handover. The mode lock is taken once per package or structural line, never per value, and nothing
+/// here waits for the run's consumer (`EventBacklog` bounds what is queued and counts the rest).
 final class PicoReceiver: @unchecked Sendable {
     /// Touched only on the reader thread (that is what makes the unchecked conformance sound).
     private let parser = ReplyParser()
@@ -145,6 +146,8 @@ final class PicoReceiver: @unchecked Sendable {
         case .scriptEnd:
             mode.withLock { mode in
                 guard case .run(let context) = mode else { return }
+                let overflowed = context.backlog.overflowed
+                if overflowed > 0 { context.continuation.yield(.overflowed(packages: overflowed)) }
                 context.continuation.yield(.ended(aborted: context.aborting, packages: context.packages))
                 context.continuation.finish()
                 mode = .idle
@@ -223,9 +226,10 @@ final class PicoReceiver: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let hostTime = Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
-        var backlog: EventBacklog?
         inRun { context in
-            backlog = context.backlog
+            defer { context.packages += 1 }
+            // Never wait for the consumer: past the backlog's bound the package is counted, not queued.
+            guard context.backlog.admit() else { return }
             let values = samples.map(PicoValue.init(sample:))
             let package = PicoPackage(
                 device: context.device,
@@ -236,10 +240,7 @@ final class PicoReceiver: @unchecked Sendable {
                 hostTime: hostTime,
                 values: values
             )
-            context.packages += 1
             context.continuation.yield(.package(package))
         }
-        // Outside the mode lock: this may wait for the consumer.
-        backlog?.added()
     }
 }

@@ -129,10 +129,16 @@ public final class PicoSession: Sendable {
     /// Uploads `script` (`e`, its lines, the empty line) and returns the run's event stream. The stream
     /// ends after `.ended` (also after a device error or an abort) or throws
     /// `PicoSessionError.connectionLost` after every package received before the link went away.
-    public func run(_ script: PicoScript, title: String = "script") async throws(PicoSessionError) -> PicoRun {
+    ///
+    /// `backlogLimit`: the most packages queued ahead of a slow consumer; past it packages are counted
+    /// as overflowed instead (see `PicoEventStream`), since the link's reader never waits.
+    public func run(
+        _ script: PicoScript,
+        title: String = "script",
+        backlogLimit: Int = 65_536
+    ) async throws(PicoSessionError) -> PicoRun {
         let (events, continuation) = AsyncThrowingStream<PicoEvent, any Error>.makeStream()
-        let backlog = EventBacklog()
-        continuation.onTermination = { _ in backlog.close() }
+        let backlog = EventBacklog(limit: backlogLimit)
         let accepted: Result<Int, PicoSessionError> = receiver.mode.withLock { mode in
             switch mode {
             case .idle:

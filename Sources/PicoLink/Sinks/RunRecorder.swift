@@ -75,6 +75,9 @@ public final class RunRecorder: @unchecked Sendable {
             reason = interruption.reason ?? "\(error)"
         }
         if reason == nil, let first = deviceErrors.first { reason = first.description }
+        if reason == nil, run.events.overflowed > 0 {
+            reason = "\(run.events.overflowed) packages overflowed: the recording fell too far behind the device"
+        }
         if reason == nil, !ended {
             reason = interruption.reason ?? (Task.isCancelled ? "cancelled" : "the run ended without its end line")
         }
