@@ -1,5 +1,6 @@
 import BLEHost
 internal import CBlueZ
+import Dispatch
 internal import Glibc
 import Synchronization
 
@@ -11,13 +12,31 @@ import Synchronization
 /// once per wake while packets come one at a time (`ReadPacing`). The reader closes the descriptor when it
 /// stops, then calls `closed` exactly once. `close()` wakes it and waits for that, unless it is called
 /// on the reader thread itself (from inside a delivery), where it only asks the reader to stop.
+///
+/// Sending never holds a lock across a wait, and the reader thread never waits to send: what the link
+/// cannot take at once is queued, in order, and the reader writes it out when epoll says the link is
+/// writable. The queue is bounded: another thread whose bytes would pass `queueLimit` waits (without any
+/// lock) for the reader to drain it, up to the send timeout; the reader's own sends (confirmations,
+/// server responses) are always queued, up to `readerQueueLimit`, past which the send fails.
 final class PacketLink: Sendable {
     private struct State: ~Copyable {
         var socket: SocketDescriptor?
         var started = false
         var finished = false
         var readerThread: pthread_t?
+        /// Bytes the link has not taken yet, oldest first; the first may be the rest of a partial write.
+        var queued: [[UInt8]] = []
+        var queuedBytes = 0
+        /// Whether epoll also reports the socket as writable (while something is queued).
+        var watchingWritable = false
+        /// Senders waiting for the queue to shrink.
+        var waiters: [DispatchSemaphore] = []
     }
+
+    /// Queued bytes past which a sender other than the reader waits.
+    static let queueLimit = 64 * 1024
+    /// Queued bytes past which even the reader's sends fail (a peer that never reads).
+    static let readerQueueLimit = 1024 * 1024
 
     private let state: Mutex<State>
     private let stopRequested = Atomic<Bool>(false)
@@ -117,46 +136,122 @@ final class PacketLink: Sendable {
         return try outcome.get()
     }
 
-    private func sendWhole(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        let timeout = sendTimeout
-        let isSocket = isSocket
-        let result: Result<Void, TransportError> = state.withLock { state in
-            switch state.socket {
-            case .none: return .failure(.closed)
-            case .some(let socket): return Self.write(bytes, to: socket, isSocket: isSocket, timeout: timeout)
-            }
-        }
-        try result.get()
+    private enum SendStep {
+        case done
+        case failed(TransportError)
+        case wait(DispatchSemaphore)
     }
 
-    private static func write(
+    /// Writes what the link takes now and queues the rest (see the type's comment); waits only when the
+    /// queue is full and the caller is not the reader.
+    private func sendWhole(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
+        let deadline = DispatchTime.now() + .nanoseconds(Int(sendTimeout.components.seconds) * 1_000_000_000)
+        let isSocket = isSocket
+        while true {
+            let step: SendStep = state.withLock { state in
+                guard state.socket != nil else { return .failed(.closed) }
+                let onReader = state.readerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+                var written = 0
+                if state.queued.isEmpty {
+                    switch Self.writeSome(bytes, to: state.socket!, isSocket: isSocket) {
+                    case .failure(let error): return .failed(error)
+                    case .success(let count): written = count
+                    }
+                    if written == bytes.count { return .done }
+                }
+                let rest = bytes.count - written
+                let limit = onReader ? Self.readerQueueLimit : Self.queueLimit
+                // A partial write must be completed in order; otherwise queue while there is room.
+                if written > 0 || state.queuedBytes + rest <= limit || (onReader && state.queued.isEmpty) {
+                    state.queued.append(Array(UnsafeRawBufferPointer(rebasing: bytes[written...])))
+                    state.queuedBytes += rest
+                    watchWritable(true, state: &state)
+                    return .done
+                }
+                if onReader { return .failed(.system(syscall: "write", errno: ENOBUFS)) }
+                let waiter = DispatchSemaphore(value: 0)
+                state.waiters.append(waiter)
+                watchWritable(true, state: &state)
+                return .wait(waiter)
+            }
+            switch step {
+            case .done: return
+            case .failed(let error): throw error
+            case .wait(let waiter):
+                if waiter.wait(timeout: deadline) == .timedOut {
+                    state.withLock { $0.waiters.removeAll { $0 === waiter } }
+                    throw .system(syscall: "write", errno: EAGAIN)
+                }
+            }
+        }
+    }
+
+    /// Writes until done or the link would block (nothing waits); how many bytes went out.
+    private static func writeSome(
         _ bytes: UnsafeRawBufferPointer,
         to socket: borrowing SocketDescriptor,
-        isSocket: Bool,
-        timeout: Duration
-    ) -> Result<Void, TransportError> {
+        isSocket: Bool
+    ) -> Result<Int, TransportError> {
         var sent = 0
-        while sent < bytes.count || (bytes.isEmpty && sent == 0) {
+        repeat {
             do throws(SystemError) {
                 let rest = UnsafeRawBufferPointer(rebasing: bytes[sent...])
                 switch try isSocket ? socket.send(rest) : socket.write(rest) {
                 case .processed(let count):
-                    if bytes.isEmpty { return .success(()) }
+                    if bytes.isEmpty { return .success(0) }
                     sent += count
                 case .wouldBlock:
-                    let outcome = try Poll.wait(
-                        fd: socket.rawValue,
-                        events: Int16(POLLOUT),
-                        cancel: nil,
-                        timeout: timeout
-                    )
-                    if outcome == .timedOut { return .failure(.system(syscall: "write", errno: EAGAIN)) }
+                    return .success(sent)
                 }
             } catch {
                 return .failure(Self.transportError(error))
             }
+        } while sent < bytes.count
+        return .success(sent)
+    }
+
+    /// Reader thread, when epoll says the link is writable: writes the queue out in order, stops
+    /// watching once it is empty, and wakes the senders waiting for room.
+    private func flushQueued() {
+        let isSocket = isSocket
+        let waiters: [DispatchSemaphore] = state.withLock { state in
+            guard state.socket != nil else { return [] }
+            while let first = state.queued.first {
+                let result = first.withUnsafeBytes { Self.writeSome($0, to: state.socket!, isSocket: isSocket) }
+                guard case .success(let count) = result else {
+                    // The reader sees the failure on its next read; drop what cannot be sent.
+                    state.queued = []
+                    state.queuedBytes = 0
+                    break
+                }
+                state.queuedBytes -= count
+                if count == first.count {
+                    state.queued.removeFirst()
+                } else {
+                    state.queued[0] = Array(first[count...])
+                    break
+                }
+            }
+            if state.queued.isEmpty { watchWritable(false, state: &state) }
+            guard state.queuedBytes < Self.queueLimit else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
         }
-        return .success(())
+        for waiter in waiters { waiter.signal() }
+    }
+
+    /// Adds or removes EPOLLOUT on the link's registration (a nonblocking call, made under the lock).
+    private func watchWritable(_ on: Bool, state: inout State) {
+        guard state.watchingWritable != on else { return }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (on ? EPOLLOUT.rawValue : 0)
+        event.data.u64 = Self.socketToken
+        let epollFD = epoll.rawValue
+        let fd = self.fd
+        if (try? blockingSyscall(.epollControl, { system_epoll_ctl(epollFD, CInt(EPOLL_CTL_MOD), fd, &event) })) != nil
+        {
+            state.watchingWritable = on
+        }
     }
 
     /// Stops the reader (if it runs), closes the descriptor and waits until `closed` has been called.
@@ -201,6 +296,13 @@ final class PacketLink: Sendable {
             return state.socket.take()
         }
         try? socket?.close()
+        let waiters = state.withLock { state in
+            state.queued = []
+            state.queuedBytes = 0
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.signal() }
         closed(reason)
         finishedSignal.withLock { $0 = true }
     }
@@ -231,6 +333,7 @@ final class PacketLink: Sendable {
             for index in 0..<Int(ready) {
                 if events[index].data.u64 == Self.wakeToken { return .closed }
                 hungUp = hungUp || events[index].events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+                if events[index].events & EPOLLOUT.rawValue != 0 { flushQueued() }
             }
             let once = !hungUp && pacing.readsOnce
             let (reason, reads) = drain(buffer: buffer, deliver: deliver, once: once)
