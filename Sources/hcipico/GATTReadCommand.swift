@@ -45,9 +45,17 @@ struct GATTReadCommand: AsyncParsableCommand {
     func run() async throws {
         let selector = try AttributeSelector(parsing: attribute)
         let format = self.format
-        let (handle, value) = try await link.withClient(mtu: mtu, "read \(selector)") { link throws(GATTError) in
+        let (handle, value, excess) = try await link.withClient(mtu: mtu, "read \(selector)") {
+            link throws(GATTError) in
             let handle = try await selector.handle(on: link.client)
-            return (handle, try await link.client.readLong(handle))
+            let (value, excess) = try await link.client.readLongValue(handle)
+            return (handle, value, excess)
+        }
+        if excess {
+            StandardError.report(
+                "0x\(String(handle, radix: 16)): the server offered more than 512 bytes, the longest an attribute "
+                    + "value may be; its first 512 are shown"
+            )
         }
         switch format {
         case .hex: ValueText.emit(ValueText.hex(value) + "\n")

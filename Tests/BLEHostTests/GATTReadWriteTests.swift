@@ -31,6 +31,23 @@ import Testing
         }
     }
 
+    /// A value longer than an attribute may be (a server that does not check): the same 512 bytes at
+    /// every MTU, and the excess reported.
+    @Test(arguments: testMTUs) func longReadsStopAtTheAttributeMaximumWhateverTheMTU(mtu: Int) async throws {
+        let link = try await GATTFixture.make(mtu: mtu)
+        let handle = link.handle(GATTFixture.long)
+        let value = (0..<700).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        link.database.setValue(value, of: handle)
+        let read = try await link.client.readLongValue(handle)
+        #expect(read.value == Array(value.prefix(512)))
+        #expect(read.excess)
+        for length in [511, 512] {
+            link.database.setValue(Array(value.prefix(length)), of: handle)
+            let exact = try await link.client.readLongValue(handle)
+            #expect(exact.value == Array(value.prefix(length)) && !exact.excess, "length \(length)")
+        }
+    }
+
     @Test(arguments: testMTUs) func writesShortLongAndReliable(mtu: Int) async throws {
         let link = try await GATTFixture.make(mtu: mtu)
         let handle = link.handle(GATTFixture.long)

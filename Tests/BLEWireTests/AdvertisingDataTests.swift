@@ -89,4 +89,17 @@ import Testing
             table.rows.map { $0["uuid_width"].flatMap { Int($0) } } == AdvertisingDataType.allNamed.map(\.uuidWidth)
         )
     }
+
+    /// A fuzzer's finding: `81 09` + 128 × `ff` decodes to a 384-byte name (each invalid byte becomes
+    /// U+FFFD); encoding it must not write a wrapped length octet.
+    @Test func aNameLongerThanAFieldIsCutAndMarkedShortened() throws {
+        let decoded = try AdvertisingData(bytes: [0x81, 0x09] + Array(repeating: 0xFF, count: 128))
+        #expect(decoded.localName?.utf8.count == 384)
+        let encoded = decoded.encodedBytes
+        #expect(Int(encoded[0]) == encoded.count - 1, "the length octet covers exactly the structure")
+        #expect(encoded[1] == 0x08, "Shortened Local Name")
+        let again = try AdvertisingData(bytes: encoded)
+        #expect(again.localName == String(repeating: "\u{FFFD}", count: 84))
+        #expect(again.encodedBytes == encoded)
+    }
 }

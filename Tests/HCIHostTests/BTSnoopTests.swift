@@ -112,4 +112,14 @@ struct BTSnoopTests {
         }
         #expect(error?.offset == 24)
     }
+
+    @Test("a timestamp past 2^63 is refused with its offset, not a trap (a fuzzer's finding)")
+    func aTimestampPastTwoToTheSixtyThirdIsRefused() throws {
+        var file: [UInt8] = Array("btsnoop".utf8) + [0, 0, 0, 0, 1, 0, 0, 0x03, 0xEA]
+        file += [0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, 0]  // lengths, flags (command), drops
+        file += [0x80, 0, 0, 0, 0, 0, 0, 0]  // the timestamp: 2^63
+        file += [0x01, 0x03, 0x0C, 0x00]  // an HCI Reset command
+        let thrown = #expect(throws: DecodeError.self) { try file.withUnsafeBytes { try BTSnoopRecord.parseFile($0) } }
+        #expect(thrown?.offset == 32)
+    }
 }

@@ -6,26 +6,48 @@ extension GATTClient {
         try await exchange(ATTReadRequest(handle: handle), as: ATTReadResponse.self).value
     }
 
-    /// Reads a whole value of any length: a Read, then Read Blob from where it ended until a part
-    /// comes back shorter than ATT_MTU − 1 (Core 5.4 Vol 3 Part G §4.8.3).
+    /// The longest attribute value (Core 5.4 Vol 3 Part F §3.2.9).
+    public static let maximumValueLength = 512
+
+    /// Reads a whole value of any length (see `readLongValue`): at most 512 bytes, whatever the MTU.
     public func readLong(_ handle: UInt16) async throws(GATTError) -> [UInt8] {
+        try await readLongValue(handle).value
+    }
+
+    /// Reads a whole value: a Read, then Read Blob from where it ended while parts come back full
+    /// (ATT_MTU − 1 bytes), up to the 512-byte maximum of an attribute value (Core 5.4 Vol 3 Part G
+    /// §4.8.3). The value is the same at every MTU and never longer than 512 bytes; `excess` says the
+    /// server offered more than that (the value is then its first 512 bytes, as the specification
+    /// allows no longer one — a server that ignores the offset looks so too).
+    public func readLongValue(_ handle: UInt16) async throws(GATTError) -> (value: [UInt8], excess: Bool) {
+        let limit = Self.maximumValueLength
         var value = try await read(handle)
-        var lastPart = value.count
-        // 512 is the longest attribute value (Core 5.4 Vol 3 Part F §3.2.9); stop past it whatever the peer says.
-        while lastPart == mtu - 1 && value.count <= 512 {
-            let part: [UInt8]
-            do {
-                part = try await exchange(
-                    ATTReadBlobRequest(handle: handle, valueOffset: UInt16(value.count)),
-                    as: ATTReadBlobResponse.self
-                ).partValue
-            } catch .att(let error) where error.code == .attributeNotLong || error.code == .invalidOffset {
-                break
-            }
+        var lastPartFull = value.count == mtu - 1
+        while lastPartFull && value.count < limit {
+            guard let part = try await readBlob(handle, at: value.count) else { break }
             value.append(contentsOf: part)
-            lastPart = part.count
+            lastPartFull = part.count == mtu - 1
         }
-        return value
+        var excess = value.count > limit
+        if !excess && value.count == limit && lastPartFull {
+            // A full part ended exactly at 512: a server that has no more answers Invalid Offset.
+            excess = try await readBlob(handle, at: limit).map { !$0.isEmpty } ?? false
+        }
+        return (Array(value.prefix(limit)), excess)
+    }
+
+    /// One Read Blob; nil when the server says the value has nothing at `offset` (Attribute Not Long,
+    /// Invalid Offset) or answers with nothing.
+    private func readBlob(_ handle: UInt16, at offset: Int) async throws(GATTError) -> [UInt8]? {
+        do {
+            let part = try await exchange(
+                ATTReadBlobRequest(handle: handle, valueOffset: UInt16(offset)),
+                as: ATTReadBlobResponse.self
+            ).partValue
+            return part.isEmpty ? nil : part
+        } catch .att(let error) where error.code == .attributeNotLong || error.code == .invalidOffset {
+            return nil
+        }
     }
 
     /// Reads the value of a characteristic, long or short.

@@ -63,18 +63,24 @@ extension AdvertisingData {
     /// Appends the AD structures: flags, name, service UUIDs (complete lists, one per width), TX power,
     /// appearance, service data, manufacturer data, then `other`. Decoding the result gives this value
     /// back when each UUID sits in the list of its shortest width and the name is valid UTF-8.
+    ///
+    /// One structure holds at most 254 bytes of data (its length octet counts the type too): a longer
+    /// name is cut at a character boundary and sent as the Shortened Local Name; other longer data is
+    /// cut at 254 bytes, so the length octet always tells the truth.
     public func encode(into writer: inout ByteWriter) {
         func structure(_ type: AdvertisingDataType, _ body: (inout ByteWriter) -> Void) {
             let lengthOffset = writer.count
             writer.write(UInt8(0))
             writer.write(type.rawValue)
             body(&writer)
-            writer.patch(UInt8(truncatingIfNeeded: writer.count - lengthOffset - 1), at: lengthOffset)
+            writer.truncate(to: lengthOffset + 2 + Self.maximumFieldLength)
+            writer.patch(UInt8(writer.count - lengthOffset - 1), at: lengthOffset)
         }
         if let flags { structure(.flags) { $0.write(flags) } }
         if let localName {
-            structure(isLocalNameComplete ? .completeLocalName : .shortenedLocalName) {
-                $0.write(contentsOf: localName.utf8)
+            let (name, complete) = Self.fitting(localName)
+            structure(isLocalNameComplete && complete ? .completeLocalName : .shortenedLocalName) {
+                $0.write(contentsOf: name.utf8)
             }
         }
         let lists: [(AdvertisingDataType, [BluetoothUUID])] = [
@@ -102,6 +108,20 @@ extension AdvertisingData {
             }
         }
         for entry in other { structure(entry.type) { $0.write(contentsOf: entry.data) } }
+    }
+
+    /// The most data bytes one AD structure can hold: 255 (the length octet's largest value) less the type.
+    public static let maximumFieldLength = 254
+
+    /// `name` cut to at most `maximumFieldLength` UTF-8 bytes at a character boundary, and whether it is whole.
+    static func fitting(_ name: String) -> (String, Bool) {
+        guard name.utf8.count > maximumFieldLength else { return (name, true) }
+        var cut = ""
+        for character in name {
+            if cut.utf8.count + character.utf8.count > maximumFieldLength { break }
+            cut.append(character)
+        }
+        return (cut, false)
     }
 
     /// The encoded AD structures in a new array.

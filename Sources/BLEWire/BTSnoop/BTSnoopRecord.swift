@@ -114,7 +114,13 @@ public struct BTSnoopRecord: Sendable, Hashable {
             let included = Int(try reader.readBigEndian(4))
             let flags = try reader.readBigEndian(4)
             let drops = UInt32(try reader.readBigEndian(4))
-            let stamp = Int64(bitPattern: try reader.readBigEndian(8))
+            let rawStamp = try reader.readBigEndian(8)
+            // Microseconds since year 0 as an unsigned 64-bit count: past 2^63 (the year 292,000 or so) it is
+            // not a time, and would overflow on the way to Unix time.
+            guard rawStamp < 1 << 63 else {
+                throw DecodeError(offset: start + 16, reason: .invalidValue(field: "timestamp", value: rawStamp))
+            }
+            let stamp = Int64(rawStamp)
             guard included >= 1 else {
                 throw DecodeError(offset: start + 4, reason: .invalidValue(field: "included length", value: 0))
             }

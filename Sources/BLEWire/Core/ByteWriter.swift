@@ -32,6 +32,11 @@ public struct ByteWriter: Sendable {
     /// Overwrites one byte already written at `offset` (for one-octet length fields).
     public mutating func patch(_ value: UInt8, at offset: Int) { bytes[offset] = value }
 
+    /// Drops everything past the first `count` bytes (no-op when shorter).
+    public mutating func truncate(to count: Int) {
+        if bytes.count > count { bytes.removeLast(bytes.count - count) }
+    }
+
     /// Overwrites a 16-bit little-endian value already written at `offset` (for length fields).
     public mutating func patch(_ value: UInt16, at offset: Int) {
         bytes[offset] = UInt8(truncatingIfNeeded: value)
