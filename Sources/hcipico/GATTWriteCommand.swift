@@ -10,7 +10,9 @@ struct GATTWriteCommand: AsyncParsableCommand {
         discussion: """
             VALUE is hex (default: 0102ff, '01 02 ff' or 01:02:ff), or text with --text; --file writes a \
             file's bytes instead. A value longer than ATT_MTU − 3 is written with Prepare/Execute Write \
-            (up to 512 bytes); --without-response sends one Write Command, which must fit in ATT_MTU − 3.
+            (up to 512 bytes); --without-response sends one Write Command, which must fit in ATT_MTU − 3, \
+            and is refused (64) for a characteristic that does not declare 'write without response' \
+            unless --force.
             """
     )
 
@@ -40,6 +42,9 @@ struct GATTWriteCommand: AsyncParsableCommand {
 
     @Flag(help: "Send a Write Command (no acknowledgement); the value must fit in ATT_MTU − 3.")
     var withoutResponse = false
+
+    @Flag(help: "With --without-response: send the Write Command even if the characteristic does not declare it.")
+    var force = false
 
     func validate() throws {
         guard (ATTBearer.defaultMTU...ATTBearer.maximumMTU).contains(mtu) else {
@@ -75,8 +80,26 @@ struct GATTWriteCommand: AsyncParsableCommand {
         let selector = try AttributeSelector(parsing: attribute)
         let bytes = try self.bytes()
         let withoutResponse = self.withoutResponse
+        let force = self.force
         try await link.withClient(mtu: mtu, "write \(selector)") { link throws(GATTError) in
-            let handle = try await selector.handle(on: link.client)
+            guard withoutResponse && !force else {
+                let handle = try await selector.handle(on: link.client)
+                return withoutResponse
+                    ? try await link.client.writeWithoutResponse(bytes, to: handle)
+                    : try await link.client.write(bytes, to: handle)
+            }
+            // The write kind follows what the characteristic declares: a Write Command to one that
+            // does not take it would be dropped by the peer without a word.
+            let profile = try await link.client.discoverProfile()
+            let handle = try selector.handle(in: profile)
+            if let characteristic = profile.characteristic(at: handle), characteristic.valueHandle == handle,
+                !characteristic.properties.contains(.writeWithoutResponse)
+            {
+                throw .invalidArgument(
+                    "\(characteristic.uuid) declares \(characteristic.properties), not write without response; "
+                        + "give --force to send a Write Command anyway"
+                )
+            }
             if withoutResponse {
                 try await link.client.writeWithoutResponse(bytes, to: handle)
             } else {

@@ -206,4 +206,14 @@ import Testing
         let text = try String(contentsOfFile: outputPath, encoding: .utf8)
         #expect(text.contains("0x0006 tespico"), "\(text)")
     }
+
+    @Test func aWriteCommandToACharacteristicThatDoesNotTakeOneIsRefused() async throws {
+        let refused = try await Self.gatt(["sim:calculator", "write", "2A00", "01", "--without-response"])
+        #expect(refused.status == 64, "\(refused.error)")
+        #expect(refused.error.contains("not write without response; give --force"), "\(refused.error)")
+        let forced = try await Self.gatt(["sim:calculator", "write", "0x0003", "01", "--without-response", "--force"])
+        #expect(forced.status == 0, "\(forced.error)")
+        let declared = try await Self.gatt(["sim:calculator", "write", Self.calculator, "07062a", "--without-response"])
+        #expect(declared.status == 0, "\(declared.error)")
+    }
 }
