@@ -87,19 +87,18 @@ public final class RunRecorder: @unchecked Sendable {
     /// Finishes the sinks now as incomplete with `reason`, unless they are finished already; safe to call
     /// from any thread while `record` runs (it then returns at its next event).
     ///
-    /// Waits at most `patience` for a sink call in progress (a write blocked on a FIFO or a pipe whose
-    /// reader stopped reading never returns): the process must still be able to end.
-    public func abandon(_ reason: String, patience: Duration = .seconds(1)) {
+    /// For a process that must end at once: the end markers are handed to the kernel (which keeps them
+    /// past the process's end) but not synced, since a sync on a busy disk can take seconds. Waits at
+    /// most `patience` for a sink call in progress (a write blocked on a FIFO or a pipe whose reader
+    /// stopped reading never returns, a periodic sync on a busy disk): the process must still end.
+    public func abandon(_ reason: String, patience: Duration = .milliseconds(500)) {
         let seconds = Double(patience.components.seconds) + Double(patience.components.attoseconds) * 1e-18
         guard lock.lock(before: Date().addingTimeInterval(seconds)) else { return }
         defer { lock.unlock() }
         guard ending == nil else { return }
         let end = RunEnd(complete: false, reason: reason, packages: packageCount)
         ending = end
-        for sink in sinks {
-            try? sink.finish(end)
-            try? sink.sync()
-        }
+        for sink in sinks { try? sink.finish(end) }
     }
 
     private func write(_ package: PicoPackage) {
