@@ -130,20 +130,42 @@ extension HCIHost {
             )
             return
         }
-        let link = HCIConnection(
-            host: self,
-            handle: handle,
-            peer: event.peer,
-            role: event.role,
-            interval: event.connectionInterval,
-            latency: event.peripheralLatency,
-            timeout: event.supervisionTimeout
-        )
-        let pending = state.withLock { state in
+        // A completion is taken only for the connect that waits for it, and never replaces a live link:
+        // a second completion for a live handle (or one nobody asked for) is reported and ignored.
+        let outcome: CompletionOutcome = state.withLock { state in
+            if state.connections[handle] != nil {
+                state.statistics.ignoredEvents += 1
+                return .live
+            }
+            guard let pending = state.pendingConnect else {
+                state.statistics.ignoredEvents += 1
+                return .unsolicited
+            }
+            state.pendingConnect = nil
+            let link = HCIConnection(
+                host: self,
+                handle: handle,
+                peer: event.peer,
+                role: event.role,
+                interval: event.connectionInterval,
+                latency: event.peripheralLatency,
+                timeout: event.supervisionTimeout
+            )
             state.connections[handle] = link
-            defer { state.pendingConnect = nil }
-            return state.pendingConnect
+            return .taken(pending, link)
         }
-        pending?.continuation.resume(returning: .success(link))
+        switch outcome {
+        case .taken(let pending, let link): pending.continuation.resume(returning: .success(link))
+        case .live: diagnose("LE Connection Complete for live handle 0x\(hex(handle)) ignored: the link is kept")
+        case .unsolicited:
+            diagnose("LE Connection Complete for handle 0x\(hex(handle)) with no connect pending ignored")
+        }
     }
+}
+
+/// What became of an LE Connection Complete (see `HCIHost.connectionComplete`).
+private enum CompletionOutcome {
+    case taken(HCIHost.PendingConnect, HCIConnection)
+    case live
+    case unsolicited
 }

@@ -1,0 +1,49 @@
+import BLEHost
+import BLEWire
+import Testing
+
+/// A controller (or a peer through it) that sends LE Connection Complete nobody asked for must not take
+/// over a live link: the completion is reported and ignored.
+@Suite("HCIHost keeps live links against stray LE Connection Complete events")
+struct HCIHostConnectionHijackTests {
+    static func completion(handle: UInt16, peer: BluetoothAddress) -> HCILEConnectionCompleteEvent {
+        HCILEConnectionCompleteEvent(
+            status: .success,
+            connectionHandle: handle,
+            role: 0,
+            peerAddressType: 1,
+            peerAddress: peer,
+            connectionInterval: 6,
+            peripheralLatency: 0,
+            supervisionTimeout: 200,
+            centralClockAccuracy: 0
+        )
+    }
+
+    @Test("a second completion for a live handle does not replace the link, which keeps receiving")
+    func aSecondCompletionForALiveHandleIsIgnored() async throws {
+        let harness = try await HostHarness()
+        let link = try await harness.connect()
+        let sink = ATTSink()
+        try sink.attach(link.att)
+        let intruder = BluetoothAddress(value: 0xC0_FF_EE_00_00_01, type: .random)
+        let before = harness.host.statistics.ignoredEvents
+        harness.controller.event(Self.completion(handle: link.handle, peer: intruder))
+        #expect(await eventually { harness.host.statistics.ignoredEvents == before + 1 })
+        // A notification for the handle still reaches the original link's ATT channel.
+        harness.controller.l2cap(handle: link.handle, channel: 4, [0x1B, 0x03, 0x00, 0x2A])
+        #expect(await eventually { sink.pdus.withLock { $0 } == [[0x1B, 0x03, 0x00, 0x2A]] })
+        #expect(link.peer.value == HostHarness.peer.value)
+    }
+
+    @Test("a completion with no connect pending is ignored")
+    func anUnsolicitedCompletionIsIgnored() async throws {
+        let harness = try await HostHarness()
+        let before = harness.host.statistics.ignoredEvents
+        harness.controller.event(Self.completion(handle: 0x0077, peer: HostHarness.peer))
+        #expect(await eventually { harness.host.statistics.ignoredEvents == before + 1 })
+        // The next connect gets its own completion.
+        let link = try await harness.connect()
+        #expect(link.handle != 0x0077)
+    }
+}
