@@ -47,3 +47,40 @@ struct HCIHostConnectionHijackTests {
         #expect(link.handle != 0x0077)
     }
 }
+
+/// Link events nobody reads are bounded: the newest are kept, the rest counted.
+@Suite("HCIConnection.events is bounded")
+struct HCIConnectionEventBoundTests {
+    @Test("2,000 LE Connection Update Complete events nobody reads keep the newest, count the rest")
+    func floodedUpdatesAreBounded() async throws {
+        let harness = try await HostHarness()
+        let link = try await harness.connect()
+        let flood = 2_000
+        for index in 0..<flood {
+            harness.controller.event(
+                HCILEConnectionUpdateCompleteEvent(
+                    status: .success,
+                    connectionHandle: link.handle,
+                    connectionInterval: UInt16(6 + index % 100),
+                    peripheralLatency: 0,
+                    supervisionTimeout: 200
+                )
+            )
+        }
+        let limit = HCIConnection.eventLimit
+        #expect(await eventually { harness.host.statistics.droppedLinkEvents == flood - limit })
+        harness.controller.event(
+            HCIDisconnectionCompleteEvent(status: .success, connectionHandle: link.handle, reason: 0x13)
+        )
+        var kept: [HCIConnectionEvent] = []
+        for await event in link.events { kept.append(event) }
+        // The newest updates, in order, then the disconnection (which the bound never pushes out).
+        let updates = kept.dropLast().map { event -> Int? in
+            guard case .parametersUpdated(_, let interval, _, _) = event else { return nil }
+            return Int(interval)
+        }
+        #expect(updates.count >= limit - 1 && updates.count <= limit)
+        #expect(updates == (flood - updates.count..<flood).map { 6 + $0 % 100 })
+        #expect(kept.last == .disconnected(reason: 0x13))
+    }
+}

@@ -53,7 +53,7 @@ extension HCIConnection {
         sendSignaling(
             L2CAPConnectionParameterUpdateResponse(identifier: identifier, result: accepted ? 0 : 1).encodedBytes
         )
-        eventSink.yield(.parameterRequest(parameters, accepted: accepted, viaL2CAP: true))
+        report(.parameterRequest(parameters, accepted: accepted, viaL2CAP: true))
         if accepted {
             host.sendDetached(
                 HCILEConnectionUpdate(
@@ -98,7 +98,7 @@ extension HCIConnection {
             supervisionTimeout: event.timeout
         )
         let accepted = host.configuration.acceptedParameters.accepts(parameters)
-        eventSink.yield(.parameterRequest(parameters, accepted: accepted, viaL2CAP: false))
+        report(.parameterRequest(parameters, accepted: accepted, viaL2CAP: false))
         if accepted {
             host.sendDetached(
                 HCILERemoteConnectionParameterRequestReply(

@@ -11,8 +11,13 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
     public let role: UInt8
     /// ATT over L2CAP CID 4 on this link: give it to `GATTClient.connect(transport:)`.
     public let att: HCIATTChannel
-    /// Changes on the link, in order; finishes after `.disconnected`.
+    /// Changes on the link, in order; finishes after `.disconnected`. Bounded: when nobody reads it,
+    /// the newest `eventLimit` are kept (`.disconnected`, the last, always) and the older ones are
+    /// dropped and counted in `HCIHost.statistics.droppedLinkEvents`, so a controller or a peer that
+    /// floods the link with updates cannot grow the host's memory.
     public let events: AsyncStream<HCIConnectionEvent>
+    /// How many link events `events` holds for a reader that has not taken them.
+    public static let eventLimit = 256
     let eventSink: AsyncStream<HCIConnectionEvent>.Continuation
     let reassembler = L2CAPReassembler()
     /// Strong: the host keeps its connections until they end, so the cycle ends with the link.
@@ -45,11 +50,16 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         self.peer = peer
         self.role = role
         state = Mutex(State(interval: interval, latency: latency, supervisionTimeout: timeout))
-        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.eventLimit))
         att = HCIATTChannel(host: host, handle: handle)
     }
 
     public var description: String { "connection 0x\(hex4(handle)) to \(peer)" }
+
+    /// Hands `event` to `events`, counting the one the bound pushed out.
+    func report(_ event: HCIConnectionEvent) {
+        if case .dropped = eventSink.yield(event) { host.state.withLock { $0.statistics.droppedLinkEvents += 1 } }
+    }
 
     /// Current interval (1.25 ms), peripheral latency, supervision timeout (10 ms).
     public var parameters: (interval: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
@@ -111,7 +121,7 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
             if state.disconnectReason == nil { state.disconnectReason = reason }
         }
         att.linkClosed(transportError)
-        eventSink.yield(.disconnected(reason: reason))
+        report(.disconnected(reason: reason))
         eventSink.finish()
         wakeDisconnectWaiters()
     }

@@ -49,7 +49,7 @@ extension HCIHost {
                     state.supervisionTimeout = update.supervisionTimeout
                 }
             }
-            link.eventSink.yield(
+            link.report(
                 .parametersUpdated(
                     status: update.status,
                     interval: update.connectionInterval,
@@ -69,7 +69,7 @@ extension HCIHost {
                     maxRxTime: change.maxRxTime
                 )
             }
-            connection(change.connectionHandle)?.eventSink.yield(
+            connection(change.connectionHandle)?.report(
                 .dataLengthChanged(
                     maxTxOctets: change.maxTxOctets,
                     maxTxTime: change.maxTxTime,
@@ -83,7 +83,7 @@ extension HCIHost {
                     state.phy = LinkPHYState(tx: update.txPHY, rx: update.rxPHY)
                 }
             }
-            connection(update.connectionHandle)?.eventSink.yield(
+            connection(update.connectionHandle)?.report(
                 .phyUpdated(status: update.status, tx: update.txPHY, rx: update.rxPHY)
             )
         case .numberOfCompletedPackets, .leReadRemoteFeaturesComplete:

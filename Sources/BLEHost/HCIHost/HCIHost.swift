@@ -126,6 +126,8 @@ public struct HCIHostStatistics: Sendable, Hashable {
     public var droppedL2CAP = 0
     /// Signaling commands answered with Command Reject.
     public var rejectedSignaling = 0
+    /// Link events (`HCIConnection.events`) dropped because nobody read them and the bound was reached.
+    public var droppedLinkEvents = 0
     /// ACL packets sent and received.
     public var aclSent = 0
     public var aclReceived = 0
