@@ -18,11 +18,12 @@ struct ScanCommand: AsyncParsableCommand {
             --all drops the service filter. Runs through the kernel's raw HCI socket (--transport kernel, \
             the default; root or CAP_NET_RAW) or hcipico's own HCI host (user:hciN, serial:DEV[@BAUD], \
             tcp:HOST:PORT, or HCIPICO_TRANSPORT). Whatever scan hcipico enabled it disables again, also \
-            on Ctrl-C or SIGTERM, which end the scan and print what was found: exit status 0 when the \
-            scan had no time limit (--timeout 0), 130 when it cut a timed scan short. Exit status: 0 \
-            done (even when nothing matched), 4 transport lost (what was found is printed), 5 no answer \
-            from the controller, 10 no Bluetooth in the kernel, 11 no adapter, 12 adapter down, \
-            13 no permission, 14 busy (another scan runs), 64 bad input, 130 interrupted.
+            on a signal (Ctrl-C, SIGTERM, SIGHUP), which ends the scan and prints what was found: exit \
+            status 0 when the scan had no time limit (--timeout 0), the signal's (130, 143, 129) when it \
+            cut a timed scan short. Exit status: 0 done (even when nothing matched), 4 transport lost \
+            (what was found is printed), 5 no answer from the controller, 10 no Bluetooth in the kernel, \
+            11 no adapter, 12 adapter down, 13 no permission, 14 busy (another scan runs), 64 bad input, \
+            129/130/143 a signal.
             """
     )
 
