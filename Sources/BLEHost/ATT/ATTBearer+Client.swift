@@ -52,7 +52,10 @@ extension ATTBearer {
         }
         let serverMTU = Int(response.serverRxMTU)
         let agreed = max(ATTBearer.defaultMTU, min(offered, serverMTU))
-        state.withLock { $0.mtu = agreed }
+        state.withLock { state in
+            state.mtu = agreed
+            state.handlers.mtu = agreed
+        }
         return agreed
     }
 

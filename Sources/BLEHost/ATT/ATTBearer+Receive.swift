@@ -11,12 +11,14 @@ extension ATTBearer {
                 return drop("notification of \(pdu.count) bytes")
             }
             let handlers = state.withLock { $0.handlers }
+            guard pdu.count <= handlers.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
             handlers.notification?(notification.handle, notification.value, false)
         case ATTHandleValueIndication.opcode:
             guard let indication = try? ATTHandleValueIndication.View(pdu: pdu) else {
                 return drop("indication of \(pdu.count) bytes")
             }
             let handlers = state.withLock { $0.handlers }
+            guard pdu.count <= handlers.mtu else { return drop("indication of \(pdu.count) bytes > ATT_MTU") }
             handlers.notification?(indication.handle, indication.value, true)
             try? transport.send([ATTHandleValueConfirmation.opcode])
         case ATTMultipleHandleValueNotification.opcode:
@@ -41,12 +43,17 @@ extension ATTBearer {
     /// Completes the pending request with a response or an Error Response that names its opcode.
     private func receiveResponse(_ pdu: UnsafeRawBufferPointer) {
         let opcode = pdu[0]
-        let pending = state.withLock { state in state.requests.inFlight.map { ($0.id, $0.opcode) } }
-        guard let (id, requestOpcode) = pending else {
+        let pending = state.withLock { state in state.requests.inFlight.map { ($0.id, $0.opcode, state.mtu) } }
+        guard let (id, requestOpcode, mtu) = pending else {
             return drop("response 0x\(hex(opcode)) with no request pending")
         }
         let result: Result<[UInt8], GATTError>
-        if opcode == ATTErrorResponse.opcode {
+        if pdu.count > mtu {
+            // Longer than the MTU allows (Core 5.4 Vol 3 Part F §3.2.8): refused, not trusted.
+            result = .failure(
+                .unexpectedResponse(request: requestOpcode, "response of \(pdu.count) bytes exceeds ATT_MTU \(mtu)")
+            )
+        } else if opcode == ATTErrorResponse.opcode {
             guard pdu.count == 5 else { return drop("Error Response of \(pdu.count) bytes") }
             guard pdu[1] == requestOpcode else {
                 return drop("Error Response for 0x\(hex(pdu[1])) while 0x\(hex(requestOpcode)) is pending")
@@ -65,6 +72,7 @@ extension ATTBearer {
     /// Delivers each (handle, length, value) tuple of a Multiple Handle Value Notification.
     private func receiveMultipleNotification(_ pdu: UnsafeRawBufferPointer) {
         let handlers = state.withLock { $0.handlers }
+        guard pdu.count <= handlers.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
         var offset = 1
         while offset < pdu.count {
             guard pdu.count - offset >= 4 else { return drop("truncated Multiple Handle Value Notification") }

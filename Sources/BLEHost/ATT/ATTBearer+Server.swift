@@ -65,6 +65,7 @@ extension ATTBearer {
         let clientMTU = Int(pdu[1]) | Int(pdu[2]) << 8
         let serverMTU = state.withLock { state in
             state.mtu = max(ATTBearer.defaultMTU, min(clientMTU, state.preferredMTU))
+            state.handlers.mtu = state.mtu
             return state.preferredMTU
         }
         let response: [UInt8] = [

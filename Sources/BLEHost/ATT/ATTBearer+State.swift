@@ -79,6 +79,8 @@ extension ATTBearer {
     struct Handlers {
         var notification: NotificationHandler?
         var request: RequestHandler?
+        /// The current ATT_MTU, kept equal to `State.mtu`: the receive path checks PDU lengths against it
+        /// with the handlers it copies anyway.
         var mtu = ATTBearer.defaultMTU
     }
 

@@ -20,12 +20,18 @@ extension GATTClient {
             } catch .att(let error) where error.code == .attributeNotFound {
                 break
             }
+            // The groups must follow each other without overlap, in this response and after the earlier ones.
+            var next = Int(start)
             for entry in response.attributeData.entries {
-                guard entry.handle >= start, entry.endGroupHandle >= entry.handle else {
-                    throw .unexpectedResponse(request: ATTReadByGroupTypeRequest.opcode, "service range out of order")
+                guard Int(entry.handle) >= next, entry.endGroupHandle >= entry.handle else {
+                    throw .unexpectedResponse(
+                        request: ATTReadByGroupTypeRequest.opcode,
+                        "service 0x\(hex(entry.handle))–0x\(hex(entry.endGroupHandle)) repeats or overlaps another"
+                    )
                 }
                 let uuid = try Self.uuid(from: entry.value, request: ATTReadByGroupTypeRequest.opcode)
                 found.append(GATTService(uuid: uuid, handle: entry.handle, endHandle: entry.endGroupHandle))
+                next = Int(entry.endGroupHandle) + 1
             }
             guard let last = response.attributeData.entries.last?.endGroupHandle, last < 0xFFFF else { break }
             start = last + 1
@@ -55,13 +61,18 @@ extension GATTClient {
             } catch .att(let error) where error.code == .attributeNotFound {
                 break
             }
+            var next = Int(start)
             for range in response.handles {
-                guard range.foundAttributeHandle >= start, range.groupEndHandle >= range.foundAttributeHandle else {
-                    throw .unexpectedResponse(request: ATTFindByTypeValueRequest.opcode, "service range out of order")
+                guard Int(range.foundAttributeHandle) >= next, range.groupEndHandle >= range.foundAttributeHandle else {
+                    throw .unexpectedResponse(
+                        request: ATTFindByTypeValueRequest.opcode,
+                        "service 0x\(hex(range.foundAttributeHandle))–0x\(hex(range.groupEndHandle)) repeats or overlaps another"
+                    )
                 }
                 found.append(
                     GATTService(uuid: uuid, handle: range.foundAttributeHandle, endHandle: range.groupEndHandle)
                 )
+                next = Int(range.groupEndHandle) + 1
             }
             guard let last = response.handles.last?.groupEndHandle, last < 0xFFFF else { break }
             start = last + 1
@@ -124,13 +135,20 @@ extension GATTClient {
         var all: [GATTCharacteristic] = []
         for (index, declaration) in declarations.enumerated() {
             let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : service.endHandle
+            // The value follows its declaration, inside the service, before the next declaration.
+            guard declaration.valueHandle > declaration.handle, declaration.valueHandle <= end else {
+                throw .unexpectedResponse(
+                    request: ATTReadByTypeRequest.opcode,
+                    "characteristic at 0x\(hex(declaration.handle)) names value handle 0x\(hex(declaration.valueHandle))"
+                )
+            }
             all.append(
                 GATTCharacteristic(
                     uuid: declaration.uuid,
                     declarationHandle: declaration.handle,
                     valueHandle: declaration.valueHandle,
                     properties: GATTCharacteristicProperties(rawValue: declaration.properties),
-                    endHandle: max(end, declaration.valueHandle)
+                    endHandle: end
                 )
             )
         }
@@ -153,11 +171,13 @@ extension GATTClient {
             } catch .att(let error) where error.code == .attributeNotFound {
                 break
             }
+            var next = Int(start)
             for pair in response.information.pairs {
-                guard pair.handle >= start else {
+                guard Int(pair.handle) >= next, pair.handle <= characteristic.endHandle else {
                     throw .unexpectedResponse(request: ATTFindInformationRequest.opcode, "handles out of order")
                 }
                 found.append(GATTDescriptor(uuid: pair.uuid, handle: pair.handle))
+                next = Int(pair.handle) + 1
             }
             guard let last = response.information.pairs.last?.handle, last < 0xFFFF else { break }
             start = last + 1
@@ -198,11 +218,15 @@ extension GATTClient {
             } catch .att(let error) where error.code == .attributeNotFound {
                 break
             }
-            for entry in response.attributeData.entries where entry.handle < start {
-                throw .unexpectedResponse(
-                    request: ATTReadByTypeRequest.opcode,
-                    "handle 0x\(hex(entry.handle)) out of order"
-                )
+            var next = Int(start)
+            for entry in response.attributeData.entries {
+                guard Int(entry.handle) >= next, entry.handle <= last else {
+                    throw .unexpectedResponse(
+                        request: ATTReadByTypeRequest.opcode,
+                        "handle 0x\(hex(entry.handle)) repeats, is out of order or out of range"
+                    )
+                }
+                next = Int(entry.handle) + 1
             }
             found.append(contentsOf: response.attributeData.entries)
             guard let handle = response.attributeData.entries.last?.handle, handle < last else { break }
