@@ -6,12 +6,7 @@ import Testing
 @Suite struct ATTBearerTests {
     let clock = ManualATTClock()
 
-    func makeBearer() throws -> (ATTBearer, RecordingPeer) {
-        let (local, remote) = try SocketPairATTTransport.makePair()
-        let bearer = ATTBearer(transport: local, clock: clock)
-        try bearer.start()
-        return (bearer, try RecordingPeer(remote))
-    }
+    func makeBearer() throws -> (ATTBearer, RecordingPeer) { try startedBearer(clock: clock) }
 
     @Test func keepsOneRequestInFlightAndQueuesTheRest() async throws {
         let (bearer, peer) = try makeBearer()
@@ -156,4 +151,12 @@ final class ClosedBox: @unchecked Sendable {
     var value: GATTError? { lock.locked { stored } }
     func append(_ item: String) { lock.locked { list.append(item) } }
     var items: [String] { lock.locked { list } }
+}
+
+/// A started bearer on `clock` and a raw peer on the other end of its socketpair.
+func startedBearer(clock: ManualATTClock) throws -> (ATTBearer, RecordingPeer) {
+    let (local, remote) = try SocketPairATTTransport.makePair()
+    let bearer = ATTBearer(transport: local, clock: clock)
+    try bearer.start()
+    return (bearer, try RecordingPeer(remote))
 }

@@ -7,12 +7,7 @@ import Testing
 @Suite struct ATTCancellationTests {
     let clock = ManualATTClock()
 
-    func makeBearer() throws -> (ATTBearer, RecordingPeer) {
-        let (local, remote) = try SocketPairATTTransport.makePair()
-        let bearer = ATTBearer(transport: local, clock: clock)
-        try bearer.start()
-        return (bearer, try RecordingPeer(remote))
-    }
+    func makeBearer() throws -> (ATTBearer, RecordingPeer) { try startedBearer(clock: clock) }
 
     @Test func aCancelledRequestInFlightEndsAtOnceAndItsLateResponseIsDiscarded() async throws {
         let (bearer, peer) = try makeBearer()

@@ -4,6 +4,15 @@ import Testing
 @testable import PicoLink
 
 @Suite struct BackpressureTests {
+    /// Waits (bounded) until the device has ended its script and `overflowed` packages were counted.
+    static func waitUntilSent(_ link: SimulatedLink, _ run: PicoRun, overflowed: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while link.peripheral.pico.isRunningScript || run.events.overflowed < overflowed {
+            try #require(ContinuousClock.now < deadline, "the device did not finish")
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     @Test func slowConsumerBoundsTheBacklogAndLosesNothing() async throws {
         let link = try await SimulatedLink.make()
         defer { link.close() }
@@ -39,11 +48,7 @@ import Testing
             + "pck_start\npck_add t\npck_add c\npck_end\nendloop\non_finished:\ncell_off\n"
         let run = try await link.session.run(try PicoScript(script), title: "ca", backlogLimit: 500)
         // Not consuming: wait until the device has sent its whole run.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while link.peripheral.pico.isRunningScript || run.events.overflowed < 19_500 {
-            try #require(ContinuousClock.now < deadline, "the device did not finish")
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await Self.waitUntilSent(link, run, overflowed: 19_500)
         // The link still answers while nobody reads the run: a read of ModemOut goes through.
         let modemOut = try await link.session.client.read(link.session.writer.modemOutHandle)
         #expect(modemOut == [1])
@@ -71,11 +76,7 @@ import Testing
             "var p\nvar c\ncell_on\nmeas_loop_ca p c 500m 1m 2\npck_start\npck_add c\npck_end\nendloop\n"
             + "on_finished:\ncell_off\n"
         let run = try await link.session.run(try PicoScript(script), title: "ca", backlogLimit: 100)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while link.peripheral.pico.isRunningScript || run.events.overflowed < 1_900 {
-            try #require(ContinuousClock.now < deadline, "the device did not finish")
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await Self.waitUntilSent(link, run, overflowed: 1_900)
         let end = try await RunRecorder(sinks: []).record(run)
         #expect(
             end
