@@ -18,6 +18,18 @@ struct GATTCommandPeerTests {
     /// Starts an echo peer and runs each of `commands` (`hcipico gatt ADDRESS --random --transport …`
     /// then the command's own arguments) one after the other, each on a new connection.
     static func run(_ commands: [[String]]) async throws -> [(status: Int32, stdout: String, stderr: String)] {
+        try await withEchoPeer { peer, link, binary in
+            var results: [(status: Int32, stdout: String, stderr: String)] = []
+            for command in commands { results.append(try #require(runProgram(binary, link + command))) }
+            return results
+        }
+    }
+
+    /// Starts an echo peer and runs `body` with it, the `hcipico gatt ADDRESS --random --transport …`
+    /// words that reach it and the built binary; stops the peer afterwards.
+    static func withEchoPeer<Result>(
+        _ body: (BumblePeer, [String], String) async throws -> Result
+    ) async throws -> Result {
         let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-peer-\(UUID()).log").path
         let peer = try await BumblePeer.start(script: script, arguments: ["--mode", "echo"], logPath: log)
@@ -27,12 +39,8 @@ struct GATTCommandPeerTests {
         }
         let address = try #require(peer.peripherals.first)
         let binary = try builtHCIPico()
-        var results: [(status: Int32, stdout: String, stderr: String)] = []
-        for command in commands {
-            let link = ["gatt", address.description, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)"]
-            results.append(try #require(runProgram(binary, link + command)))
-        }
-        return results
+        let link = ["gatt", address.description, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)"]
+        return try await body(peer, link, binary)
     }
 
     @Test func servicesReadSubscribeAndWriteOverTheEmulatedLink() async throws {
@@ -73,48 +81,38 @@ struct GATTCommandPeerTests {
     /// SIGINT, SIGTERM and SIGHUP during `gatt subscribe` against Bumble's own host: the peer sees its
     /// TX subscription turned off (CCCD 0) and then the disconnection, and the status names the signal.
     @Test func everySignalTurnsTheSubscriptionOffAtThePeer() async throws {
-        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-peer-\(UUID()).log").path
-        let peer = try await BumblePeer.start(script: script, arguments: ["--mode", "echo"], logPath: log)
-        defer {
-            peer.stop()
-            try? FileManager.default.removeItem(atPath: log)
-        }
-        let address = try #require(peer.peripherals.first)
-        let binary = try builtHCIPico()
-        for (number, (signal, status)) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)].enumerated() {
-            let program = try #require(
-                RunningProgram(
-                    binary,
-                    [
-                        "gatt", address.description, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)",
-                        "subscribe", Self.vspTX, "--write-to", Self.vspRX, "--write", "68656c6c6f",
-                    ]
+        try await Self.withEchoPeer { peer, link, binary in
+            for (number, (signal, status)) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)].enumerated() {
+                let program = try #require(
+                    RunningProgram(
+                        binary,
+                        link + ["subscribe", Self.vspTX, "--write-to", Self.vspRX, "--write", "68656c6c6f"]
+                    )
                 )
-            )
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !program.stdout.contains("68656c6c6f") && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+                let deadline = ContinuousClock.now + .seconds(30)
+                while !program.stdout.contains("68656c6c6f") && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let sent = ContinuousClock.now
+                program.signal(signal)
+                let exit = program.wait()
+                let took = ContinuousClock.now - sent
+                #expect(exit == status, "\(program.stderr)")
+                #expect(took < .seconds(2), "took \(took)")
+                // The peer reports what it handled as it goes: wait (bounded) for the turn-off and the
+                // disconnection of this connection.
+                func count(_ text: String, _ also: String = "") -> Int {
+                    peer.events.filter { $0.contains(text) && (also.isEmpty || $0.contains(also)) }.count
+                }
+                let waitUntil = ContinuousClock.now + .seconds(10)
+                while (count("\"subscribed\"", "\"notify\": false") < number + 1
+                    || count("\"disconnected\"") < number + 1) && ContinuousClock.now < waitUntil
+                {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(count("\"subscribed\"", "\"notify\": false") == number + 1, "\(peer.events)")
+                #expect(count("\"disconnected\"") == number + 1, "\(peer.events)")
             }
-            let sent = ContinuousClock.now
-            program.signal(signal)
-            let exit = program.wait()
-            let took = ContinuousClock.now - sent
-            #expect(exit == status, "\(program.stderr)")
-            #expect(took < .seconds(2), "took \(took)")
-            // The peer reports what it handled as it goes: wait (bounded) for the turn-off and the
-            // disconnection of this connection.
-            func count(_ text: String, _ also: String = "") -> Int {
-                peer.events.filter { $0.contains(text) && (also.isEmpty || $0.contains(also)) }.count
-            }
-            let waitUntil = ContinuousClock.now + .seconds(10)
-            while (count("\"subscribed\"", "\"notify\": false") < number + 1
-                || count("\"disconnected\"") < number + 1) && ContinuousClock.now < waitUntil
-            {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(count("\"subscribed\"", "\"notify\": false") == number + 1, "\(peer.events)")
-            #expect(count("\"disconnected\"") == number + 1, "\(peer.events)")
         }
     }
 }
