@@ -9,18 +9,20 @@ import Testing
         var file: String
         var packages: Int
         var codes: [String]
+        /// The script's `pck_add` names, in order.
+        var names: [String]
         var scans = 0
         var description: String { file }
     }
 
     static let expectations: [Expectation] = [
-        Expectation(file: "CA.mscr", packages: 100, codes: ["eb", "ba"]),
-        Expectation(file: "LSV_10k.mscr", packages: 101, codes: ["da", "ba"]),
-        Expectation(file: "CV.mscr", packages: 201, codes: ["da", "ba"]),
-        Expectation(file: "CV_nscans.mscr", packages: 603, codes: ["da", "ba"], scans: 3),
-        Expectation(file: "SWV.mscr", packages: 201, codes: ["da", "ba", "ba", "ba"]),
-        Expectation(file: "DPV.mscr", packages: 201, codes: ["da", "ba"]),
-        Expectation(file: "EIS.mscr", packages: 31, codes: ["dc", "cc", "cd"]),
+        Expectation(file: "CA.mscr", packages: 100, codes: ["eb", "ba"], names: ["t", "c"]),
+        Expectation(file: "LSV_10k.mscr", packages: 101, codes: ["da", "ba"], names: ["p", "c"]),
+        Expectation(file: "CV.mscr", packages: 201, codes: ["da", "ba"], names: ["p", "c"]),
+        Expectation(file: "CV_nscans.mscr", packages: 603, codes: ["da", "ba"], names: ["p", "c"], scans: 3),
+        Expectation(file: "SWV.mscr", packages: 201, codes: ["da", "ba", "ba", "ba"], names: ["p", "c", "f", "r"]),
+        Expectation(file: "DPV.mscr", packages: 201, codes: ["da", "ba"], names: ["p", "c"]),
+        Expectation(file: "EIS.mscr", packages: 31, codes: ["dc", "cc", "cd"], names: ["f", "z_re", "z_im"]),
     ]
 
     @Test func versionNamesTheEmStatPico() async throws {
@@ -46,6 +48,7 @@ import Testing
         #expect(outcome.ended?.aborted == false && outcome.ended?.packages == expectation.packages)
         #expect(packages.map(\.index) == Array(0..<packages.count))
         #expect(packages.allSatisfy { $0.values.map(\.code) == expectation.codes })
+        #expect(packages.allSatisfy { $0.values.map(\.name) == expectation.names })
         #expect(packages.allSatisfy { $0.device == "sim" && $0.run == 1 })
         let scans = Set(packages.compactMap(\.scan))
         #expect(scans.count == expectation.scans)

@@ -1,5 +1,6 @@
 import Testing
 
+import MethodSCRIPT
 @testable import PicoLink
 
 @Suite struct PlotBuilderTests {
@@ -11,7 +12,7 @@ import Testing
             loop: loop,
             scan: scan,
             hostTime: Double(index),
-            values: values.map { PicoValue(code: $0.0, quantity: $0.0, unit: "", value: $0.1) }
+            values: values.map { PicoValue(variable: VariableType(code: $0.0)!, value: $0.1) }
         )
     }
 

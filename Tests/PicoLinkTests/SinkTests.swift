@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import MethodSCRIPT
 @testable import PicoLink
 
 #if canImport(FoundationXML)
@@ -17,15 +18,8 @@ import FoundationXML
             scan: nil,
             hostTime: 1_763_787_000.5 + Double(index) * 0.1,
             values: [
-                PicoValue(code: "da", quantity: "Applied potential", unit: "V", value: e),
-                PicoValue(
-                    code: "ba",
-                    quantity: "WE current",
-                    unit: "A",
-                    value: i,
-                    status: "OK",
-                    range: "1 mA (high speed)"
-                ),
+                PicoValue(variable: .appliedPotential, value: e),
+                PicoValue(variable: .current, value: i, status: .ok, range: MeasurementRange(rawValue: 0x88)),
             ]
         )
     }

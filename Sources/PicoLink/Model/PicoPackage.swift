@@ -1,35 +1,3 @@
-/// One value of a data package, decoded: `ba` = −57.85 µA, status OK, range "1 mA (high speed)".
-public struct PicoValue: Sendable, Equatable {
-    /// The two-letter MethodSCRIPT variable type, e.g. `ba`.
-    public var code: String
-    /// What it measures, e.g. "WE current".
-    public var quantity: String
-    /// SI base unit, e.g. `A`; empty for dimensionless values.
-    public var unit: String
-    /// The value in the SI base unit; NaN when the device sent `nan`.
-    public var value: Double
-    /// Status flags as text (`OK`, `UNDERLOAD|OVERLOAD_WARNING`), when the device sent them.
-    public var status: String?
-    /// The range in force as text (`1 mA (high speed)`), when the device sent it.
-    public var range: String?
-
-    public init(
-        code: String,
-        quantity: String,
-        unit: String,
-        value: Double,
-        status: String? = nil,
-        range: String? = nil
-    ) {
-        self.code = code
-        self.quantity = quantity
-        self.unit = unit
-        self.value = value
-        self.status = status
-        self.range = range
-    }
-}
-
 /// One data package (`P` line) as the host received it, with where it stands in the run.
 public struct PicoPackage: Sendable, Equatable {
     /// The device's name in this program (`sim`, an address, or a user-given label).

@@ -38,6 +38,8 @@ final class PicoReceiver: @unchecked Sendable {
         let device: String
         let run: Int
         let lines: [String]
+        /// The script's `pck_add` names per package length (see `PicoScript.names(forPackageOf:)`).
+        let names: [Int: [String]]
         let backlog: EventBacklog
         var packages = 0
         var loop = -1
@@ -230,7 +232,12 @@ final class PicoReceiver: @unchecked Sendable {
             defer { context.packages += 1 }
             // Never wait for the consumer: past the backlog's bound the package is counted, not queued.
             guard context.backlog.admit() else { return }
-            let values = samples.map(PicoValue.init(sample:))
+            let names = context.names[samples.count]
+            var values: [PicoValue] = []
+            values.reserveCapacity(samples.count)
+            for (position, sample) in samples.enumerated() {
+                values.append(PicoValue(sample: sample, name: names?[position]))
+            }
             let package = PicoPackage(
                 device: context.device,
                 run: context.run,

@@ -44,6 +44,9 @@ public struct PicoScript: Sendable, Equatable {
     public let lines: [String]
     /// What goes on the wire.
     public let bytes: [UInt8]
+    /// The script's names for the values of each package it sends: one list per `pck_start … pck_end`
+    /// block, in `pck_add` order (`[["p", "c", "f", "r"]]` for the SWV example).
+    public let packageLayouts: [[String]]
 
     public init(_ text: String, maximumBytes: Int = PicoScript.defaultMaximumBytes) throws(PicoScriptError) {
         let raw = Array(text.utf8)
@@ -90,5 +93,40 @@ public struct PicoScript: Sendable, Equatable {
         }
         self.lines = lines.map { String(decoding: $0, as: UTF8.self) }
         self.bytes = bytes
+        self.packageLayouts = Self.layouts(of: self.lines)
+    }
+
+    /// `names(forPackageOf:)` for every package length the script sends.
+    var namesByPackageLength: [Int: [String]] {
+        var table: [Int: [String]] = [:]
+        for count in Set(packageLayouts.map(\.count)) { table[count] = names(forPackageOf: count) }
+        return table
+    }
+
+    /// The `pck_add` names of every `pck_start … pck_end` block (unfinished blocks are left out).
+    static func layouts(of lines: [String]) -> [[String]] {
+        var layouts: [[String]] = []
+        var current: [String]?
+        for line in lines {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let command = words.first else { continue }
+            switch command {
+            case "pck_start": current = []
+            case "pck_add" where words.count >= 2: current?.append(String(words[1]))
+            case "pck_end":
+                if let block = current { layouts.append(block) }
+                current = nil
+            default: break
+            }
+        }
+        return layouts
+    }
+
+    /// The names for a package of `count` values: the one layout of that length (or several that
+    /// agree); nil when no block or disagreeing blocks have that length.
+    public func names(forPackageOf count: Int) -> [String]? {
+        let matching = packageLayouts.filter { $0.count == count }
+        guard let first = matching.first, matching.allSatisfy({ $0 == first }) else { return nil }
+        return first
     }
 }

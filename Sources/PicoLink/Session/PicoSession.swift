@@ -147,7 +147,14 @@ public final class PicoSession: Sendable {
                     return counter
                 }
                 mode = .run(
-                    .init(continuation: continuation, device: name, run: number, lines: script.lines, backlog: backlog)
+                    .init(
+                        continuation: continuation,
+                        device: name,
+                        run: number,
+                        lines: script.lines,
+                        names: script.namesByPackageLength,
+                        backlog: backlog
+                    )
                 )
                 return .success(number)
             case .closed(let reason): return .failure(.connectionLost(reason))

@@ -36,7 +36,7 @@ public final class CSVSink: SampleSink {
             rows += prefix + ","
             rows += [
                 value.code, SinkText.csv(value.quantity), SinkText.number(value.value, nan: "NaN"), value.unit,
-                value.status ?? "", SinkText.csv(value.range ?? ""),
+                value.statusText ?? "", SinkText.csv(value.rangeLabel ?? ""),
             ].joined(separator: ",")
             rows += "\n"
         }

@@ -31,8 +31,8 @@ public final class JSONLinesSink: SampleSink {
             lines += common
             lines += "\"variable\":\(JSONText.quoted(value.code)),\"quantity\":\(JSONText.quoted(value.quantity)),"
             lines += "\"value\":\(SinkText.jsonNumber(value.value)),\"unit\":\(JSONText.quoted(value.unit))"
-            lines += ",\"status\":\(value.status.map(JSONText.quoted) ?? "null")"
-            lines += ",\"range\":\(value.range.map(JSONText.quoted) ?? "null")}\n"
+            lines += ",\"status\":\(value.statusText.map(JSONText.quoted) ?? "null")"
+            lines += ",\"range\":\(value.rangeLabel.map(JSONText.quoted) ?? "null")}\n"
         }
         try file.write(lines)
     }
