@@ -1,6 +1,6 @@
+import MethodSCRIPT
 import Testing
 
-import MethodSCRIPT
 @testable import PicoLink
 
 @Suite struct PlotBuilderTests {

@@ -1,7 +1,7 @@
 import Foundation
+import MethodSCRIPT
 import Testing
 
-import MethodSCRIPT
 @testable import PicoLink
 
 #if canImport(FoundationXML)
