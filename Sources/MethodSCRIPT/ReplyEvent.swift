@@ -26,6 +26,8 @@ public enum ReplyEvent {
     case deviceError(DeviceErrorReply)
     /// `Z` or `Z!XXXX`: the reply to an abort (`!0006` when no script was running).
     case abortReply(DeviceErrorCode?)
+    /// `i…`: the reply to the `i` command, the serial number, without the `i`.
+    case serialNumber(UnsafeRawBufferPointer)
     /// The empty line: the script has ended.
     case scriptEnd
     /// A line that breaks the grammar, kept raw; parsing goes on with the next line.

@@ -147,6 +147,9 @@ public final class ReplyParser {
         case .text:
             handler(.text(UnsafeRawBufferPointer(rebasing: bytes.dropFirst())), location)
             return nil
+        case .serialNumber:
+            handler(.serialNumber(UnsafeRawBufferPointer(rebasing: bytes.dropFirst())), location)
+            return nil
         case .abortReply:
             if bytes.count == 1 {
                 handler(.abortReply(nil), location)

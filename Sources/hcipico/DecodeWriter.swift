@@ -109,6 +109,7 @@ final class DecodeWriter {
         case .text(let bytes): text = "text: \(String(decoding: bytes, as: UTF8.self))"
         case .version(let bytes, _): text = "version: \(String(decoding: bytes, as: UTF8.self))"
         case .abortReply(let code): text = "abort reply" + (code.map { " \($0)" } ?? "")
+        case .serialNumber(let bytes): text = "serial number: \(String(decoding: bytes, as: UTF8.self))"
         case .scriptEnd: text = "script ends"
         default: return
         }

@@ -15,6 +15,7 @@ enum RecordedEvent: Hashable {
     case version(String, isLast: Bool)
     case deviceError(code: UInt16, echo: String, line: Int?, column: Int?)
     case abortReply(UInt16?)
+    case serialNumber(String)
     case scriptEnd
     case malformed(ParseError, raw: [UInt8])
 
@@ -44,6 +45,7 @@ enum RecordedEvent: Hashable {
                 column: reply.scriptColumn
             )
         case .abortReply(let code): self = .abortReply(code?.rawValue)
+        case .serialNumber(let bytes): self = .serialNumber(String(decoding: bytes, as: UTF8.self))
         case .scriptEnd: self = .scriptEnd
         case .malformed(let error, let raw): self = .malformed(error, raw: Array(raw))
         }

@@ -18,6 +18,11 @@ import Testing
         )
     }
 
+    @Test func serialNumberReplyIsItsOwnEvent() {
+        let recorded = Recorder.events(Array("iES4SN21000042\n".utf8)).map(\.event)
+        #expect(recorded == [.serialNumber("ES4SN21000042")])
+    }
+
     @Test func miscellaneousReplies() throws {
         let recorded = Recorder.events(try Recorder.fixture("replies_misc.txt")).map(\.event)
         #expect(recorded[0] == .version("tespico1500#Mar 12 2026 14:28:01", isLast: false))

@@ -34,6 +34,16 @@ import Testing
         #expect(version.lines.last?.hasSuffix("*") == true)
     }
 
+    @Test func serialNumberIsTheDevicesOwn() async throws {
+        var configuration = SimulatedPicoConfiguration.fast
+        configuration.serialNumber = "ES4SN21000042"
+        let link = try await SimulatedLink.make(configuration: configuration)
+        defer { link.close() }
+        #expect(try await link.session.serialNumber() == "ES4SN21000042")
+        // The session is idle again: a version and a run follow.
+        #expect(try await link.session.version().device == "EmStat Pico")
+    }
+
     @Test(arguments: expectations)
     func exampleRunsEndToEnd(_ expectation: Expectation) async throws {
         let link = try await SimulatedLink.make()

@@ -29,6 +29,8 @@ public enum ReplyLineKind: UInt8, Sendable, CaseIterable {
     case version
     /// `Z[!XXXX]`: reply to the Z abort command
     case abortReply
+    /// `i...`: serial number reply to the i command
+    case serialNumber
     /// `(empty)`: end of script execution
     case scriptEnd
 
@@ -43,7 +45,7 @@ public enum ReplyLineKind: UInt8, Sendable, CaseIterable {
         .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other,
         .other, .other, .other, .scanStart, .other, .other, .other, .other, .other, .other, .other, .other, .loopStart, .measurementLoopStart, .other, .other,
         .dataPackage, .other, .other, .other, .text, .other, .other, .other, .other, .other, .abortReply, .other, .other, .other, .other, .other,
-        .other, .other, .other, .other, .other, .executeAccepted, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other,
+        .other, .other, .other, .other, .other, .executeAccepted, .other, .other, .other, .serialNumber, .other, .other, .other, .other, .other, .other,
         .other, .other, .other, .other, .version, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other,
         .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other,
         .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other, .other,

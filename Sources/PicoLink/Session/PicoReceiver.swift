@@ -29,6 +29,8 @@ final class PicoReceiver: @unchecked Sendable {
             waiter: CheckedContinuation<Result<[String], PicoSessionError>, Never>,
             token: UInt64
         )
+        /// Waiting for the one-line reply to `i`.
+        case serialNumber(waiter: CheckedContinuation<Result<String, PicoSessionError>, Never>, token: UInt64)
         case run(RunContext)
         case closed(GATTError)
     }
@@ -76,6 +78,7 @@ final class PicoReceiver: @unchecked Sendable {
         switch old {
         case .run(let context): context.continuation.finish(throwing: PicoSessionError.connectionLost(reason))
         case .version(_, let waiter, _): waiter.resume(returning: .failure(.connectionLost(reason)))
+        case .serialNumber(let waiter, _): waiter.resume(returning: .failure(.connectionLost(reason)))
         case .idle, .closed: break
         }
         abortWaiter.withLock { waiter in
@@ -96,6 +99,15 @@ final class PicoReceiver: @unchecked Sendable {
     func failVersion(_ error: PicoSessionError, token: UInt64) {
         mode.withLock { mode in
             guard case .version(_, let waiter, let current) = mode, current == token else { return }
+            mode = .idle
+            waiter.resume(returning: .failure(error))
+        }
+    }
+
+    /// Fails the `serialNumber()` call that holds `token` (and no later one).
+    func failSerialNumber(_ error: PicoSessionError, token: UInt64) {
+        mode.withLock { mode in
+            guard case .serialNumber(let waiter, let current) = mode, current == token else { return }
             mode = .idle
             waiter.resume(returning: .failure(error))
         }
@@ -137,6 +149,13 @@ final class PicoReceiver: @unchecked Sendable {
                 } else {
                     mode = .version(lines: lines, waiter: waiter, token: token)
                 }
+            }
+        case .serialNumber(let bytes):
+            let serial = String(decoding: bytes, as: UTF8.self)
+            mode.withLock { mode in
+                guard case .serialNumber(let waiter, _) = mode else { return }
+                mode = .idle
+                waiter.resume(returning: .success(serial))
             }
         case .abortReply(let code):
             abortWaiter.withLock { waiter in
@@ -207,6 +226,10 @@ final class PicoReceiver: @unchecked Sendable {
                 )
                 context.continuation.yield(.deviceError(error))
             case .version(_, let waiter, _):
+                mode = .idle
+                let error = PicoDeviceError(code: reply.code, line: nil, column: nil, lineText: nil)
+                waiter.resume(returning: .failure(.device(error)))
+            case .serialNumber(let waiter, _):
                 mode = .idle
                 let error = PicoDeviceError(code: reply.code, line: nil, column: nil, lineText: nil)
                 waiter.resume(returning: .failure(.device(error)))

@@ -110,13 +110,36 @@ public final class PicoSession: Sendable {
                         mode = .version(lines: [], waiter: waiter, token: token)
                         return nil
                     case .closed(let reason): return .connectionLost(reason)
-                    case .run, .version: return .busy("a run or command is in progress")
+                    case .run, .version, .serialNumber: return .busy("a run or command is in progress")
                     }
                 }
             },
             fail: { error, token in receiver.failVersion(error, token: token) }
         )
         return PicoVersion(lines: try result.get())
+    }
+
+    /// Asks the serial number (`i`), e.g. `ES4SN19000123`. Times out and cancels as `version()` does.
+    public func serialNumber(timeout: Duration = .seconds(5)) async throws(PicoSessionError) -> String {
+        let receiver = self.receiver
+        let result: Result<String, PicoSessionError> = await exchange(
+            "i\n",
+            timeout: timeout,
+            register: { waiter, token in
+                receiver.mode.withLock { mode in
+                    if Task.isCancelled { return .cancelled }
+                    switch mode {
+                    case .idle:
+                        mode = .serialNumber(waiter: waiter, token: token)
+                        return nil
+                    case .closed(let reason): return .connectionLost(reason)
+                    case .run, .version, .serialNumber: return .busy("a run or command is in progress")
+                    }
+                }
+            },
+            fail: { error, token in receiver.failSerialNumber(error, token: token) }
+        )
+        return try result.get()
     }
 
     /// Checks `text` (see `PicoScript`) and runs it.
@@ -158,7 +181,7 @@ public final class PicoSession: Sendable {
                 )
                 return .success(number)
             case .closed(let reason): return .failure(.connectionLost(reason))
-            case .run, .version: return .failure(.busy("a run or command is in progress"))
+            case .run, .version, .serialNumber: return .failure(.busy("a run or command is in progress"))
             }
         }
         let number: Int
