@@ -21,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // The rig (never linked into the library products).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: Codecs (no I/O, no C)
@@ -47,6 +52,25 @@ let package = Package(
         .target(name: "PicoSimulator", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
         .target(name: "PicoLink", dependencies: ["BLEHost", "BLEWire", "MethodSCRIPT"], swiftSettings: strict),
 
+        // MARK: The rig: config, supervisors and the journal (above PicoLink; the CLI wires them)
+        .target(
+            name: "RigCore",
+            dependencies: [
+                "PicoLink",
+                "BLEHost",
+                "MethodSCRIPT",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RigJournal",
+            dependencies: ["PicoLink", "MethodSCRIPT", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+
         // MARK: In-memory transports and fakes (tests and Bench only)
         .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
 
@@ -59,7 +83,10 @@ let package = Package(
                 "BLEHost",
                 "PicoLink",
                 "PicoSimulator",
+                "RigCore",
+                "RigJournal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -116,6 +143,14 @@ let package = Package(
         .testTarget(
             name: "BLEHostTests",
             dependencies: ["BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RigTests",
+            dependencies: [
+                "RigCore", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost", "BLETesting", "MethodSCRIPT",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

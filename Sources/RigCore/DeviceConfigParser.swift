@@ -1,0 +1,156 @@
+import BLEHost
+import BLEWire
+import Foundation
+import PicoLink
+import TOMLKit
+
+/// One `[[device]]` entry of a rig config, checked key by key (see `RigConfigParser`).
+struct DeviceConfigParser {
+    let folder: String
+    let transportCheck: RigConfigParser.TransportCheck
+
+    static let keys: Set<String> = [
+        "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
+        "max_failures", "failure_backoff", "realtime",
+    ]
+
+    func parse(_ entry: TOMLTable, index: Int, reader: inout ConfigReader) -> DeviceConfig? {
+        let before = reader.problems.count
+        let table = "device"
+        func problem(_ key: String, _ message: String) { reader.problem(table: table, index: index, key: key, message) }
+        let name = reader.string(entry, table: table, index: index, key: "name", required: true)
+        if let name {
+            if RigConfigParser.isName(name) {
+                reader.entryNames[index] = name
+            } else {
+                problem("name", "\"\(name)\" is not a name (letters, digits, . _ -; 1 to 64)")
+            }
+        }
+        reader.unknownKeys(in: entry, table: table, index: index, allowed: Self.keys)
+        let transport = reader.string(entry, table: table, index: index, key: "transport") ?? "kernel"
+        let simulated = transport == "sim"
+        if !simulated, let message = transportCheck(transport) { problem("transport", message) }
+        let address = reader.string(entry, table: table, index: index, key: "address")
+        let addressType = reader.string(entry, table: table, index: index, key: "address_type") ?? "public"
+        if !["public", "random"].contains(addressType) {
+            problem("address_type", "\"\(addressType)\" is neither public nor random")
+        }
+        switch (address, simulated) {
+        case (nil, false): problem("address", "missing: a device on a radio needs its address (AA:BB:CC:DD:EE:FF)")
+        case (let text?, false) where BluetoothAddress(text) == nil:
+            problem("address", "\"\(text)\" is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+        case (.some, true): problem("address", "a simulated device (transport = \"sim\") has no address")
+        default: break
+        }
+        var link: LinkTuningRequest?
+        if let text = reader.string(entry, table: table, index: index, key: "link") {
+            do throws(LinkTuningSyntaxError) {
+                link = try LinkTuningRequest(parsing: text)
+            } catch {
+                problem("link", "\(error)")
+            }
+        }
+        let script = loadScript(entry, index: index, reader: &reader)
+        let schedule = self.schedule(entry, index: index, reader: &reader)
+        let runTimeout = reader.duration(entry, table: table, index: index, key: "run_timeout")
+        let maximumFailures = reader.integer(entry, table: table, index: index, key: "max_failures") ?? 5
+        if maximumFailures < 1 { problem("max_failures", "must be 1 or more") }
+        let failureBackoff = reader.duration(entry, table: table, index: index, key: "failure_backoff") ?? 300
+        let realTime = reader.bool(entry, table: table, index: index, key: "realtime")
+        if realTime != nil, !simulated { problem("realtime", "only a simulated device (transport = \"sim\") has it") }
+        guard reader.problems.count == before, let name, let script, let schedule else { return nil }
+        return DeviceConfig(
+            name: name,
+            address: address,
+            addressType: addressType,
+            transport: transport,
+            link: link,
+            scriptPath: script.path,
+            script: script.script,
+            scriptText: script.text,
+            schedule: schedule,
+            runTimeout: runTimeout,
+            maximumFailures: maximumFailures,
+            failureBackoff: failureBackoff,
+            realTime: realTime ?? true
+        )
+    }
+
+    private func loadScript(
+        _ entry: TOMLTable,
+        index: Int,
+        reader: inout ConfigReader
+    ) -> (path: String, script: PicoScript, text: String)? {
+        guard let path = reader.string(entry, table: "device", index: index, key: "script", required: true) else {
+            return nil
+        }
+        let full = path.hasPrefix("/") ? path : folder + "/" + path
+        let text: String
+        do {
+            guard FileManager.default.fileExists(atPath: full) else {
+                reader.problem(table: "device", index: index, key: "script", "cannot read \(full): no such file")
+                return nil
+            }
+            text = try String(contentsOfFile: full, encoding: .utf8)
+        } catch {
+            reader.problem(
+                table: "device",
+                index: index,
+                key: "script",
+                "cannot read \(full): \(RigConfigParser.reason(error))"
+            )
+            return nil
+        }
+        do throws(PicoScriptError) {
+            return (path, try PicoScript(text), text)
+        } catch {
+            reader.problem(table: "device", index: index, key: "script", "\(full): \(error)")
+            return nil
+        }
+    }
+
+    private func schedule(_ entry: TOMLTable, index: Int, reader: inout ConfigReader) -> RunSchedule? {
+        let given = ["schedule", "every", "at"].filter { entry[$0] != nil }
+        guard given.count == 1, let key = given.first else {
+            let message =
+                given.isEmpty
+                ? "missing: say when it runs: schedule = \"once\" or \"continuous\", every = \"10m\", or at = [\"08:00\"]"
+                : "give one of schedule, every and at, not \(given.joined(separator: " and "))"
+            reader.problem(table: "device", index: index, key: given.last ?? "schedule", message)
+            return nil
+        }
+        switch key {
+        case "schedule":
+            switch reader.string(entry, table: "device", index: index, key: key) {
+            case "once": return .once
+            case "continuous": return .continuous
+            case let text?:
+                reader.problem(
+                    table: "device",
+                    index: index,
+                    key: key,
+                    "\"\(text)\" is neither once nor continuous (for a period use every = \"10m\")"
+                )
+                return nil
+            case nil: return nil
+            }
+        case "every":
+            return reader.duration(entry, table: "device", index: index, key: key).map(RunSchedule.every)
+        default:
+            guard let texts = reader.strings(entry, table: "device", index: index, key: key) else { return nil }
+            guard !texts.isEmpty else {
+                reader.problem(table: "device", index: index, key: key, "needs at least one time of day")
+                return nil
+            }
+            var times: [TimeOfDay] = []
+            for text in texts {
+                guard let time = TimeOfDay(text) else {
+                    reader.problem(table: "device", index: index, key: key, "\"\(text)\" is not a time of day (HH:MM)")
+                    return nil
+                }
+                times.append(time)
+            }
+            return .daily(times.sorted())
+        }
+    }
+}

@@ -1,0 +1,26 @@
+public import BLEHost
+
+/// Opens links to a rig's devices; the CLI hands one in (radio paths and the simulator), tests hand
+/// in their own.
+public protocol DeviceConnector: Sendable {
+    /// Connects to `device` (address, transport, link tuning as configured).
+    func connect(_ device: DeviceConfig) async throws -> RigLink
+}
+
+/// An open link as the supervisor holds it.
+public struct RigLink: Sendable {
+    public let client: GATTClient
+    /// The link parameters in force, as text for provenance (nil when unknown).
+    public let parameters: String?
+    /// Last RSSI in dBm, where known.
+    public let rssi: Int?
+    /// Ends the link and whatever carries it (host, capture, simulator).
+    public let close: @Sendable () async -> Void
+
+    public init(client: GATTClient, parameters: String?, rssi: Int?, close: @escaping @Sendable () async -> Void) {
+        self.client = client
+        self.parameters = parameters
+        self.rssi = rssi
+        self.close = close
+    }
+}

@@ -1,0 +1,55 @@
+/// Where one device of a rig stands, for logs, the status page and tests.
+public struct DeviceSnapshot: Sendable, Equatable {
+    public enum State: Sendable, Equatable, CustomStringConvertible {
+        case starting
+        case connecting(attempt: Int)
+        /// Waiting before reconnect attempt `attempt` (seconds since the epoch), after `reason`.
+        case waitingToRetry(until: Double, attempt: Int, reason: String)
+        /// Connected, waiting for the next run (nil: no more runs are due).
+        case idle(nextRun: Double?)
+        case running(run: Int)
+        case stopping
+        /// The supervisor ended: its schedule is done, or the rig stopped it.
+        case finished(reason: String)
+
+        public var description: String {
+            switch self {
+            case .starting: "starting"
+            case .connecting(let attempt): attempt == 1 ? "connecting" : "connecting (attempt \(attempt))"
+            case .waitingToRetry(_, let attempt, let reason): "away, retry \(attempt) pending (\(reason))"
+            case .idle(nil): "connected"
+            case .idle: "connected, next run scheduled"
+            case .running(let run): "running run \(run)"
+            case .stopping: "stopping"
+            case .finished(let reason): "finished (\(reason))"
+            }
+        }
+    }
+
+    public var name: String
+    public var state: State
+    public var connected: Bool
+    public var runs: Int
+    public var completeRuns: Int
+    public var incompleteRuns: Int
+    public var packages: Int
+    public var overflowed: Int
+    public var reconnects: Int
+    public var consecutiveFailures: Int
+    public var lastError: String?
+    public var firmware: String?
+    public var serialNumber: String?
+
+    public init(name: String) {
+        self.name = name
+        state = .starting
+        connected = false
+        runs = 0
+        completeRuns = 0
+        incompleteRuns = 0
+        packages = 0
+        overflowed = 0
+        reconnects = 0
+        consecutiveFailures = 0
+    }
+}

@@ -1,0 +1,239 @@
+import BLEHost
+import Foundation
+import Logging
+import PicoLink
+import Synchronization
+
+/// Keeps one device of a rig measuring: connects (exponential backoff with jitter, forever, at a
+/// bounded interval), opens the session (firmware `t`, serial `i`), runs the script by its schedule
+/// (never two at once), records every package into the journal, closes each run as complete or
+/// incomplete with its reason, and reconnects after a lost link.
+///
+/// `stop(reason:)` aborts a running script (`Z`), closes its run as incomplete with the reason, and
+/// disconnects. A journal that fails ends the supervisor and is reported through `onFatal`.
+public final class DeviceSupervisor: Sendable {
+    public let config: DeviceConfig
+    let context: RigContext
+    let state: Mutex<Inner>
+
+    struct Inner {
+        var snapshot: DeviceSnapshot
+        var stopReason: String?
+        /// The wait in progress (between runs, before a retry); cancelled to wake the loop early.
+        var sleeper: Task<Void, any Error>?
+        var session: PicoSession?
+        var runInProgress = false
+        var task: Task<Void, Never>?
+    }
+
+    init(config: DeviceConfig, context: RigContext) {
+        self.config = config
+        self.context = context
+        state = Mutex(Inner(snapshot: DeviceSnapshot(name: config.name)))
+    }
+
+    /// Where the device stands now.
+    public var snapshot: DeviceSnapshot { state.withLock { $0.snapshot } }
+
+    /// Starts the supervisor's task (once).
+    func start() {
+        state.withLock { inner in
+            guard inner.task == nil else { return }
+            inner.task = Task { [self] in await supervise() }
+        }
+    }
+
+    /// Stops: aborts a running script (its run is closed as incomplete with `reason`), disconnects,
+    /// and returns when the supervisor has ended.
+    func stop(reason: String) async {
+        let (task, session, running) = state.withLock { inner in
+            if inner.stopReason == nil { inner.stopReason = reason }
+            inner.sleeper?.cancel()
+            if case .finished = inner.snapshot.state {} else { inner.snapshot.state = .stopping }
+            return (inner.task, inner.session, inner.runInProgress)
+        }
+        if running, let session {
+            do throws(PicoSessionError) {
+                try await session.abort(timeout: .seconds(2))
+            } catch {
+                context.logger.warning(
+                    "\(config.name): the abort was not confirmed (\(error)); closing the link",
+                    metadata: ["device": "\(config.name)"]
+                )
+                session.close()
+            }
+        }
+        await task?.value
+    }
+
+    /// Waits for the supervisor to end by itself (a `once` schedule, a fatal journal error).
+    func finished() async {
+        await state.withLock { $0.task }?.value
+    }
+
+    var stopReason: String? { state.withLock { $0.stopReason } }
+
+    func update(_ change: (inout DeviceSnapshot) -> Void) {
+        state.withLock { change(&$0.snapshot) }
+    }
+
+    /// Sleeps until `deadline` unless stopped or woken first (a lost link wakes an idle wait).
+    func pause(until deadline: Double) async {
+        let clock = context.clock
+        let sleeper = Task { try await clock.sleep(until: deadline) }
+        let stopped = state.withLock { inner -> Bool in
+            inner.sleeper = sleeper
+            return inner.stopReason != nil
+        }
+        if stopped { sleeper.cancel() }
+        _ = await sleeper.result
+        state.withLock { $0.sleeper = nil }
+    }
+
+    /// Wakes a pause in progress (the link went away while idle).
+    func wake() {
+        state.withLock { $0.sleeper?.cancel() }
+    }
+
+    // MARK: The loop
+
+    private func supervise() async {
+        var failures = 0
+        var attempt = 0
+        var lastStart: Double?
+        var everConnected = false
+        var finishReason = "stopped"
+        connecting: while stopReason == nil {
+            attempt += 1
+            update { $0.state = .connecting(attempt: attempt) }
+            let opened: OpenedDevice
+            do {
+                opened = try await open()
+            } catch {
+                failures += 1
+                await retry(after: "\(error)", attempt: attempt, failures: failures)
+                continue
+            }
+            attempt = 0
+            if everConnected { update { $0.reconnects += 1 } }
+            everConnected = true
+            context.logger.info(
+                "\(config.name): connected (\(opened.firmware ?? "firmware unknown"), serial \(opened.serial ?? "unknown"))",
+                metadata: ["device": "\(config.name)"]
+            )
+            opened.link.client.bearer.onClose { [self] _ in wake() }
+            var lostLink = false
+            while stopReason == nil {
+                let now = context.clock.now()
+                guard let next = config.schedule.nextStart(after: lastStart, now: now, calendar: context.calendar)
+                else {
+                    finishReason = "schedule done"
+                    break
+                }
+                update { $0.state = .idle(nextRun: next) }
+                if next > now { await pause(until: next) }
+                if stopReason != nil { break }
+                guard opened.session.isConnected else {
+                    lostLink = true
+                    break
+                }
+                lastStart = context.clock.now()
+                let outcome: RunOutcome
+                do {
+                    outcome = try await RunRecording(supervisor: self, opened: opened).run()
+                } catch {
+                    finishReason = "journal failed: \(error)"
+                    context.fatal(error)
+                    state.withLock { inner in inner.stopReason = inner.stopReason ?? finishReason }
+                    break
+                }
+                switch outcome {
+                case .complete: failures = 0
+                case .failed: failures += 1
+                case .linkLost: lostLink = true
+                }
+                update { $0.consecutiveFailures = failures }
+                if lostLink { break }
+                if failures >= config.maximumFailures {
+                    update {
+                        $0.state = .waitingToRetry(
+                            until: context.clock.now() + config.failureBackoff,
+                            attempt: 1,
+                            reason: "\(failures) failed runs in a row"
+                        )
+                    }
+                    await pause(until: context.clock.now() + config.failureBackoff)
+                }
+            }
+            state.withLock { $0.session = nil }
+            opened.session.close()
+            await opened.link.close()
+            update { $0.connected = false }
+            guard lostLink, stopReason == nil else { break connecting }
+            failures += 1
+            context.logger.warning("\(config.name): link lost; reconnecting", metadata: ["device": "\(config.name)"])
+        }
+        let reason = stopReason ?? finishReason
+        update { $0.state = .finished(reason: reason) }
+        context.logger.info("\(config.name): supervisor ended (\(reason))", metadata: ["device": "\(config.name)"])
+    }
+
+    /// Backs off before the next connect: exponential with jitter, and `failureBackoff` once
+    /// `maximumFailures` in a row have failed; retried forever.
+    private func retry(after reason: String, attempt: Int, failures: Int) async {
+        let exponential =
+            context.backoff.delay(beforeAttempt: min(attempt, 30), random: Double.random(in: 0..<1)) ?? 1
+        let delay = failures >= config.maximumFailures ? max(exponential, config.failureBackoff) : exponential
+        let until = context.clock.now() + delay
+        update {
+            $0.state = .waitingToRetry(until: until, attempt: attempt + 1, reason: reason)
+            $0.lastError = reason
+            $0.consecutiveFailures = failures
+        }
+        context.logger.warning(
+            "\(config.name): \(reason); retrying in \(DurationText.text(delay))",
+            metadata: ["device": "\(config.name)"]
+        )
+        await pause(until: until)
+    }
+
+    /// Connects, opens the session and reads the firmware version and serial number.
+    private func open() async throws -> OpenedDevice {
+        let link = try await context.connector.connect(config)
+        do {
+            let session = try await PicoSession.open(client: link.client, name: config.name)
+            let version = try await session.version()
+            let serial = try? await session.serialNumber()
+            let opened = OpenedDevice(link: link, session: session, firmware: version.firmware, serial: serial)
+            let stopped = state.withLock { inner -> Bool in
+                inner.session = session
+                inner.snapshot.connected = true
+                inner.snapshot.firmware = opened.firmware
+                inner.snapshot.serialNumber = serial
+                return inner.stopReason != nil
+            }
+            if stopped { throw PicoSessionError.cancelled }
+            return opened
+        } catch {
+            link.client.bearer.close()
+            await link.close()
+            throw error
+        }
+    }
+}
+
+/// A connected device with its session open.
+struct OpenedDevice: Sendable {
+    let link: RigLink
+    let session: PicoSession
+    let firmware: String?
+    let serial: String?
+}
+
+/// How one run went, as the supervisor counts failures.
+enum RunOutcome {
+    case complete
+    /// Ended early on the device's side (error, timeout, overflow) with the link still up.
+    case failed
+    case linkLost
+}

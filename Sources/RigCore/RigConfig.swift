@@ -1,0 +1,78 @@
+public import BLEHost
+public import PicoLink
+
+/// A rig as its TOML file describes it, checked (see `RigConfigParser`).
+public struct RigConfig: Sendable, Equatable {
+    /// The rig's name (in the journal, logs and, later, the fleet database).
+    public var name: String
+    /// Where the journal lives (relative paths are relative to the config file).
+    public var journal: String
+    public var devices: [DeviceConfig]
+
+    public init(name: String, journal: String, devices: [DeviceConfig]) {
+        self.name = name
+        self.journal = journal
+        self.devices = devices
+    }
+}
+
+/// One instrument of a rig.
+public struct DeviceConfig: Sendable, Equatable {
+    /// Unique within the rig: letters, digits, `.`, `_` and `-`.
+    public var name: String
+    /// `AA:BB:CC:DD:EE:FF`; nil for a simulator.
+    public var address: String?
+    /// `public` or `random`.
+    public var addressType: String
+    /// `kernel`, `kernel:hciN`, `user:hciN`, `serial:…`, `tcp:HOST:PORT` or `sim`.
+    public var transport: String
+    /// Link tuning after connecting (a preset or explicit values), nil to leave the link as it comes.
+    public var link: LinkTuningRequest?
+    /// The script as configured (its path) and as it will be sent.
+    public var scriptPath: String
+    public var script: PicoScript
+    /// The script's text as read from the file (for provenance).
+    public var scriptText: String
+    public var schedule: RunSchedule
+    /// A run that has not ended after this many seconds is aborted and closed as incomplete.
+    public var runTimeout: Double?
+    /// After this many consecutive failures (connects or runs), retries wait `failureBackoff`.
+    public var maximumFailures: Int
+    /// The longer wait after `maximumFailures`, in seconds.
+    public var failureBackoff: Double
+    /// Simulated devices only: run the cell model in real time (the default) or as fast as possible.
+    public var realTime: Bool
+
+    public init(
+        name: String,
+        address: String? = nil,
+        addressType: String = "public",
+        transport: String,
+        link: LinkTuningRequest? = nil,
+        scriptPath: String,
+        script: PicoScript,
+        scriptText: String,
+        schedule: RunSchedule,
+        runTimeout: Double? = nil,
+        maximumFailures: Int = 5,
+        failureBackoff: Double = 300,
+        realTime: Bool = true
+    ) {
+        self.name = name
+        self.address = address
+        self.addressType = addressType
+        self.transport = transport
+        self.link = link
+        self.scriptPath = scriptPath
+        self.script = script
+        self.scriptText = scriptText
+        self.schedule = schedule
+        self.runTimeout = runTimeout
+        self.maximumFailures = maximumFailures
+        self.failureBackoff = failureBackoff
+        self.realTime = realTime
+    }
+
+    /// True for the in-process simulator.
+    public var isSimulator: Bool { transport == "sim" }
+}

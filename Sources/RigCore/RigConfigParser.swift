@@ -1,0 +1,113 @@
+import BLEHost
+import BLEWire
+import Foundation
+import PicoLink
+import TOMLKit
+
+/// Reads and checks a rig config (TOML) before anything starts: every problem is reported, each with
+/// its file, line and key, and the config is usable only when there are none.
+///
+/// ```toml
+/// [rig]
+/// name = "bench-3"
+/// journal = "bench-3.sqlite"      # relative to this file; `--journal` overrides
+///
+/// [[device]]
+/// name = "pico-1"
+/// address = "C0:FF:EE:00:00:01"
+/// transport = "kernel:hci0"
+/// script = "CV.mscr"               # relative to this file
+/// every = "10m"                    # or schedule = "once" | "continuous", or at = ["08:00", "20:00"]
+/// ```
+public struct RigConfigParser: Sendable {
+    /// Checks a transport other than `sim` (the CLI knows the forms); returns a problem or nil.
+    public typealias TransportCheck = @Sendable (String) -> String?
+
+    public let transportCheck: TransportCheck
+
+    public init(transportCheck: @escaping TransportCheck) {
+        self.transportCheck = transportCheck
+    }
+
+    /// Reads `path` and checks it.
+    public func parse(file path: String) throws(ConfigProblems) -> RigConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigProblems(problems: [
+                ConfigProblem(file: path, line: nil, key: "", message: "cannot read the config: \(Self.reason(error))")
+            ])
+        }
+        return try parse(text: text, file: path)
+    }
+
+    /// Checks `text`, named `file` in messages; scripts are read relative to `file`'s folder.
+    public func parse(text: String, file: String) throws(ConfigProblems) -> RigConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigProblems(problems: [
+                ConfigProblem(
+                    file: file,
+                    line: error.source.begin.line,
+                    key: "",
+                    message: "column \(error.source.begin.column): \(error.description)"
+                )
+            ])
+        } catch {
+            throw ConfigProblems(problems: [ConfigProblem(file: file, line: nil, key: "", message: "\(error)")])
+        }
+        var reader = ConfigReader(file: file, locator: TOMLKeyLocator(text: text))
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        reader.unknownKeys(in: table, table: "", allowed: ["rig", "device"])
+        let rig = reader.table(table, "rig", required: true)
+        let name = rig.flatMap { reader.string($0, table: "rig", key: "name", required: true) } ?? ""
+        if !name.isEmpty, !Self.isName(name) {
+            reader.problem(table: "rig", key: "name", "\"\(name)\" is not a name (letters, digits, . _ -; 1 to 64)")
+        }
+        let journal =
+            rig.flatMap { reader.string($0, table: "rig", key: "journal") } ?? (name.isEmpty ? "" : "\(name).sqlite")
+        if let rig { reader.unknownKeys(in: rig, table: "rig", allowed: ["name", "journal"]) }
+
+        var devices: [(index: Int, device: DeviceConfig)] = []
+        guard let entries = table["device"] else {
+            reader.problem(table: "", key: "", "no [[device]] table: a rig needs at least one device")
+            throw ConfigProblems(problems: reader.problems)
+        }
+        guard let array = entries.array else {
+            reader.problem(table: "device", key: "", "device must be an array of tables ([[device]]), not a table")
+            throw ConfigProblems(problems: reader.problems)
+        }
+        for index in 0..<array.count {
+            guard let entry = array[index].table else {
+                reader.problem(table: "device", index: index, key: "", "each device must be a table")
+                continue
+            }
+            let parser = DeviceConfigParser(folder: folder, transportCheck: transportCheck)
+            if let device = parser.parse(entry, index: index, reader: &reader) { devices.append((index, device)) }
+        }
+        var seen: Set<String> = []
+        for (index, device) in devices where !seen.insert(device.name).inserted {
+            reader.problem(table: "device", index: index, key: "name", "another device is named \"\(device.name)\"")
+        }
+        guard reader.problems.isEmpty else { throw ConfigProblems(problems: reader.problems) }
+        let journalPath = journal.hasPrefix("/") ? journal : folder + "/" + journal
+        return RigConfig(name: name, journal: journalPath, devices: devices.map(\.device))
+    }
+
+    /// Letters, digits, `.`, `_` and `-`, 1 to 64 characters.
+    static func isName(_ text: String) -> Bool {
+        (1...64).contains(text.count)
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+}

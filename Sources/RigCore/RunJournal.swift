@@ -1,0 +1,13 @@
+public import Foundation
+public import PicoLink
+
+/// Where a rig records its runs: the SQLite journal (through the CLI's adapter) or a test double. A
+/// call that throws means the journal can no longer record; the rig then stops (see `Rig.failure`).
+public protocol RunJournal: Sendable {
+    /// A run starts, with its provenance; it stays `running` until `runEnded`.
+    func runStarted(_ provenance: RunProvenance) async throws
+    /// One package of a started run.
+    func record(_ package: PicoPackage, run: UUID) async throws
+    /// The run ended: complete, or incomplete with its reason; `overflowed` packages never reached here.
+    func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int) async throws
+}

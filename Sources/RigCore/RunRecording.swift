@@ -1,0 +1,160 @@
+import Crypto
+import Foundation
+import Logging
+import PicoLink
+
+/// One run of a supervisor's script, from `runStarted` to `runEnded` in the journal. Journal failures
+/// are thrown (they end the rig); everything the device or the link does becomes the run's outcome.
+struct RunRecording {
+    let supervisor: DeviceSupervisor
+    let opened: OpenedDevice
+
+    private var config: DeviceConfig { supervisor.config }
+    private var context: RigContext { supervisor.context }
+
+    /// Thrown by the journal: ends the supervisor.
+    struct JournalFailure: Error, CustomStringConvertible {
+        let underlying: any Error
+        var description: String { "\(underlying)" }
+    }
+
+    func run() async throws(JournalFailure) -> RunOutcome {
+        let id = UUID()
+        let start = context.clock.now()
+        let session = opened.session
+        let provenance = RunProvenance(
+            runID: id,
+            device: config.name,
+            deviceRun: session.runCount + 1,
+            title: (config.scriptPath as NSString).lastPathComponent,
+            address: config.address,
+            addressType: config.address == nil ? nil : config.addressType,
+            transport: config.transport,
+            firmware: opened.firmware,
+            serialNumber: opened.serial,
+            scriptName: config.scriptPath,
+            script: config.script.lines.joined(separator: "\n"),
+            scriptSHA256: Self.sha256(config.script.lines.joined(separator: "\n")),
+            link: opened.link.parameters,
+            toolVersion: context.toolVersion,
+            startTime: start,
+            rssi: opened.link.rssi
+        )
+        try await journal { try await context.journal.runStarted(provenance) }
+        supervisor.update {
+            $0.runs += 1
+            $0.state = .running(run: provenance.deviceRun)
+        }
+        supervisor.state.withLock { $0.runInProgress = true }
+        defer { supervisor.state.withLock { $0.runInProgress = false } }
+        let ending = try await stream(session: session, id: id, start: start)
+        try await journal {
+            try await context.journal.runEnded(
+                id,
+                complete: ending.reason == nil,
+                reason: ending.reason,
+                time: context.clock.now(),
+                overflowed: ending.overflowed
+            )
+        }
+        supervisor.update {
+            if ending.reason == nil { $0.completeRuns += 1 } else { $0.incompleteRuns += 1 }
+            $0.overflowed += ending.overflowed
+            if let reason = ending.reason { $0.lastError = reason }
+        }
+        let name = config.name
+        if let reason = ending.reason {
+            context.logger.warning(
+                "\(name): run \(provenance.deviceRun) incomplete after \(ending.packages) packages: \(reason)",
+                metadata: ["device": "\(name)"]
+            )
+        } else {
+            context.logger.info(
+                "\(name): run \(provenance.deviceRun) complete, \(ending.packages) packages",
+                metadata: ["device": "\(name)"]
+            )
+        }
+        return ending.outcome
+    }
+
+    private struct Ending {
+        var reason: String?
+        var packages = 0
+        var overflowed = 0
+        var outcome = RunOutcome.complete
+    }
+
+    /// Uploads the script and records its packages until the run ends.
+    private func stream(session: PicoSession, id: UUID, start: Double) async throws(JournalFailure) -> Ending {
+        var ending = Ending()
+        let run: PicoRun
+        do throws(PicoSessionError) {
+            run = try await session.run(config.script, title: config.scriptPath)
+        } catch {
+            ending.reason = "the upload failed: \(error)"
+            ending.outcome = Self.isLinkLoss(error) ? .linkLost : .failed
+            return ending
+        }
+        let watchdog = config.runTimeout.map { limit in
+            Task { [clock = context.clock] in
+                try await clock.sleep(until: start + limit)
+                _ = try? await session.abort(timeout: .seconds(2))
+            }
+        }
+        defer { watchdog?.cancel() }
+        var deviceError: PicoDeviceError?
+        var aborted = false
+        do {
+            for try await event in run.events {
+                switch event {
+                case .package(let package):
+                    try await journal { try await context.journal.record(package, run: id) }
+                    ending.packages += 1
+                    supervisor.update { $0.packages += 1 }
+                case .deviceError(let error): deviceError = error
+                case .overflowed(let count): ending.overflowed = count
+                case .ended(let wasAborted, _): aborted = wasAborted
+                default: break
+                }
+            }
+        } catch let failure as JournalFailure {
+            throw failure
+        } catch {
+            let stop = supervisor.stopReason
+            ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? "connection lost: \(error)"
+            ending.outcome = .linkLost
+            return ending
+        }
+        if let deviceError {
+            ending.reason = deviceError.description
+        } else if aborted {
+            if let stop = supervisor.stopReason {
+                ending.reason = stop
+            } else if let limit = config.runTimeout, context.clock.now() >= start + limit {
+                ending.reason = "timed out after \(DurationText.text(limit))"
+            } else {
+                ending.reason = "aborted"
+            }
+        } else if ending.overflowed > 0 {
+            ending.reason = "\(ending.overflowed) packages overflowed the event buffer"
+        }
+        if ending.reason != nil { ending.outcome = .failed }
+        return ending
+    }
+
+    private func journal(_ body: () async throws -> Void) async throws(JournalFailure) {
+        do { try await body() } catch { throw JournalFailure(underlying: error) }
+    }
+
+    static func isLinkLoss(_ error: PicoSessionError) -> Bool {
+        if case .connectionLost = error { return true }
+        return false
+    }
+
+    /// Lowercase hex SHA-256 of the script as sent (its lines, without `e`).
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { byte in
+            (byte < 16 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+    }
+}

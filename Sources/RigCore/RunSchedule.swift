@@ -1,0 +1,82 @@
+public import Foundation
+
+/// When a device runs its script.
+public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
+    /// One run after the rig starts (a run cut short is not repeated).
+    case once
+    /// Start again as soon as a run ends.
+    case continuous
+    /// A run every so many seconds, counted from the previous run's start; a run that overruns its
+    /// slot delays the next one (slots are never stacked up).
+    case every(Double)
+    /// At these times of day, local time.
+    case daily([TimeOfDay])
+
+    public var description: String {
+        switch self {
+        case .once: "once"
+        case .continuous: "continuous"
+        case .every(let seconds): "every \(DurationText.text(seconds))"
+        case .daily(let times): "daily at " + times.map(\.description).joined(separator: ", ")
+        }
+    }
+
+    /// When the next run starts (seconds since the Unix epoch), or nil when the schedule is done.
+    /// `lastStart` is the previous run's start (nil before the first), `now` the present.
+    public func nextStart(after lastStart: Double?, now: Double, calendar: Calendar) -> Double? {
+        switch self {
+        case .once:
+            return lastStart == nil ? now : nil
+        case .continuous:
+            return now
+        case .every(let period):
+            guard let lastStart else { return now }
+            let slot = lastStart + period
+            if slot >= now { return slot }
+            // Overran or slept through slots: the next slot on the same grid, never one in the past.
+            let missed = ((now - lastStart) / period).rounded(.up)
+            return lastStart + missed * period
+        case .daily(let times):
+            let from = Date(timeIntervalSince1970: now)
+            let candidates = times.compactMap { time -> Date? in
+                calendar.nextDate(
+                    after: from.addingTimeInterval(-0.001),
+                    matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
+                    matchingPolicy: .nextTime
+                )
+            }
+            // A run that started at this very time (the same minute) is not started twice.
+            let due = candidates.filter { candidate in
+                guard let lastStart else { return true }
+                return candidate.timeIntervalSince1970 > lastStart + 59
+            }
+            if let first = due.min() { return first.timeIntervalSince1970 }
+            return candidates.compactMap { calendar.date(byAdding: .day, value: 1, to: $0) }.min()?
+                .timeIntervalSince1970
+        }
+    }
+}
+
+/// A time of day, `HH:MM` (24-hour).
+public struct TimeOfDay: Sendable, Equatable, Comparable, CustomStringConvertible {
+    public var hour: Int
+    public var minute: Int
+
+    /// `08:00`, `8:00`, `20:30`; nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute)
+        else { return nil }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    public var description: String {
+        (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+
+    public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool {
+        (lhs.hour, lhs.minute) < (rhs.hour, rhs.minute)
+    }
+}

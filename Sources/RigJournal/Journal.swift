@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import PicoLink
+
+/// A rig's journal: one SQLite file in WAL mode, the single source of truth of what a rig measured.
+///
+/// ```swift
+/// let journal = try Journal.open(path: "/var/lib/hcipico/rig.sqlite", rig: "bench-3")
+/// print(journal.recovered)                 // runs a previous crash left `running`, now closed
+/// let writer = journal.writer()            // group commit, ≤ 100 ms apart
+/// ```
+///
+/// `synchronous = FULL`: a commit has reached the disk when it returns, so a power cut loses nothing
+/// that was committed; WAL keeps readers (`runs`, `export`, the status page) off the writer's way.
+public final class Journal: Sendable {
+    public let path: String
+    /// Runs that a previous process left `running` (killed, power cut) and that opening closed as
+    /// `incomplete` with the reason "rig restarted".
+    public let recovered: [RunSummary]
+    let database: DatabasePool
+
+    private init(path: String, database: DatabasePool, recovered: [RunSummary]) {
+        self.path = path
+        self.database = database
+        self.recovered = recovered
+    }
+
+    /// Opens (or creates) the journal for writing: migrates the schema, checks the file
+    /// (`PRAGMA quick_check`), records the rig's name and closes runs left `running`.
+    public static func open(path: String, rig: String) throws(JournalError) -> Journal {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let database: DatabasePool
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+            try JournalSchema.migrator.migrate(database)
+        } catch {
+            throw .cannotOpen(path: path, message: Self.message(error))
+        }
+        do {
+            let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else { throw JournalError.damaged(path: path, report: check.joined(separator: "; ")) }
+            let recovered = try database.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO rig (id, name, created_at) VALUES (1, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET name = excluded.name
+                        """,
+                    arguments: [rig, Date().timeIntervalSince1970]
+                )
+                let left = try Int64.fetchAll(db, sql: "SELECT id FROM runs WHERE state = 'running'")
+                try db.execute(
+                    sql: """
+                        UPDATE runs SET state = 'incomplete', reason = 'rig restarted',
+                            packages = (SELECT COUNT(*) FROM packages WHERE run_id = runs.id),
+                            ended_at = COALESCE((SELECT MAX(host_time) FROM packages WHERE run_id = runs.id), started_at)
+                        WHERE state = 'running'
+                        """
+                )
+                return try left.isEmpty ? [] : JournalQueries.runs(RunFilter(ids: left), db)
+            }
+            return Journal(path: path, database: database, recovered: recovered)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, message: Self.message(error))
+        }
+    }
+
+    /// Opens an existing journal to read it (`runs`, `export`), alongside a rig that may be writing.
+    public static func openForReading(path: String) throws(JournalError) -> Journal {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .cannotOpen(path: path, message: "no such file")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            let database = try DatabasePool(path: path, configuration: configuration)
+            let migrated = try database.read { db in try JournalSchema.migrator.hasCompletedMigrations(db) }
+            guard migrated else { throw JournalError.cannotOpen(path: path, message: "not an hcipico journal") }
+            return Journal(path: path, database: database, recovered: [])
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, message: Self.message(error))
+        }
+    }
+
+    /// The writer (one per journal and process).
+    public func writer(commitInterval: Double = 0.1, pendingLimit: Int = 100_000) -> JournalWriter {
+        JournalWriter(database: database, commitInterval: commitInterval, pendingLimit: pendingLimit)
+    }
+
+    /// Runs matching `filter`, oldest first.
+    public func runs(_ filter: RunFilter = RunFilter()) throws(JournalError) -> [RunSummary] {
+        try read { db in try JournalQueries.runs(filter, db) }
+    }
+
+    /// A run's provenance.
+    public func provenance(of run: Int64) throws(JournalError) -> RunProvenance {
+        try read { db in try JournalQueries.provenance(run, db) }
+    }
+
+    /// Calls `body` with every package of a run, in order.
+    public func forEachPackage(of run: Int64, _ body: (PicoPackage) throws -> Void) throws(JournalError) {
+        try read { db in try JournalQueries.forEachPackage(run, db, body) }
+    }
+
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound file.
+    public func integrityCheck() throws(JournalError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// The file's size in bytes, WAL included.
+    public var sizeInBytes: Int {
+        [path, path + "-wal"].reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+        do {
+            return try database.read(body)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw .readFailed(Self.message(error))
+        }
+    }
+
+    static func message(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import PicoLink
+
+/// One change the writer applies, in the order it was appended.
+enum JournalOperation: Sendable {
+    case runStarted(RunProvenance)
+    case package(run: UUID, PicoPackage)
+    case runEnded(run: UUID, JournalRunEnd)
+}
+
+/// How a run ended, as the journal keeps it.
+public struct JournalRunEnd: Sendable, Equatable {
+    /// True when the device ended the script by itself without an error.
+    public var complete: Bool
+    /// Why an incomplete run ended (`stopped`, `connection lost: …`, `device error !4004 …`).
+    public var reason: String?
+    /// Seconds since the Unix epoch.
+    public var time: Double
+    /// Packages the device sent that never reached the journal because a bounded buffer overflowed.
+    public var overflowed: Int
+
+    public init(complete: Bool, reason: String?, time: Double, overflowed: Int = 0) {
+        self.complete = complete
+        self.reason = reason
+        self.time = time
+        self.overflowed = overflowed
+    }
+}
+
+/// What one commit held, for metrics and for whoever waits on "committed up to N".
+public struct JournalCommit: Sendable {
+    /// Every operation appended with a sequence number up to this one is committed.
+    public var sequence: UInt64
+    public var packages: Int
+    public var values: Int
+    /// Seconds the transaction took, from BEGIN to the end of COMMIT.
+    public var duration: Double
+    /// The host receive time of the oldest package in it (to measure notification → committed).
+    public var oldestHostTime: Double?
+    /// When COMMIT returned, seconds since the Unix epoch.
+    public var committedAt: Double
+}

@@ -1,0 +1,108 @@
+import GRDB
+import MethodSCRIPT
+
+/// The journal's tables, created and migrated in versions (GRDB's `DatabaseMigrator` records which
+/// ran in `grdb_migrations`). A migration, once released, never changes: a new version adds one.
+///
+/// - `rig`: one row, the rig's name and when the journal was made.
+/// - `devices`: every device the rig has run, by its name in the config.
+/// - `runs`: one row per run, with its `state` (`running`, `complete`, `incomplete`), the `reason`
+///   an incomplete run ended, and its provenance (address, firmware, serial number, the script and
+///   its SHA-256, the link, the tool version, RSSI). `packages` counts the committed packages.
+/// - `packages`: one row per data package: its index in the run, measurement loop, scan, host time
+///   and device time (from an `eb` value, when the script sends one).
+/// - `package_values`: one row per value: the variable type (`ba`), the script's name for it (`c`),
+///   the value in SI base units (NULL for the device's `nan`), status bits, current range index, noise.
+/// - `variable_types`: the MethodSCRIPT table of variable types (quantity and unit).
+/// - `samples`: a view joining them, one row per value, for SQL users and Grafana.
+enum JournalSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: rig, devices, runs, packages, values, samples") { db in
+            try db.execute(sql: version1)
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO variable_types (code, quantity, unit) VALUES (?, ?, ?)"
+            )
+            for info in VariableType.known.compactMap(\.info) {
+                try insert.execute(arguments: [info.code, info.name, info.unit])
+            }
+        }
+        return migrator
+    }
+
+    private static let version1 = """
+        CREATE TABLE rig (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            name TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE devices (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            device_id INTEGER NOT NULL REFERENCES devices (id),
+            device_run INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('running', 'complete', 'incomplete')),
+            reason TEXT,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            packages INTEGER NOT NULL DEFAULT 0,
+            overflowed INTEGER NOT NULL DEFAULT 0,
+            address TEXT,
+            address_type TEXT,
+            transport TEXT NOT NULL,
+            firmware TEXT,
+            serial_number TEXT,
+            script_name TEXT NOT NULL,
+            script TEXT NOT NULL,
+            script_sha256 TEXT NOT NULL,
+            link TEXT,
+            tool_version TEXT NOT NULL,
+            rssi INTEGER
+        );
+        CREATE INDEX runs_by_device ON runs (device_id, started_at);
+        CREATE INDEX runs_by_state ON runs (state);
+        CREATE TABLE packages (
+            run_id INTEGER NOT NULL REFERENCES runs (id),
+            idx INTEGER NOT NULL,
+            loop INTEGER NOT NULL,
+            scan INTEGER,
+            host_time REAL NOT NULL,
+            device_time REAL,
+            PRIMARY KEY (run_id, idx)
+        ) WITHOUT ROWID;
+        CREATE TABLE package_values (
+            run_id INTEGER NOT NULL,
+            idx INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            variable TEXT NOT NULL,
+            name TEXT,
+            value REAL,
+            status INTEGER,
+            current_range INTEGER,
+            noise INTEGER,
+            PRIMARY KEY (run_id, idx, position)
+        ) WITHOUT ROWID;
+        CREATE TABLE variable_types (
+            code TEXT PRIMARY KEY,
+            quantity TEXT NOT NULL,
+            unit TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE VIEW samples AS
+            SELECT r.uuid AS run_uuid, r.id AS run_id, d.name AS device, r.title AS title,
+                   p.idx AS package, p.loop AS loop, p.scan AS scan,
+                   p.host_time AS host_time, p.device_time AS device_time,
+                   v.position AS position, v.variable AS variable, v.name AS name,
+                   t.quantity AS quantity, v.value AS value, t.unit AS unit,
+                   v.status AS status, v.current_range AS current_range, v.noise AS noise
+            FROM package_values v
+            JOIN packages p ON p.run_id = v.run_id AND p.idx = v.idx
+            JOIN runs r ON r.id = v.run_id
+            JOIN devices d ON d.id = r.device_id
+            LEFT JOIN variable_types t ON t.code = v.variable;
+        """
+}

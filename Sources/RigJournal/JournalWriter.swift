@@ -1,0 +1,239 @@
+import Foundation
+import GRDB
+import PicoLink
+
+/// The journal's one writer: producers append runs, packages and run ends from any task; a dedicated
+/// thread commits what is pending in one transaction at most `commitInterval` after the oldest of it
+/// arrived (group commit), so throughput does not depend on fsync latency. A package counts as
+/// recorded only once `record` has returned after its commit — callers that need that await `flush()`.
+///
+/// Appending never blocks a thread: past `pendingLimit` operations, producers suspend until the next
+/// commit. After a failed transaction the writer is failed for good: every waiting and later call
+/// throws `JournalError.writeFailed`, and nothing after the last successful commit is recorded.
+public final class JournalWriter: @unchecked Sendable {
+    public let commitInterval: Double
+    public let pendingLimit: Int
+    private let database: DatabasePool
+    /// Guards everything below; also wakes the commit thread.
+    private let condition = NSCondition()
+    private var pending: [JournalOperation] = []
+    private var oldestPendingAt: Double?
+    private var appended: UInt64 = 0
+    private var committed: UInt64 = 0
+    private var failure: JournalError?
+    private var closing = false
+    private var flushRequested = false
+    private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var commitObservers: [@Sendable (JournalCommit) -> Void] = []
+    private var thread: Thread?
+    private let stopped = DispatchSemaphore(value: 0)
+    /// Touched by the commit thread only.
+    private var runRows: [UUID: Int64] = [:]
+
+    init(database: DatabasePool, commitInterval: Double, pendingLimit: Int) {
+        self.database = database
+        self.commitInterval = commitInterval
+        self.pendingLimit = pendingLimit
+        let thread = Thread { [self] in commitLoop() }
+        thread.name = "journal-writer"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Calls `observer` on the commit thread after every commit (keep it short).
+    public func onCommit(_ observer: @escaping @Sendable (JournalCommit) -> Void) {
+        locked { commitObservers.append(observer) }
+    }
+
+    /// Records that a run started, with its provenance; its state is `running` until `runEnded`.
+    public func runStarted(_ provenance: RunProvenance) async throws(JournalError) {
+        try await append(.runStarted(provenance))
+    }
+
+    /// Appends a package of a started run.
+    public func record(_ package: PicoPackage, run: UUID) async throws(JournalError) {
+        try await append(.package(run: run, package))
+    }
+
+    /// Closes a run as complete or incomplete, with its reason.
+    public func runEnded(_ run: UUID, _ end: JournalRunEnd) async throws(JournalError) {
+        try await append(.runEnded(run: run, end))
+    }
+
+    /// Returns once everything appended before the call is committed.
+    public func flush() async throws(JournalError) {
+        let target: UInt64? = try locked { () throws(JournalError) -> UInt64? in
+            if let failure { throw failure }
+            guard committed < appended else { return nil }
+            flushRequested = true
+            condition.signal()
+            return appended
+        }
+        if let target { try await wait(for: target) }
+    }
+
+    /// Operations committed so far (every operation up to this sequence number is on disk).
+    public var committedSequence: UInt64 { locked { committed } }
+
+    /// The failure that stopped the writer, if one did.
+    public var failed: JournalError? { locked { failure } }
+
+    /// Commits what is pending and stops the thread. Later appends throw `.closed`.
+    public func close() async {
+        let alreadyClosing = locked { () -> Bool in
+            defer {
+                closing = true
+                condition.signal()
+            }
+            return closing
+        }
+        guard !alreadyClosing else { return }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [stopped] in
+                stopped.wait()
+                done.resume()
+            }
+        }
+    }
+
+    private func append(_ operation: JournalOperation) async throws(JournalError) {
+        let waitFor: UInt64? = try locked { () throws(JournalError) -> UInt64? in
+            if let failure { throw failure }
+            if closing { throw .closed }
+            pending.append(operation)
+            appended += 1
+            if oldestPendingAt == nil {
+                oldestPendingAt = Self.now()
+                condition.signal()
+            }
+            return pending.count > pendingLimit ? appended - UInt64(pendingLimit) : nil
+        }
+        if let waitFor { try await wait(for: waitFor) }
+    }
+
+    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+
+    private func wait(for sequence: UInt64) async throws(JournalError) {
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                condition.lock()
+                if let failure {
+                    condition.unlock()
+                    continuation.resume(throwing: failure)
+                } else if committed >= sequence {
+                    condition.unlock()
+                    continuation.resume()
+                } else {
+                    waiters.append((sequence, continuation))
+                    condition.unlock()
+                }
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw .writeFailed("\(error)")
+        }
+    }
+
+    // MARK: The commit thread
+
+    private func commitLoop() {
+        while true {
+            condition.lock()
+            while pending.isEmpty && !closing { condition.wait() }
+            while !pending.isEmpty && !closing && !flushRequested && pending.count < pendingLimit,
+                let oldest = oldestPendingAt, Self.now() < oldest + commitInterval
+            {
+                _ = condition.wait(until: Date(timeIntervalSince1970: oldest + commitInterval))
+            }
+            let batch = pending
+            let sequence = appended
+            pending.removeAll(keepingCapacity: true)
+            oldestPendingAt = nil
+            flushRequested = false
+            let finish = closing && batch.isEmpty
+            let failedAlready = failure != nil
+            condition.unlock()
+            if finish || failedAlready {
+                if finish || closing { break }
+                continue
+            }
+            commit(batch, sequence: sequence)
+        }
+        stopped.signal()
+    }
+
+    private func commit(_ batch: [JournalOperation], sequence: UInt64) {
+        let started = Self.now()
+        var packages = 0
+        var values = 0
+        var oldestHostTime: Double?
+        var failure: JournalError?
+        do {
+            try database.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    var counts: [Int64: Int] = [:]
+                    for operation in batch {
+                        switch operation {
+                        case .runStarted(let provenance):
+                            runRows[provenance.runID] = try JournalStatements.insertRun(provenance, db)
+                        case .package(let run, let package):
+                            guard let row = runRows[run] else { throw JournalError.unknownRun(run.uuidString) }
+                            try JournalStatements.insertPackage(package, run: row, db)
+                            counts[row, default: 0] += 1
+                            packages += 1
+                            values += package.values.count
+                            oldestHostTime = min(oldestHostTime ?? package.hostTime, package.hostTime)
+                        case .runEnded(let run, let end):
+                            guard let row = runRows[run] else { throw JournalError.unknownRun(run.uuidString) }
+                            if let count = counts.removeValue(forKey: row) {
+                                try JournalStatements.addPackages(count, run: row, db)
+                            }
+                            try JournalStatements.endRun(end, run: row, db)
+                            runRows[run] = nil
+                        }
+                    }
+                    for (row, count) in counts { try JournalStatements.addPackages(count, run: row, db) }
+                    return .commit
+                }
+            }
+        } catch let error as JournalError {
+            failure = error
+        } catch {
+            failure = .writeFailed("\(error)")
+        }
+        condition.lock()
+        let ready: [CheckedContinuation<Void, any Error>]
+        let observers = commitObservers
+        if let failure {
+            self.failure = failure
+            ready = waiters.map(\.continuation)
+            waiters.removeAll()
+        } else {
+            committed = sequence
+            ready = waiters.filter { $0.sequence <= sequence }.map(\.continuation)
+            waiters.removeAll { $0.sequence <= sequence }
+        }
+        condition.unlock()
+        for continuation in ready {
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+        }
+        guard failure == nil else { return }
+        let finished = Self.now()
+        let report = JournalCommit(
+            sequence: sequence,
+            packages: packages,
+            values: values,
+            duration: finished - started,
+            oldestHostTime: oldestHostTime,
+            committedAt: finished
+        )
+        for observer in observers { observer(report) }
+    }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
+}

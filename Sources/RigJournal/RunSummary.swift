@@ -1,0 +1,39 @@
+/// One run as `hcipico runs` lists it.
+public struct RunSummary: Sendable, Equatable {
+    /// The journal's row id (what `--run` takes).
+    public var id: Int64
+    public var uuid: String
+    public var device: String
+    public var title: String
+    public var scriptName: String
+    /// Seconds since the Unix epoch.
+    public var startedAt: Double
+    public var endedAt: Double?
+    /// Committed packages.
+    public var packages: Int
+    /// `running`, `complete` or `incomplete`.
+    public var state: String
+    public var reason: String?
+    /// Packages lost to a bounded buffer's overflow before they reached the journal.
+    public var overflowed: Int
+
+    /// Seconds from start to end (nil while running).
+    public var duration: Double? { endedAt.map { $0 - startedAt } }
+}
+
+/// Which runs to select: every field narrows the selection; the default selects all.
+public struct RunFilter: Sendable, Equatable {
+    public var ids: [Int64]?
+    public var devices: [String]?
+    /// Runs that started at or after this time (seconds since the Unix epoch).
+    public var since: Double?
+    /// Runs that started before this time.
+    public var until: Double?
+
+    public init(ids: [Int64]? = nil, devices: [String]? = nil, since: Double? = nil, until: Double? = nil) {
+        self.ids = ids
+        self.devices = devices
+        self.since = since
+        self.until = until
+    }
+}

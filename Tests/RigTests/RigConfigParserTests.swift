@@ -1,0 +1,176 @@
+import Foundation
+import RigCore
+import Testing
+
+@Suite struct RigConfigParserTests {
+    /// A folder with the example scripts the configs name.
+    static func folder(_ files: [String: String] = [:]) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rig-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let scripts = ["CV.mscr": "e\nvar c\nvar p\npck_start\npck_add p\npck_add c\npck_end\n\n"]
+        for (name, text) in scripts.merging(files, uniquingKeysWith: { $1 }) {
+            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    static let parser = RigConfigParser { transport in
+        transport.hasPrefix("kernel") || transport.hasPrefix("tcp:") ? nil : "not a transport: \(transport)"
+    }
+
+    func parse(_ text: String, scripts: [String: String] = [:]) throws -> Result<RigConfig, ConfigProblems> {
+        let folder = try Self.folder(scripts)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        do throws(ConfigProblems) {
+            return .success(try Self.parser.parse(text: text, file: folder + "/rig.toml"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func problems(_ text: String) throws -> [String] {
+        guard case .failure(let problems) = try parse(text) else { return [] }
+        return problems.problems.map { "\($0.line.map(String.init) ?? "-") \($0.key): \($0.message)" }
+    }
+
+    @Test func aGoodConfigReadsEverySchedule() throws {
+        let text = """
+            [rig]
+            name = "bench-3"
+
+            [[device]]
+            name = "a"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "once"
+
+            [[device]]
+            name = "b"
+            address = "C0:FF:EE:00:00:01"
+            address_type = "random"
+            transport = "kernel:hci1"
+            link = "low-latency"
+            script = "CV.mscr"
+            every = "1h30m"
+            run_timeout = "20m"
+            max_failures = 3
+            failure_backoff = "10m"
+
+            [[device]]
+            name = "c"
+            address = "C0:FF:EE:00:00:02"
+            script = "CV.mscr"
+            at = ["20:00", "08:30"]
+            """
+        let config = try parse(text).get()
+        #expect(config.name == "bench-3")
+        #expect(config.journal.hasSuffix("/bench-3.sqlite"))
+        #expect(config.devices.map(\.name) == ["a", "b", "c"])
+        #expect(config.devices[0].schedule == .once && config.devices[0].isSimulator)
+        #expect(config.devices[1].schedule == .every(5400) && config.devices[1].runTimeout == 1200)
+        #expect(config.devices[1].link?.name == "low-latency" && config.devices[1].addressType == "random")
+        #expect(config.devices[1].maximumFailures == 3 && config.devices[1].failureBackoff == 600)
+        #expect(config.devices[2].schedule == .daily([TimeOfDay("08:30")!, TimeOfDay("20:00")!]))
+        #expect(config.devices[2].transport == "kernel")
+        #expect(config.devices[0].script.packageLayouts == [["p", "c"]])
+    }
+
+    @Test func everyProblemIsReportedWithItsLineAndKey() throws {
+        let text = """
+            [rig]
+            name = "bench 3"
+            colour = "blue"
+
+            [[device]]
+            name = "a"
+            transport = "sim"
+            address = "C0:FF:EE:00:00:01"
+            script = "missing.mscr"
+            every = "10x"
+
+            [[device]]
+            name = "a"
+            transport = "bluetooth"
+            script = "CV.mscr"
+            schedule = "hourly"
+            link = "fast"
+
+            [[device]]
+            script = "CV.mscr"
+            every = "10m"
+            at = ["08:00"]
+            max_failures = 0
+            """
+        let found = try problems(text)
+        let expected = [
+            "2 rig.name: \"bench 3\" is not a name",
+            "3 rig.colour: unknown key",
+            "8 device \"a\".address: a simulated device",
+            "9 device \"a\".script: cannot read",
+            "10 device \"a\".every: \"10x\" is not a duration",
+            "14 device \"a\".transport: not a transport: bluetooth",
+            "12 device \"a\".address: missing",
+            "17 device \"a\".link:",
+            "16 device \"a\".schedule: \"hourly\" is neither once nor continuous",
+            "19 device[3].name: missing",
+            "19 device[3].address: missing",
+            "22 device[3].at: give one of schedule, every and at, not every and at",
+            "23 device[3].max_failures: must be 1 or more",
+        ]
+        for prefix in expected {
+            #expect(found.contains { $0.hasPrefix(prefix) }, "\(prefix) in \(found)")
+        }
+        #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test func duplicateNamesAndABadScriptAreLocated() throws {
+        let text = """
+            [rig]
+            name = "r"
+            [[device]]
+            name = "x"
+            transport = "sim"
+            script = "bad.mscr"
+            schedule = "once"
+            [[device]]
+            name = "y"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "once"
+            [[device]]
+            name = "y"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "continuous"
+            """
+        guard case .failure(let problems) = try parse(text, scripts: ["bad.mscr": "e\nset_e 0\r\n\n"]) else {
+            Issue.record("accepted")
+            return
+        }
+        let lines = problems.problems.map(\.description)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines[0].contains("rig.toml:6: device \"x\".script:") && lines[0].contains("line 2, column 8"))
+        #expect(lines[1].contains("rig.toml:14: device \"y\".name: another device is named \"y\""))
+    }
+
+    @Test func aSyntaxErrorIsLocated() throws {
+        let found = try problems("[rig]\nname = \n")
+        #expect(found.count == 1 && found[0].hasPrefix("2 : column"), "\(found)")
+    }
+
+    @Test func aRigNeedsADevice() throws {
+        #expect(try problems("[rig]\nname = \"r\"\n") == ["- : no [[device]] table: a rig needs at least one device"])
+    }
+
+    @Test func durationsReadAndPrintBack() {
+        #expect(DurationText.seconds("500ms") == 0.5)
+        #expect(DurationText.seconds("1h30m") == 5400)
+        #expect(DurationText.seconds("2d") == 172_800)
+        #expect(DurationText.seconds("10") == nil)
+        #expect(DurationText.seconds("0s") == nil)
+        #expect(DurationText.seconds("5 m") == nil)
+        #expect(DurationText.text(5400) == "1h30m")
+        #expect(DurationText.text(0.25) == "250ms")
+        #expect(DurationText.text(12) == "12s")
+    }
+}
