@@ -35,7 +35,8 @@ public final class Rig: Sendable {
         calendar: Calendar = .current,
         logger: Logger,
         toolVersion: String,
-        backoff: ReconnectPolicy = ReconnectPolicy(initialDelay: 1, multiplier: 2, maximumDelay: 60, jitter: 0.2)
+        backoff: ReconnectPolicy = ReconnectPolicy(initialDelay: 1, multiplier: 2, maximumDelay: 60, jitter: 0.2),
+        onFailure: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         state = Mutex(Inner(config: config))
         let failureText = FailureText()
@@ -49,8 +50,13 @@ public final class Rig: Sendable {
             toolVersion: toolVersion,
             backoff: backoff,
             fatal: { error in
-                failureText.text.withLock { text in text = text ?? "\(error)" }
+                let first = failureText.text.withLock { text in
+                    defer { text = text ?? "\(error)" }
+                    return text == nil
+                }
+                guard first else { return }
                 logger.critical("the journal failed: \(error); the rig stops")
+                onFailure("\(error)")
             }
         )
     }
@@ -79,10 +85,13 @@ public final class Rig: Sendable {
         let oldDevices = Dictionary(uniqueKeysWithValues: old.devices.map { ($0.name, $0) })
         let newNames = Set(config.devices.map(\.name))
         var report = RigReload()
-        for (name, device) in oldDevices where !newNames.contains(name) || config.devices.first(where: { $0.name == name }) != device {
+        for (name, device) in oldDevices
+        where !newNames.contains(name) || config.devices.first(where: { $0.name == name }) != device {
             let changed = newNames.contains(name)
             if changed { report.changed.append(name) } else { report.removed.append(name) }
-            await supervisors[device.name]?.stop(reason: changed ? "reloaded with a new config" : "removed from the config")
+            await supervisors[device.name]?.stop(
+                reason: changed ? "reloaded with a new config" : "removed from the config"
+            )
             state.withLock { _ = $0.supervisors.removeValue(forKey: name) }
         }
         for device in config.devices {
@@ -111,7 +120,9 @@ public final class Rig: Sendable {
         while true {
             let supervisors = state.withLock { Array($0.supervisors.values) }
             for supervisor in supervisors { await supervisor.finished() }
-            let again = state.withLock { inner in inner.supervisors.values.contains { s in !supervisors.contains { $0 === s } } }
+            let again = state.withLock { inner in
+                inner.supervisors.values.contains { s in !supervisors.contains { $0 === s } }
+            }
             if !again { return }
         }
     }

@@ -105,9 +105,22 @@ public final class Journal: Sendable {
         try read { db in try JournalQueries.provenance(run, db) }
     }
 
-    /// Calls `body` with every package of a run, in order.
-    public func forEachPackage(of run: Int64, _ body: (PicoPackage) throws -> Void) throws(JournalError) {
-        try read { db in try JournalQueries.forEachPackage(run, db, body) }
+    /// Calls `body` with every package of a run, in order. An error `body` throws ends the walk and
+    /// is rethrown as it is; the journal's own failures are `JournalError`s.
+    public func forEachPackage(of run: Int64, _ body: (PicoPackage) throws -> Void) throws {
+        var bodyError: (any Error)?
+        do {
+            try read { db in
+                try JournalQueries.forEachPackage(run, db) { package in
+                    do { try body(package) } catch {
+                        bodyError = error
+                        throw CancellationError()
+                    }
+                }
+            }
+        } catch {
+            throw bodyError ?? error
+        }
     }
 
     /// `PRAGMA integrity_check`: `["ok"]` for a sound file.

@@ -9,7 +9,8 @@ struct HCIPico: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DecodeCommand.self, ScanCommand.self, ConnectCommand.self, ConsoleCommand.self, GATTCommand.self,
-            SerialCommand.self, Adapters.self, RTTCommand.self,
+            SerialCommand.self, Adapters.self, RTTCommand.self, RigCommand.self, RunsCommand.self,
+            ExportCommand.self,
         ]
     )
 

@@ -30,6 +30,8 @@ final class Shutdown: Sendable {
         var onStop: (@Sendable (StopReason) -> Void)?
         var onUrgentExit: (@Sendable (String) -> Void)?
         var cancelWork: (@Sendable () -> Void)?
+        /// When set, SIGHUP calls it (the rig reloads its config) instead of stopping.
+        var onHangUp: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -81,6 +83,11 @@ final class Shutdown: Sendable {
             return state.reason
         }
         if let already { (action ?? { _ in self.cancelWork() })(already) }
+    }
+
+    /// Makes SIGHUP call `action` instead of stopping (a daemon's "reload your config").
+    func onHangUp(_ action: (@Sendable () -> Void)?) {
+        state.withLock { $0.onHangUp = action }
     }
 
     /// What must happen before the process exits at once (finish the sinks' end markers with the
@@ -161,6 +168,10 @@ final class Shutdown: Sendable {
             }
             var byte: UInt8 = 0
             guard read(fd, &byte, 1) == 1 else { continue }
+            if Int32(byte) == SIGHUP, let reload = state.withLock({ $0.reason == nil ? $0.onHangUp : nil }) {
+                reload()
+                continue
+            }
             let reason: StopReason = Int32(byte) == SIGPIPE ? .outputClosed : .signal(Int32(byte))
             let (isFirst, action, bound) = state.withLock { state in
                 guard state.reason == nil else { return (false, state.onStop, state.cleanupBound) }

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import PicoLink
+import RigJournal
+
+/// `hcipico export JOURNAL --out DIR`: the selected runs as CSV, JSON Lines and SVG files.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write runs from a rig's journal as CSV, JSON Lines and SVG files into a folder.",
+        discussion: """
+            Each run becomes DEVICE-runID.csv, .jsonl and .svg in --out (existing files are left alone \
+            unless --overwrite). Runs still running are exported as far as they are committed.
+            """
+    )
+
+    @Argument(help: "The journal (SQLite) a rig wrote.")
+    var journal: String
+
+    @OptionGroup var selection: JournalSelection
+
+    @Option(help: "The folder to write into (must exist).")
+    var out: String
+
+    @Flag(help: "Replace files that exist.")
+    var overwrite = false
+
+    func run() async throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
+            StandardError.report("--out \(out): not a directory")
+            throw ExitStatus.badInput.exitCode
+        }
+        let opened = try JournalSelection.open(journal)
+        do {
+            let runs = try opened.runs(selection.filter)
+            if runs.isEmpty { StandardError.report("no run matches") }
+            for run in runs {
+                let base = "\(out)/\(run.device)-run\(run.id)"
+                let sinks: [any SampleSink] = [
+                    try CSVSink(path: base + ".csv", overwrite: overwrite),
+                    try JSONLinesSink(path: base + ".jsonl", overwrite: overwrite),
+                    SVGSink(path: base + ".svg", refreshInterval: .infinity, overwrite: overwrite),
+                ]
+                let provenance = try opened.provenance(of: run.id)
+                let info = RunInfo(
+                    device: run.device,
+                    run: provenance.deviceRun,
+                    title: run.title,
+                    startTime: run.startedAt
+                )
+                for sink in sinks { try sink.begin(info) }
+                var count = 0
+                try opened.forEachPackage(of: run.id) { package in
+                    for sink in sinks { try sink.write(package) }
+                    count += 1
+                }
+                let complete = run.state == "complete"
+                let end = RunEnd(complete: complete, reason: complete ? nil : run.reason ?? run.state, packages: count)
+                for sink in sinks {
+                    try sink.finish(end)
+                    try sink.sync()
+                }
+                print("\(base).csv, .jsonl, .svg: run \(run.id) (\(run.device), \(count) packages, \(run.state))")
+            }
+        } catch let error as SinkError {
+            StandardError.report("\(error)")
+            throw ExitStatus.writeFailed.exitCode
+        } catch {
+            StandardError.report("\(error)")
+            throw ExitStatus.failure.exitCode
+        }
+    }
+}

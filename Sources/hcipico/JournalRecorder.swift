@@ -1,0 +1,24 @@
+import Foundation
+import PicoLink
+import RigCore
+import RigJournal
+
+/// The rig's `RunJournal` on the SQLite journal's writer.
+struct JournalRecorder: RunJournal {
+    let writer: JournalWriter
+
+    func runStarted(_ provenance: RunProvenance) async throws {
+        try await writer.runStarted(provenance)
+    }
+
+    func record(_ package: PicoPackage, run: UUID) async throws {
+        try await writer.record(package, run: run)
+    }
+
+    func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int) async throws {
+        try await writer.runEnded(
+            run,
+            JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed)
+        )
+    }
+}

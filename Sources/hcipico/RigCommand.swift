@@ -1,0 +1,143 @@
+import ArgumentParser
+import BLELinux
+import Foundation
+import Logging
+import RigCore
+import RigJournal
+
+/// `hcipico rig CONFIG`: several instruments on a schedule into the journal, until stopped.
+struct RigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rig",
+        abstract: "Run several instruments on their schedules into a crash-safe SQLite journal.",
+        discussion: """
+            CONFIG is a TOML file (see Examples/rig.toml): the rig's name and journal, and one [[device]] \
+            table per instrument with its address, transport, script and schedule. The whole config is \
+            checked first; every problem is reported with its file, line and key (exit 64).
+
+            SIGTERM or SIGINT aborts running scripts, closes their runs as incomplete ("stopped") and exits \
+            (143 or 130); SIGHUP reloads the config (added devices start, removed ones stop after closing \
+            their run, unchanged ones are not touched). A journal that cannot be written stops the rig \
+            with exit 6. Runs a previous process left open (kill -9, power cut) are closed as incomplete \
+            ("rig restarted") when the rig starts.
+            """
+    )
+
+    @Argument(help: "The rig's config (TOML).")
+    var config: String
+
+    @Option(help: "The journal (SQLite) to record into, instead of the config's.")
+    var journal: String?
+
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp("Stop after this long (30s, 10m, 2h), as SIGTERM would, but exit 0.", valueName: "duration")
+    )
+    var duration: String?
+
+    @Flag(help: "Check the config and exit (0 when it is good).")
+    var check = false
+
+    func validate() throws {
+        if let duration, DurationText.seconds(duration) == nil {
+            throw ValidationError("--for '\(duration)' is not a duration (30s, 10m, 2h)")
+        }
+    }
+
+    func run() async throws {
+        var config = try Self.load(self.config)
+        if let journal { config.journal = journal }
+        if check {
+            print(
+                "\(self.config): good: rig \(config.name), \(config.devices.count) devices, journal \(config.journal)"
+            )
+            return
+        }
+        LoggingSystem.bootstrap { RigLogHandler(label: $0) }
+        let logger = Logger(label: "hcipico.rig")
+        let opened: Journal
+        do {
+            opened = try Journal.open(path: config.journal, rig: config.name)
+        } catch {
+            StandardError.report("\(error)")
+            throw ExitStatus.writeFailed.exitCode
+        }
+        for run in opened.recovered {
+            logger.warning(
+                "run \(run.id) of \(run.device) (\(run.packages) packages) was left running by a previous process: closed as incomplete (rig restarted)"
+            )
+        }
+        let writer = opened.writer()
+        let ending = RigEnding()
+        let rig = Rig(
+            config: config,
+            connector: RigConnector(timeout: .seconds(20)),
+            journal: JournalRecorder(writer: writer),
+            logger: logger,
+            toolVersion: "hcipico \(HCIPico.configuration.version)",
+            onFailure: { message in ending.end(.journalFailed(message)) }
+        )
+        let shutdown = Shutdown.shared
+        shutdown.install(cleanupBound: .seconds(5))
+        shutdown.onStop { reason in ending.end(.signal(reason)) }
+        let configPath = self.config
+        let journalOverride = journal
+        shutdown.onHangUp {
+            Task { await Self.reload(rig, from: configPath, journal: journalOverride, logger: logger) }
+        }
+        logger.info("rig \(config.name): \(config.devices.count) devices, journal \(config.journal)")
+        rig.start()
+        if let duration, let seconds = DurationText.seconds(duration) {
+            Task {
+                try await Task.sleep(for: .seconds(seconds))
+                ending.end(.duration)
+            }
+        }
+        Task {
+            await rig.finished()
+            ending.end(.schedulesDone)
+        }
+        let why = await ending.wait()
+        logger.info("rig \(config.name): stopping (\(why))")
+        await rig.stop(reason: why.runReason)
+        await writer.close()
+        RigSummary(snapshots: rig.snapshots, journal: config.journal).print()
+        if let failure = writer.failed ?? rig.failure.map({ JournalError.writeFailed($0) }) {
+            StandardError.report("\(failure)")
+            throw ExitStatus.writeFailed.exitCode
+        }
+        if case .signal(let reason) = why { throw reason.exitStatus.exitCode }
+    }
+
+    /// Reads and checks the config; prints every problem and exits 64 when there are any.
+    static func load(_ path: String) throws -> RigConfig {
+        let parser = RigConfigParser { transport in
+            do throws(ArgumentSyntaxError) {
+                _ = try TransportSpec(parsing: transport)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        do throws(ConfigProblems) {
+            return try parser.parse(file: path)
+        } catch {
+            for problem in error.problems { StandardError.report(problem.description) }
+            throw ExitStatus.badInput.exitCode
+        }
+    }
+
+    /// SIGHUP: a config with problems is reported and changes nothing.
+    static func reload(_ rig: Rig, from path: String, journal: String?, logger: Logger) async {
+        logger.info("SIGHUP: reloading \(path)")
+        guard var config = try? load(path) else {
+            logger.error("\(path): the config has problems (above); the rig goes on with the one it has")
+            return
+        }
+        if let journal { config.journal = journal }
+        let report = await rig.reload(config)
+        logger.info(
+            "reloaded: added \(report.added), removed \(report.removed), changed \(report.changed), unchanged \(report.unchanged.count)"
+        )
+    }
+}

@@ -1,0 +1,65 @@
+import BLEHost
+import BLELinux
+import BLEWire
+import PicoSimulator
+import RigCore
+
+/// Opens a rig device's link: the radio paths through `DeviceLink` (with the config's link tuning),
+/// or a simulated EmStat Pico of its own, in this process.
+struct RigConnector: DeviceConnector {
+    /// How long one connect attempt may take.
+    let timeout: Duration
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func connect(_ device: DeviceConfig) async throws -> RigLink {
+        if device.isSimulator { return try await simulator(device) }
+        let transport: TransportSpec
+        do {
+            transport = try TransportSpec(parsing: device.transport)
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+        guard let text = device.address,
+            let address = BluetoothAddress(text, type: device.addressType == "random" ? .random : .public)
+        else { throw Failure(description: "no address") }
+        let link: DeviceLink
+        do {
+            link = try await DeviceLink.open(.radio(address, transport), timeout: timeout)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        var parameters = "MTU \(link.client.bearer.mtu)"
+        if let request = device.link {
+            if let report = await link.tune(request), let connection = report.connection.value {
+                parameters += ", \(connection)"
+            } else {
+                parameters += ", \(request.name) requested"
+            }
+        }
+        return RigLink(client: link.client, parameters: parameters, rssi: nil, close: { await link.close() })
+    }
+
+    /// A simulated EmStat Pico with a serial number of its own (from the device's name).
+    private func simulator(_ device: DeviceConfig) async throws -> RigLink {
+        var configuration: SimulatedPicoConfiguration = device.realTime ? SimulatedPicoConfiguration() : .fast
+        configuration.serialNumber = "SIM-" + device.name.uppercased()
+        let (host, deviceEnd) = try InProcessATTTransport.makePair()
+        let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
+        try peripheral.start()
+        do {
+            let client = try await GATTClient.connect(transport: host)
+            return RigLink(
+                client: client,
+                parameters: "simulated, MTU \(client.bearer.mtu)",
+                rssi: nil,
+                close: { peripheral.close() }
+            )
+        } catch {
+            peripheral.close()
+            throw Failure(description: "\(device.name): \(error)")
+        }
+    }
+}
