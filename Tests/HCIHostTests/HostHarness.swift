@@ -49,14 +49,3 @@ struct HostHarness {
         return frames
     }
 }
-
-/// Waits (bounded) until `condition` holds. The bound is generous: it returns as soon as the
-/// condition holds, and the whole suite in parallel on two cores can keep a task waiting for seconds.
-func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import MethodSCRIPT
+import PicoLink
+import Synchronization
+import Testing
+
+@testable import RigJournal
+
+@Suite struct JournalTests {
+    static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).sqlite").path
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    static func provenance(device: String = "pico-1", start: Double = 1_795_600_000) -> RunProvenance {
+        RunProvenance(
+            device: device,
+            deviceRun: 1,
+            title: "CV.mscr",
+            transport: "sim",
+            firmware: "espico1209",
+            serialNumber: "SIM-1",
+            scriptName: "CV.mscr",
+            script: "var p\nvar c",
+            scriptSHA256: String(repeating: "ab", count: 32),
+            link: "MTU 247",
+            toolVersion: "hcipico test",
+            startTime: start
+        )
+    }
+
+    static func package(_ index: Int, device: String = "pico-1") -> PicoPackage {
+        PicoPackage(
+            device: device,
+            run: 1,
+            index: index,
+            loop: 0,
+            scan: index % 2,
+            hostTime: 1_795_600_000 + Double(index) * 0.01,
+            values: [
+                PicoValue(variable: .appliedPotential, name: "p", value: Double(index) * 0.01),
+                PicoValue(
+                    variable: .current,
+                    name: "c",
+                    value: index == 3 ? .nan : -1.25e-6 * Double(index),
+                    status: index == 2 ? .underload : .ok,
+                    range: MeasurementRange(rawValue: 0x88),
+                    noise: index == 1 ? 7 : nil
+                ),
+            ]
+        )
+    }
+
+    @Test func packagesReadBackExactlyAsRecorded() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.01)
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        let sent = (0..<50).map { Self.package($0) }
+        for package in sent { try await writer.record(package, run: run.runID) }
+        try await writer.runEnded(run.runID, JournalRunEnd(complete: true, reason: nil, time: 1_795_600_010))
+        try await writer.flush()
+        await writer.close()
+
+        let reader = try Journal.openForReading(path: path)
+        let runs = try reader.runs()
+        #expect(runs.count == 1)
+        #expect(runs[0].state == "complete" && runs[0].packages == 50 && runs[0].reason == nil)
+        var read: [PicoPackage] = []
+        try reader.forEachPackage(of: runs[0].id) { read.append($0) }
+        #expect(read.count == 50)
+        for (got, want) in zip(read, sent) {
+            #expect(got.index == want.index && got.scan == want.scan && got.hostTime == want.hostTime)
+            #expect(got.values.map(\.name) == ["p", "c"])
+            #expect(got.values.map(\.variable) == want.values.map(\.variable))
+            #expect(got.values.map(\.status) == want.values.map(\.status))
+            #expect(got.values.map(\.range) == want.values.map(\.range))
+            #expect(got.values.map(\.noise) == want.values.map(\.noise))
+            for (a, b) in zip(got.values, want.values) {
+                #expect(a.value == b.value || (a.value.isNaN && b.value.isNaN))
+            }
+        }
+        let back = try reader.provenance(of: runs[0].id)
+        #expect(back == run)
+        #expect(try reader.integrityCheck() == ["ok"])
+    }
+
+    @Test func runsLeftRunningAreClosedWhenTheJournalOpensAgain() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.01)
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        for index in 0..<7 { try await writer.record(Self.package(index), run: run.runID) }
+        try await writer.flush()
+        // No runEnded and no close: as after kill -9.
+        let reopened = try Journal.open(path: path, rig: "bench")
+        #expect(reopened.recovered.count == 1)
+        let runs = try reopened.runs()
+        #expect(runs.map(\.state) == ["incomplete"])
+        #expect(runs[0].reason == "rig restarted" && runs[0].packages == 7)
+        #expect(runs[0].endedAt == Self.package(6).hostTime)
+        await writer.close()
+    }
+
+    @Test func commitsAreGroupedAndObserved() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.05)
+        let commits = CommitLog()
+        writer.onCommit { commits.add($0) }
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        for index in 0..<1000 { try await writer.record(Self.package(index), run: run.runID) }
+        try await writer.flush()
+        await writer.close()
+        let seen = commits.all
+        #expect(seen.reduce(0) { $0 + $1.packages } == 1000)
+        #expect(seen.count < 100, "1000 packages appended at once commit in a few transactions, not one each")
+        #expect(seen.last?.sequence == 1001)
+    }
+
+    @Test func aFullDiskFailsTheWriterAndEveryLaterCall() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        try await journal.database.writeWithoutTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages + 2)")
+        }
+        let writer = journal.writer(commitInterval: 0.01)
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        var failure: JournalError?
+        do {
+            for index in 0..<5000 { try await writer.record(Self.package(index), run: run.runID) }
+            try await writer.flush()
+        } catch {
+            failure = error
+        }
+        guard case .writeFailed(let message)? = failure else {
+            Issue.record("a full journal was reported as written: \(String(describing: failure))")
+            return
+        }
+        #expect(message.contains("full"), "\(message)")
+        await #expect(throws: JournalError.self) { try await writer.record(Self.package(0), run: run.runID) }
+        #expect(writer.failed != nil)
+        await writer.close()
+    }
+
+    @Test func aFileThatIsNotAJournalIsRefused() throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        try Data("not a database, just text that is long enough to be a header".utf8).write(
+            to: URL(fileURLWithPath: path)
+        )
+        #expect(throws: JournalError.self) { try Journal.open(path: path, rig: "bench") }
+        #expect(throws: JournalError.self) { try Journal.openForReading(path: path + ".missing") }
+    }
+}
+
+/// Commits seen by an observer on the writer's thread.
+final class CommitLog: Sendable {
+    private let commits = Mutex<[JournalCommit]>([])
+    func add(_ commit: JournalCommit) { commits.withLock { $0.append(commit) } }
+    var all: [JournalCommit] { commits.withLock { $0 } }
+}

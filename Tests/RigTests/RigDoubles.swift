@@ -1,0 +1,98 @@
+import BLEHost
+import BLETesting
+import Foundation
+import PicoLink
+import PicoSimulator
+import RigCore
+import Synchronization
+
+/// Simulated Picos over socketpairs, one per connect; the test can drop the newest link or make the
+/// next connects fail.
+final class SimulatorConnector: DeviceConnector {
+    let configuration: SimulatedPicoConfiguration
+    private let state = Mutex<(failures: Int, connects: Int, peripherals: [SimulatedPicoPeripheral])>((0, 0, []))
+
+    init(configuration: SimulatedPicoConfiguration = .fast) {
+        self.configuration = configuration
+    }
+
+    /// The next `count` connects fail.
+    func failNext(_ count: Int) { state.withLock { $0.failures = count } }
+
+    var connects: Int { state.withLock { $0.connects } }
+
+    /// The device goes away: its end of the newest link closes.
+    func dropLink() {
+        state.withLock { $0.peripherals.last }?.close()
+    }
+
+    struct Refused: Error, CustomStringConvertible {
+        var description: String { "the device did not answer" }
+    }
+
+    func connect(_ device: DeviceConfig) async throws -> RigLink {
+        let refuse = state.withLock { state -> Bool in
+            state.connects += 1
+            guard state.failures > 0 else { return false }
+            state.failures -= 1
+            return true
+        }
+        if refuse { throw Refused() }
+        let (host, deviceEnd) = try SocketPairATTTransport.makePair()
+        let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
+        try peripheral.start()
+        state.withLock { $0.peripherals.append(peripheral) }
+        let client = try await GATTClient.connect(transport: host)
+        return RigLink(client: client, parameters: "test", rssi: -50) {
+            client.bearer.close()
+            peripheral.close()
+        }
+    }
+}
+
+/// A journal in memory: what the rig recorded, in order.
+final class MemoryJournal: RunJournal {
+    struct Run: Equatable {
+        var provenance: RunProvenance
+        var packages: [PicoPackage] = []
+        var ended: (complete: Bool, reason: String?)?
+
+        static func == (lhs: Run, rhs: Run) -> Bool {
+            lhs.provenance == rhs.provenance && lhs.packages == rhs.packages
+                && lhs.ended?.complete == rhs.ended?.complete
+                && lhs.ended?.reason == rhs.ended?.reason
+        }
+    }
+
+    private let state = Mutex<[Run]>([])
+    /// Called after each package with the run's package count.
+    let onPackage: @Sendable (Int) -> Void
+
+    init(onPackage: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.onPackage = onPackage
+    }
+
+    var runs: [Run] { state.withLock { $0 } }
+
+    func runs(of device: String) -> [Run] { runs.filter { $0.provenance.device == device } }
+
+    func runStarted(_ provenance: RunProvenance) async throws {
+        state.withLock { $0.append(Run(provenance: provenance)) }
+    }
+
+    func record(_ package: PicoPackage, run: UUID) async throws {
+        let count = state.withLock { runs -> Int in
+            guard let index = runs.firstIndex(where: { $0.provenance.runID == run }) else { return 0 }
+            runs[index].packages.append(package)
+            return runs[index].packages.count
+        }
+        onPackage(count)
+    }
+
+    func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int) async throws {
+        state.withLock { runs in
+            guard let index = runs.firstIndex(where: { $0.provenance.runID == run }) else { return }
+            runs[index].ended = (complete, reason)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import BLETesting
+import Foundation
+import Logging
+import PicoLink
+import PicoSimulator
+import RigCore
+import Synchronization
+import Testing
+
+@Suite struct RigSupervisorTests {
+    static let cv =
+        "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
+        + "meas_loop_cv p c 0 500m -500m 10m 100m\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
+        + "on_finished:\n  cell_off\n\n"
+
+    /// 200 packages over 2 s on a real-time simulator: long enough to lose the link in the middle.
+    static let ca =
+        "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
+        + "meas_loop_ca p c 200m 10m 2\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
+        + "on_finished:\n  cell_off\n\n"
+
+    static func device(_ name: String, _ schedule: RunSchedule, script: String = cv) throws -> DeviceConfig {
+        DeviceConfig(
+            name: name,
+            transport: "sim",
+            scriptPath: "CV.mscr",
+            script: try PicoScript(script),
+            scriptText: script,
+            schedule: schedule
+        )
+    }
+
+    static func rig(
+        _ devices: [DeviceConfig],
+        connector: SimulatorConnector = SimulatorConnector(),
+        journal: MemoryJournal,
+        clock: any RigClock = SystemRigClock()
+    ) -> Rig {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return Rig(
+            config: RigConfig(name: "test", journal: "", devices: devices),
+            connector: connector,
+            journal: journal,
+            clock: clock,
+            logger: logger,
+            toolVersion: "hcipico test",
+            backoff: ReconnectPolicy(initialDelay: 1, multiplier: 2, maximumDelay: 8, jitter: 0)
+        )
+    }
+
+    @Test func aOnceScheduleRunsOnceAndFinishes() async throws {
+        let journal = MemoryJournal()
+        let rig = Self.rig([try Self.device("a", .once)], journal: journal)
+        rig.start()
+        await rig.finished()
+        let runs = journal.runs
+        #expect(runs.count == 1)
+        #expect(runs.first?.ended?.complete == true && runs.first?.ended?.reason == nil)
+        #expect(runs.first?.packages.count == 201)
+        #expect(runs.first?.packages.first?.values.map(\.name) == ["p", "c"])
+        let provenance = try #require(runs.first?.provenance)
+        #expect(provenance.firmware?.hasPrefix("espico") == true && provenance.serialNumber == "SIMPICO00001")
+        #expect(provenance.scriptSHA256.count == 64 && provenance.link == "test")
+        #expect(rig.snapshots.first?.state == .finished(reason: "schedule done"))
+    }
+
+    @Test func anEveryScheduleStartsOnItsGridOfTheManualClock() async throws {
+        let clock = ManualRigClock()
+        let start = clock.now()
+        let journal = MemoryJournal()
+        let rig = Self.rig([try Self.device("a", .every(60))], journal: journal, clock: clock)
+        rig.start()
+        #expect(await eventually { journal.runs.first?.ended != nil && clock.nextDeadline == start + 60 })
+        #expect(journal.runs.count == 1)
+        clock.advance(to: start + 59)
+        #expect(journal.runs.count == 1)
+        clock.advance(to: start + 60)
+        #expect(await eventually { journal.runs.count == 2 && journal.runs[1].ended != nil })
+        #expect(journal.runs.map(\.provenance.startTime) == [start, start + 60])
+        #expect(journal.runs.allSatisfy { $0.ended?.complete == true })
+        await rig.stop(reason: "stopped")
+        #expect(rig.snapshots.first?.state == .finished(reason: "stopped"))
+    }
+
+    @Test func aLostLinkClosesTheRunWithItsReasonAndTheDeviceComesBack() async throws {
+        let clock = ManualRigClock()
+        let start = clock.now()
+        let connector = SimulatorConnector(configuration: SimulatedPicoConfiguration())
+        let dropped = Atomic(false)
+        let journal = MemoryJournal { count in
+            if count == 20, !dropped.exchange(true, ordering: .relaxed) { connector.dropLink() }
+        }
+        let rig = Self.rig(
+            [try Self.device("a", .every(60), script: Self.ca)],
+            connector: connector,
+            journal: journal,
+            clock: clock
+        )
+        rig.start()
+        #expect(await eventually { journal.runs.first?.ended != nil })
+        let first = try #require(journal.runs.first)
+        #expect(first.ended?.complete == false)
+        #expect(first.ended?.reason?.hasPrefix("connection lost") == true, "\(String(describing: first.ended))")
+        #expect(first.packages.count >= 20 && first.packages.count < 200)
+        #expect(await eventually { connector.connects == 2 && rig.snapshots.first?.connected == true })
+        #expect(rig.snapshots.first?.reconnects == 1)
+        clock.advance(to: start + 60)
+        #expect(await eventually { journal.runs.count == 2 && journal.runs[1].ended != nil })
+        #expect(journal.runs[1].ended?.complete == true && journal.runs[1].packages.count == 200)
+        await rig.stop(reason: "stopped")
+    }
+
+    @Test func aDeviceThatStaysAwayIsRetriedWithBackoff() async throws {
+        let clock = ManualRigClock()
+        let start = clock.now()
+        let connector = SimulatorConnector()
+        connector.failNext(3)
+        let journal = MemoryJournal()
+        let rig = Self.rig([try Self.device("a", .once)], connector: connector, journal: journal, clock: clock)
+        rig.start()
+        // 1 s, 2 s, 4 s between the attempts (no jitter in this policy).
+        for (attempt, wait) in [(1, 1.0), (2, 2.0), (3, 4.0)] {
+            #expect(await eventually { connector.connects == attempt && clock.sleepers == 1 })
+            guard case .waitingToRetry(let until, _, let reason)? = rig.snapshots.first?.state else {
+                Issue.record("not waiting after attempt \(attempt): \(String(describing: rig.snapshots.first?.state))")
+                return
+            }
+            #expect(until == clock.now() + wait && reason == "the device did not answer")
+            clock.advance(to: until)
+        }
+        await rig.finished()
+        #expect(journal.runs.count == 1 && journal.runs[0].ended?.complete == true)
+        #expect(clock.now() == start + 7)
+    }
+
+    @Test func stoppingAbortsTheRunningScriptAndClosesItsRun() async throws {
+        var configuration = SimulatedPicoConfiguration()
+        configuration.abortStopsScript = true
+        let connector = SimulatorConnector(configuration: configuration)
+        let journal = MemoryJournal()
+        let rig = Self.rig([try Self.device("a", .continuous)], connector: connector, journal: journal)
+        rig.start()
+        #expect(await eventually { (journal.runs.first?.packages.count ?? 0) >= 3 })
+        let began = ContinuousClock.now
+        await rig.stop(reason: "stopped (interrupted (SIGTERM))")
+        #expect(ContinuousClock.now - began < .seconds(5))
+        let run = try #require(journal.runs.first)
+        #expect(run.ended?.complete == false && run.ended?.reason == "stopped (interrupted (SIGTERM))")
+        #expect(run.packages.count < 201)
+        #expect(journal.runs.count == 1)
+    }
+
+    @Test func aReloadStartsAddedDevicesStopsRemovedOnesAndLeavesTheRestAlone() async throws {
+        let clock = ManualRigClock()
+        let journal = MemoryJournal()
+        let a = try Self.device("a", .every(3600))
+        let b = try Self.device("b", .every(3600))
+        let rig = Self.rig([a, b], journal: journal, clock: clock)
+        rig.start()
+        #expect(await eventually { journal.runs.count == 2 && journal.runs.allSatisfy { $0.ended != nil } })
+        let c = try Self.device("c", .once)
+        var changedB = b
+        changedB.schedule = .every(1800)
+        let report = await rig.reload(RigConfig(name: "test", journal: "", devices: [changedB, c]))
+        #expect(report.added == ["c"] && report.removed == ["a"] && report.changed == ["b"])
+        #expect(await eventually { journal.runs(of: "c").first?.ended?.complete == true })
+        #expect(rig.snapshots.map(\.name) == ["b", "c"])
+        let again = await rig.reload(RigConfig(name: "test", journal: "", devices: [changedB, c]))
+        #expect(again.unchanged == ["b", "c"] && again.added.isEmpty && again.removed.isEmpty)
+        await rig.stop(reason: "stopped")
+    }
+}
