@@ -126,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PicoLinkTests",
-            dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting"],
+            dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "RigJournal"],
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),

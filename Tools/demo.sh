@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# `make demo`: a cyclic voltammogram on the built-in simulated EmStat Pico (in-process, over the same
-# GATT client and session code as a real device), written as CSV, JSON Lines and SVG into out/.
-# DEMO_REALTIME=1 runs the simulator in real time (about 20 s) instead of as fast as possible.
+# `make demo`: the main job on the built-in simulator. A rig of three simulated EmStat Picos
+# (Examples/rig.toml: a CV every 25 s, a continuous CA, an EIS every 10 s) records for about 30 s into
+# a fresh SQLite journal in out/; then `hcipico runs` lists what it recorded and `hcipico export`
+# writes the last run of each device as CSV, JSON Lines and SVG. DEMO_SECONDS (30) sets the length.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build -c release --show-bin-path)/hcipico"
-mkdir -p out
-speed=(--fast)
-if [ "${DEMO_REALTIME:-0}" = 1 ]; then speed=(); fi
-echo "== hcipico connect sim ${speed[*]} --technique cv"
-"$bin" connect sim "${speed[@]}" --technique cv --overwrite --csv out/cv.csv --jsonl out/cv.jsonl --svg out/cv.svg
-echo "== results"
-echo "CSV:         $PWD/out/cv.csv ($(grep -vc '^#' out/cv.csv) lines, last: $(tail -n 1 out/cv.csv))"
-echo "JSON Lines:  $PWD/out/cv.jsonl"
-echo "SVG plot:    $PWD/out/cv.svg"
+seconds="${DEMO_SECONDS:-30}"
+mkdir -p out/export
+rm -f out/demo-rig.sqlite out/demo-rig.sqlite-wal out/demo-rig.sqlite-shm out/export/*
+echo "== hcipico rig Examples/rig.toml --journal out/demo-rig.sqlite --for ${seconds}s"
+"$bin" rig Examples/rig.toml --journal out/demo-rig.sqlite --for "${seconds}s"
+echo
+echo "== hcipico runs out/demo-rig.sqlite"
+"$bin" runs out/demo-rig.sqlite
+echo
+echo "== hcipico export: the last run of each device"
+for device in pico-cv pico-ca pico-eis; do
+    last=$("$bin" runs out/demo-rig.sqlite --device "$device" --json | tail -n 1 | sed 's/^{"id":\([0-9]*\),.*/\1/')
+    "$bin" export out/demo-rig.sqlite --run "$last" --out out/export
+done
+echo
+echo "== summary"
+runs=$("$bin" runs out/demo-rig.sqlite --json | wc -l)
+complete=$("$bin" runs out/demo-rig.sqlite --json | grep -c '"state":"complete"' || true)
+echo "journal:  $PWD/out/demo-rig.sqlite ($runs runs, $complete complete; the rest were cut short by the stop)"
+echo "exports:  $PWD/out/export/ (CSV, JSON Lines, SVG per run)"
+echo "query it: sqlite3 out/demo-rig.sqlite \"SELECT device, package, name, value, unit FROM samples LIMIT 5\" (apt install sqlite3)"

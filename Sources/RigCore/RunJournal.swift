@@ -10,4 +10,6 @@ public protocol RunJournal: Sendable {
     func record(_ package: PicoPackage, run: UUID) async throws
     /// The run ended: complete, or incomplete with its reason; `overflowed` packages never reached here.
     func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int) async throws
+    /// Returns once everything recorded so far is durable (committed).
+    func flush() async throws
 }

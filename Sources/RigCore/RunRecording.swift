@@ -56,6 +56,8 @@ struct RunRecording {
                 time: context.clock.now(),
                 overflowed: ending.overflowed
             )
+            // The run is reported (and counted) once it is committed, never before.
+            try await context.journal.flush()
         }
         supervisor.update {
             if ending.reason == nil { $0.completeRuns += 1 } else { $0.incompleteRuns += 1 }
@@ -65,12 +67,12 @@ struct RunRecording {
         let name = config.name
         if let reason = ending.reason {
             context.logger.warning(
-                "\(name): run \(provenance.deviceRun) incomplete after \(ending.packages) packages: \(reason)",
+                "\(name): run \(provenance.deviceRun) incomplete, \(ending.packages) packages committed: \(reason)",
                 metadata: ["device": "\(name)"]
             )
         } else {
             context.logger.info(
-                "\(name): run \(provenance.deviceRun) complete, \(ending.packages) packages",
+                "\(name): run \(provenance.deviceRun) complete, \(ending.packages) packages committed",
                 metadata: ["device": "\(name)"]
             )
         }

@@ -21,4 +21,8 @@ struct JournalRecorder: RunJournal {
             JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed)
         )
     }
+
+    func flush() async throws {
+        try await writer.flush()
+    }
 }

@@ -89,6 +89,8 @@ final class MemoryJournal: RunJournal {
         onPackage(count)
     }
 
+    func flush() async throws {}
+
     func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int) async throws {
         state.withLock { runs in
             guard let index = runs.firstIndex(where: { $0.provenance.runID == run }) else { return }

@@ -1,0 +1,103 @@
+import Foundation
+import RigJournal
+import Testing
+
+/// `hcipico rig` as a service manager drives it: killed with SIGKILL at random moments and started
+/// again, stopped with SIGTERM, given a bad config.
+@Suite(.serialized) struct RigCommandLineTests {
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rig-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples")
+        for script in ["CV.mscr", "CA.mscr", "EIS.mscr"] {
+            try FileManager.default.copyItem(
+                at: examples.appendingPathComponent(script),
+                to: directory.appendingPathComponent(script)
+            )
+        }
+        return directory
+    }
+
+    /// Three simulated Picos running as fast as they can, one after the other.
+    static let config = """
+        [rig]
+        name = "crash"
+        journal = "crash.sqlite"
+        [[device]]
+        name = "cv"
+        transport = "sim"
+        script = "CV.mscr"
+        schedule = "continuous"
+        realtime = false
+        [[device]]
+        name = "ca"
+        transport = "sim"
+        script = "CA.mscr"
+        schedule = "continuous"
+        realtime = false
+        [[device]]
+        name = "eis"
+        transport = "sim"
+        script = "EIS.mscr"
+        schedule = "continuous"
+        realtime = false
+        """
+
+    @Test func killedTenTimesTheJournalKeepsEveryCommittedPackageAndClosesEveryRun() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let journalPath = directory.appendingPathComponent("crash.sqlite").path
+        var committedBefore = 0
+        for round in 0..<10 {
+            let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
+            // Killed at a random moment once it is recording.
+            #expect(rig.wait { rig.standardError.contains("complete") }, "round \(round): \(rig.standardError)")
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.4))
+            rig.send(SIGKILL)
+            #expect(rig.finish().status == -SIGKILL)
+            let journal = try Journal.openForReading(path: journalPath)
+            #expect(try journal.integrityCheck() == ["ok"], "round \(round)")
+            let committed = try journal.runs().reduce(0) { $0 + $1.packages }
+            #expect(committed >= committedBefore, "round \(round): committed packages went from \(committedBefore) to \(committed)")
+            committedBefore = committed
+        }
+        // The last start closes the runs the last kill left open; SIGTERM then ends cleanly.
+        let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
+        #expect(rig.wait { rig.standardError.contains("complete") })
+        rig.send(SIGTERM)
+        #expect(rig.finish().status == 143)
+        let journal = try Journal.openForReading(path: journalPath)
+        #expect(try journal.integrityCheck() == ["ok"])
+        let runs = try journal.runs()
+        #expect(runs.allSatisfy { $0.state != "running" })
+        let reasons = Dictionary(grouping: runs, by: { $0.reason ?? $0.state }).mapValues(\.count)
+        // A kill leaves open the runs whose start was committed (up to one per device); a start that
+        // was not yet committed left nothing behind. SIGTERM closes the runs in progress as stopped.
+        #expect(runs.contains { $0.reason == "rig restarted" }, "\(reasons)")
+        #expect(runs.filter { $0.reason?.hasPrefix("stopped") == true }.count <= 3, "\(reasons)")
+        #expect(runs.allSatisfy { $0.state == "complete" ? $0.reason == nil : $0.reason != nil })
+        // Every run's packages are exactly 0..<packages: nothing committed is missing, nothing is twice.
+        for run in runs {
+            var indices: [Int] = []
+            try journal.forEachPackage(of: run.id) { indices.append($0.index) }
+            #expect(indices == Array(0..<run.packages), "run \(run.id): \(indices.count) of \(run.packages)")
+        }
+        #expect(try journal.runs().reduce(0) { $0 + $1.packages } >= committedBefore)
+    }
+
+    @Test func aBadConfigIsEveryProblemLocatedAndExit64() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "[rig]\nname = \"r\"\n[[device]]\nname = \"a\"\ntransport = \"usb\"\nscript = \"CV.mscr\"\nevery = \"soon\"\n"
+        try text.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
+        #expect(rig.finish().status == 64)
+        let lines = rig.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("rig.toml:5: device \"a\".transport:") }, "\(lines)")
+        #expect(lines.contains { $0.contains("rig.toml:3: device \"a\".address: missing") }, "\(lines)")
+        #expect(lines.contains { $0.contains("rig.toml:7: device \"a\".every: \"soon\" is not a duration") }, "\(lines)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.sqlite").path))
+    }
+}
