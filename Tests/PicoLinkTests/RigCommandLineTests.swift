@@ -60,7 +60,10 @@ import Testing
             let journal = try Journal.openForReading(path: journalPath)
             #expect(try journal.integrityCheck() == ["ok"], "round \(round)")
             let committed = try journal.runs().reduce(0) { $0 + $1.packages }
-            #expect(committed >= committedBefore, "round \(round): committed packages went from \(committedBefore) to \(committed)")
+            #expect(
+                committed >= committedBefore,
+                "round \(round): committed packages went from \(committedBefore) to \(committed)"
+            )
             committedBefore = committed
         }
         // The last start closes the runs the last kill left open; SIGTERM then ends cleanly.
@@ -90,14 +93,18 @@ import Testing
     @Test func aBadConfigIsEveryProblemLocatedAndExit64() throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let text = "[rig]\nname = \"r\"\n[[device]]\nname = \"a\"\ntransport = \"usb\"\nscript = \"CV.mscr\"\nevery = \"soon\"\n"
+        let text =
+            "[rig]\nname = \"r\"\n[[device]]\nname = \"a\"\ntransport = \"usb\"\nscript = \"CV.mscr\"\nevery = \"soon\"\n"
         try text.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
         let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
         #expect(rig.finish().status == 64)
         let lines = rig.standardError.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("rig.toml:5: device \"a\".transport:") }, "\(lines)")
         #expect(lines.contains { $0.contains("rig.toml:3: device \"a\".address: missing") }, "\(lines)")
-        #expect(lines.contains { $0.contains("rig.toml:7: device \"a\".every: \"soon\" is not a duration") }, "\(lines)")
+        #expect(
+            lines.contains { $0.contains("rig.toml:7: device \"a\".every: \"soon\" is not a duration") },
+            "\(lines)"
+        )
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.sqlite").path))
     }
 }
