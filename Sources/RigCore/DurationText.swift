@@ -36,8 +36,9 @@ public enum DurationText {
     }
 }
 
-extension String {
-    func trimmingWhitespace() -> Substring {
+extension StringProtocol {
+    /// The text without leading and trailing whitespace.
+    func trimmingWhitespace() -> SubSequence {
         let start = firstIndex { !$0.isWhitespace } ?? endIndex
         let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
         return self[start..<Swift.max(start, end)]

@@ -43,11 +43,3 @@ struct TOMLKeyLocator {
         String(text.trimmingWhitespace().filter { $0 != "\"" && $0 != "'" })
     }
 }
-
-extension Substring {
-    func trimmingWhitespace() -> Substring {
-        let start = firstIndex { !$0.isWhitespace } ?? endIndex
-        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
-        return self[start..<Swift.max(start, end)]
-    }
-}

@@ -38,6 +38,24 @@ final class CommandProcess: @unchecked Sendable {
         return false
     }
 
+    /// `wait(until:)` without holding a thread: for async tests, which share the small cooperative pool
+    /// with every other test (two threads on two cores).
+    func waitAsync(until condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if condition() { return true }
+            if !process.isRunning { return condition() }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// `finish()` without holding a thread while the program runs.
+    func finishAsync() async -> (status: Int32, seconds: Double) {
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        return finish()
+    }
+
     func send(_ signal: Int32) {
         signalled = signalled ?? Date()
         kill(process.processIdentifier, signal)

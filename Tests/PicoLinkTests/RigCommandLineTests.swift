@@ -44,7 +44,7 @@ import Testing
         realtime = false
         """
 
-    @Test func killedTenTimesTheJournalKeepsEveryCommittedPackageAndClosesEveryRun() throws {
+    @Test func killedTenTimesTheJournalKeepsEveryCommittedPackageAndClosesEveryRun() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
@@ -53,10 +53,13 @@ import Testing
         for round in 0..<10 {
             let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
             // Killed at a random moment once it is recording.
-            #expect(rig.wait { rig.standardError.contains("complete") }, "round \(round): \(rig.standardError)")
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.4))
+            #expect(
+                await rig.waitAsync { rig.standardError.contains("complete") },
+                "round \(round): \(rig.standardError)"
+            )
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...400)))
             rig.send(SIGKILL)
-            #expect(rig.finish().status == -SIGKILL)
+            #expect(await rig.finishAsync().status == -SIGKILL)
             let journal = try Journal.openForReading(path: journalPath)
             #expect(try journal.integrityCheck() == ["ok"], "round \(round)")
             let committed = try journal.runs().reduce(0) { $0 + $1.packages }
@@ -68,9 +71,10 @@ import Testing
         }
         // The last start closes the runs the last kill left open; SIGTERM then ends cleanly.
         let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
-        #expect(rig.wait { rig.standardError.contains("complete") })
+        #expect(await rig.waitAsync { rig.standardError.contains("complete") })
         rig.send(SIGTERM)
-        #expect(rig.finish().status == 143)
+        let ended = await rig.finishAsync()
+        #expect(ended.status == 143 && ended.seconds < 5, "\(ended)")
         let journal = try Journal.openForReading(path: journalPath)
         #expect(try journal.integrityCheck() == ["ok"])
         let runs = try journal.runs()
@@ -90,14 +94,14 @@ import Testing
         #expect(try journal.runs().reduce(0) { $0 + $1.packages } >= committedBefore)
     }
 
-    @Test func aBadConfigIsEveryProblemLocatedAndExit64() throws {
+    @Test func aBadConfigIsEveryProblemLocatedAndExit64() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let text =
             "[rig]\nname = \"r\"\n[[device]]\nname = \"a\"\ntransport = \"usb\"\nscript = \"CV.mscr\"\nevery = \"soon\"\n"
         try text.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
         let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
-        #expect(rig.finish().status == 64)
+        #expect(await rig.finishAsync().status == 64)
         let lines = rig.standardError.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("rig.toml:5: device \"a\".transport:") }, "\(lines)")
         #expect(lines.contains { $0.contains("rig.toml:3: device \"a\".address: missing") }, "\(lines)")
