@@ -71,6 +71,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // libsystemd's sd_notify for the rig under systemd (the CLI only).
+        .systemLibrary(
+            name: "CSystemd",
+            path: "Sources/CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+
         // MARK: In-memory transports and fakes (tests and Bench only)
         .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
 
@@ -85,6 +93,7 @@ let package = Package(
                 "PicoSimulator",
                 "RigCore",
                 "RigJournal",
+                "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,11 +2,11 @@
 # Installs the Debian packages hcipico's build and tests need, only those that are missing.
 # Runs `apt-get update` once before the first install. Fails loudly when it cannot install.
 #
-#   Tools/install-deps.sh build      what `swift build` needs (libbluetooth and SQLite headers, pkg-config)
+#   Tools/install-deps.sh build      what `swift build` needs (libbluetooth, SQLite and libsystemd headers, pkg-config)
 #   Tools/install-deps.sh test       the above plus what every test tier needs
 set -euo pipefail
 
-build_packages=(libbluetooth-dev libsqlite3-dev pkg-config)
+build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev pkg-config)
 # Test peers (Tests/Peers/): qemu + busybox + bluez's btattach/hciconfig + kmod (modprobe,
 # depmod) + cpio build and boot the kernel-tier guest; gcc/libc6-dev build att_rtt;
 # python3-venv holds the pinned Bumble (Tools/install-peers.sh). Debian's kernel is fetched

@@ -18,6 +18,8 @@ public final class JournalWriter: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [JournalOperation] = []
     private var oldestPendingAt: Double?
+    /// When the transaction in progress began (nil between commits).
+    private var commitStartedAt: Double?
     private var appended: UInt64 = 0
     private var committed: UInt64 = 0
     private var failure: JournalError?
@@ -74,6 +76,15 @@ public final class JournalWriter: @unchecked Sendable {
 
     /// Operations committed so far (every operation up to this sequence number is on disk).
     public var committedSequence: UInt64 { locked { committed } }
+
+    /// How long the oldest operation not yet committed has waited, in seconds (0 when nothing waits):
+    /// a writer that stays behind for long (a hung disk) is not healthy, whatever it has committed.
+    public var stalledFor: Double {
+        locked {
+            let now = Self.now()
+            return max(0, now - (oldestPendingAt ?? now), now - (commitStartedAt ?? now))
+        }
+    }
 
     /// The failure that stopped the writer, if one did.
     public var failed: JournalError? { locked { failure } }
@@ -152,11 +163,13 @@ public final class JournalWriter: @unchecked Sendable {
             }
             let batch = pending
             let sequence = appended
+            let batchSince = oldestPendingAt
             pending.removeAll(keepingCapacity: true)
             oldestPendingAt = nil
             flushRequested = false
             let finish = closing && batch.isEmpty
             let failedAlready = failure != nil
+            if !batch.isEmpty && !failedAlready { commitStartedAt = batchSince ?? Self.now() }
             condition.unlock()
             if finish || failedAlready {
                 if finish || closing { break }
@@ -207,6 +220,7 @@ public final class JournalWriter: @unchecked Sendable {
             failure = .writeFailed("\(error)")
         }
         condition.lock()
+        commitStartedAt = nil
         let ready: [CheckedContinuation<Void, any Error>]
         let observers = commitObservers
         if let failure {

@@ -82,11 +82,18 @@ struct RigCommand: AsyncParsableCommand {
         shutdown.onStop { reason in ending.end(.signal(reason)) }
         let configPath = self.config
         let journalOverride = journal
+        let notifier = ServiceNotifier()
         shutdown.onHangUp {
-            Task { await Self.reload(rig, from: configPath, journal: journalOverride, logger: logger) }
+            Task {
+                notifier.reloading()
+                await Self.reload(rig, from: configPath, journal: journalOverride, logger: logger)
+                notifier.ready(status: Self.status(rig))
+            }
         }
         logger.info("rig \(config.name): \(config.devices.count) devices, journal \(config.journal)")
         rig.start()
+        notifier.ready(status: "\(config.devices.count) devices starting, journal \(config.journal)")
+        let heartbeat = notifier.isActive ? Task { await Self.heartbeat(notifier, rig: rig, writer: writer) } : nil
         if let duration, let seconds = DurationText.seconds(duration) {
             Task {
                 try await Task.sleep(for: .seconds(seconds))
@@ -98,6 +105,8 @@ struct RigCommand: AsyncParsableCommand {
             ending.end(.schedulesDone)
         }
         let why = await ending.wait()
+        heartbeat?.cancel()
+        notifier.stopping("\(why)")
         logger.info("rig \(config.name): stopping (\(why))")
         await rig.stop(reason: why.runReason)
         await writer.close()
@@ -125,6 +134,33 @@ struct RigCommand: AsyncParsableCommand {
             for problem in error.problems { StandardError.report(problem.description) }
             throw ExitStatus.badInput.exitCode
         }
+    }
+
+    /// Under systemd: a STATUS line every so often, with a WATCHDOG ping as long as the journal keeps
+    /// committing (a writer that failed or has been behind for 10 s gets no ping, so systemd restarts
+    /// the rig); every half `WatchdogSec=`, or every 10 s without a watchdog.
+    static func heartbeat(_ notifier: ServiceNotifier, rig: Rig, writer: JournalWriter) async {
+        let interval = notifier.watchdogInterval ?? .seconds(10)
+        while (try? await Task.sleep(for: interval)) != nil {
+            let stalled = writer.stalledFor
+            if let failure = writer.failed {
+                notifier.status("journal failed: \(failure)")
+            } else if stalled >= 10 {
+                notifier.status("journal stalled for \(Int(stalled)) s")
+            } else {
+                notifier.alive(status: status(rig))
+            }
+        }
+    }
+
+    /// `3 devices: 1 running, 2 idle, 0 away; 1234 packages`.
+    static func status(_ rig: Rig) -> String {
+        let devices = rig.snapshots
+        let running = devices.filter { if case .running = $0.state { true } else { false } }.count
+        let away = devices.filter { !$0.connected }.count
+        let packages = devices.reduce(0) { $0 + $1.packages }
+        return "\(devices.count) devices: \(running) running, \(devices.count - running - away) idle, \(away) away; "
+            + "\(packages) packages"
     }
 
     /// SIGHUP: a config with problems is reported and changes nothing.

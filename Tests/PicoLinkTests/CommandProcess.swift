@@ -8,12 +8,20 @@ final class CommandProcess: @unchecked Sendable {
     let errorPath: String
     private var signalled: Date?
 
-    init(_ arguments: [String], in directory: URL, standardOutput: Any? = nil) throws {
+    init(
+        _ arguments: [String],
+        in directory: URL,
+        standardOutput: Any? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         self.directory = directory
         errorPath = directory.appendingPathComponent("stderr.txt").path
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.executableURL = try CommandLineTests.binary()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = directory
         process.standardOutput = standardOutput ?? FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorPath)

@@ -94,6 +94,38 @@ import Testing
         #expect(try journal.runs().reduce(0) { $0 + $1.packages } >= committedBefore)
     }
 
+    @Test func underSystemdItSaysReadyPingsTheWatchdogReloadsAndStops() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = """
+            [rig]
+            name = "service"
+            [[device]]
+            name = "ca"
+            transport = "sim"
+            script = "CA.mscr"
+            schedule = "continuous"
+            """
+        try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let notify = try NotifySocket(in: directory)
+        let rig = try CommandProcess(
+            ["rig", "rig.toml"],
+            in: directory,
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000", "JOURNAL_STREAM": "8:1"]
+        )
+        #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("READY=1") } })
+        #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("WATCHDOG=1\nSTATUS=1 devices:") } })
+        rig.send(SIGHUP)
+        #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") } })
+        #expect(await rig.waitAsync { notify.messages.filter { $0.hasPrefix("READY=1") }.count == 2 })
+        #expect(await rig.waitAsync { rig.standardError.contains("<6>reloaded: added [], removed [], changed []") })
+        rig.send(SIGTERM)
+        #expect(await rig.finishAsync().status == 143)
+        #expect(notify.messages.last?.hasPrefix("STOPPING=1") == true, "\(notify.messages)")
+        // journald's priorities, no timestamps.
+        #expect(rig.standardError.split(separator: "\n").allSatisfy { $0.hasPrefix("<") || !$0.contains("INFO") })
+    }
+
     @Test func aBadConfigIsEveryProblemLocatedAndExit64() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
