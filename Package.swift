@@ -67,7 +67,10 @@ let package = Package(
         ),
         .target(
             name: "RigJournal",
-            dependencies: ["PicoLink", "MethodSCRIPT", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "PicoLink", "MethodSCRIPT", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
 
@@ -118,6 +121,8 @@ let package = Package(
                 "CAllocationCounter",
                 "CParserBaseline",
                 "BLELinux",
+                "RigJournal",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict

@@ -17,6 +17,7 @@ let suites: [BenchSuite] = [
     H4Bench.suite,
     ArrivalsBench.suite,
     SerialBench.suite,
+    RigBench.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

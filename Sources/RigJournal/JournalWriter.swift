@@ -13,6 +13,8 @@ import PicoLink
 public final class JournalWriter: @unchecked Sendable {
     public let commitInterval: Double
     public let pendingLimit: Int
+    /// The most operations one transaction holds.
+    static let batchLimit = 20_000
     private let database: DatabasePool
     /// Guards everything below; also wakes the commit thread.
     private let condition = NSCondition()
@@ -153,19 +155,26 @@ public final class JournalWriter: @unchecked Sendable {
     // MARK: The commit thread
 
     private func commitLoop() {
+        // How long the last transaction took: the next one starts that much before its deadline, so
+        // that it has *committed* within `commitInterval` of its oldest operation.
+        var lastDuration = 0.0
         while true {
             condition.lock()
             while pending.isEmpty && !closing { condition.wait() }
-            while !pending.isEmpty && !closing && !flushRequested && pending.count < pendingLimit,
-                let oldest = oldestPendingAt, Self.now() < oldest + commitInterval
+            let lead = min(lastDuration, commitInterval)
+            while !pending.isEmpty && !closing && !flushRequested && pending.count < Self.batchLimit,
+                let oldest = oldestPendingAt, Self.now() < oldest + commitInterval - lead
             {
-                _ = condition.wait(until: Date(timeIntervalSince1970: oldest + commitInterval))
+                _ = condition.wait(until: Date(timeIntervalSince1970: oldest + commitInterval - lead))
             }
-            let batch = pending
-            let sequence = appended
+            // At most `batchLimit` operations per transaction, so that a writer that fell behind still
+            // commits often; what is left keeps its (older) waiting time and goes next, at once.
+            let taken = min(pending.count, Self.batchLimit)
+            let batch = Array(pending.prefix(taken))
+            let sequence = appended - UInt64(pending.count - taken)
             let batchSince = oldestPendingAt
-            pending.removeAll(keepingCapacity: true)
-            oldestPendingAt = nil
+            pending.removeFirst(taken)
+            if pending.isEmpty { oldestPendingAt = nil }
             flushRequested = false
             let finish = closing && batch.isEmpty
             let failedAlready = failure != nil
@@ -175,7 +184,9 @@ public final class JournalWriter: @unchecked Sendable {
                 if finish || closing { break }
                 continue
             }
+            let started = Self.now()
             commit(batch, sequence: sequence)
+            lastDuration = Self.now() - started
         }
         stopped.signal()
     }
