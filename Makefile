@@ -85,13 +85,14 @@ peers-h4-blelinux: peers-deps
 	@Tools/h4-peer-check.sh
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
-## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request). Without
+## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), and `hcipico rig`
+## with two Pico peripherals sharing one host over one H4 link. Without
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
 	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests \
 		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter SerialCommandPeerTests \
-		--filter RTTCommandPeerTests
+		--filter RTTCommandPeerTests --filter RigCommandPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

@@ -69,9 +69,10 @@ struct RigCommand: AsyncParsableCommand {
         }
         let writer = opened.writer()
         let ending = RigEnding()
+        let connector = RigConnector(timeout: .seconds(20))
         let rig = Rig(
             config: config,
-            connector: RigConnector(timeout: .seconds(20)),
+            connector: connector,
             journal: JournalRecorder(writer: writer),
             logger: logger,
             toolVersion: "hcipico \(HCIPico.configuration.version)",
@@ -109,6 +110,7 @@ struct RigCommand: AsyncParsableCommand {
         notifier.stopping("\(why)")
         logger.info("rig \(config.name): stopping (\(why))")
         await rig.stop(reason: why.runReason)
+        await connector.hosts.shutdown()
         await writer.close()
         RigSummary(snapshots: rig.snapshots, journal: config.journal).print()
         if let failure = writer.failed ?? rig.failure.map({ JournalError.writeFailed($0) }) {

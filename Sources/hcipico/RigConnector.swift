@@ -9,6 +9,8 @@ import RigCore
 struct RigConnector: DeviceConnector {
     /// How long one connect attempt may take.
     let timeout: Duration
+    /// hcipico's own hosts, one per user-space transport, shared by the devices on it.
+    let hosts = SharedHosts()
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -25,6 +27,10 @@ struct RigConnector: DeviceConnector {
         guard let text = device.address,
             let address = BluetoothAddress(text, type: device.addressType == "random" ? .random : .public)
         else { throw Failure(description: "no address") }
+        if case .kernel = transport {
+        } else {
+            return try await overOwnHost(device, address: address, transport: transport)
+        }
         let link: DeviceLink
         do {
             link = try await DeviceLink.open(.radio(address, transport), timeout: timeout)
@@ -40,6 +46,43 @@ struct RigConnector: DeviceConnector {
             }
         }
         return RigLink(client: link.client, parameters: parameters, rssi: nil, close: { await link.close() })
+    }
+
+    /// A device on a controller hcipico's own host drives: the host is shared with the other devices
+    /// on that transport; closing the link disconnects this device only.
+    private func overOwnHost(
+        _ device: DeviceConfig,
+        address: BluetoothAddress,
+        transport: TransportSpec
+    ) async throws -> RigLink {
+        let host: HCIHost
+        do {
+            host = try await hosts.host(for: transport)
+        } catch {
+            throw Failure(description: "\(transport): \(error)")
+        }
+        let connection: HCIConnection
+        do {
+            connection = try await host.connect(to: address, timeout: timeout)
+        } catch {
+            throw Failure(description: "\(address): \(error)")
+        }
+        let client: GATTClient
+        do {
+            client = try await GATTClient.connect(transport: connection.att)
+        } catch {
+            try? await connection.disconnect()
+            throw Failure(description: "\(address): \(error)")
+        }
+        var parameters = "MTU \(client.bearer.mtu), \(transport)"
+        if let request = device.link {
+            let report = await LinkTuner().apply(request, to: connection)
+            parameters += report.connection.value.map { ", \($0)" } ?? ", \(request.name) requested"
+        }
+        return RigLink(client: client, parameters: parameters, rssi: nil) {
+            client.bearer.close()
+            try? await connection.disconnect()
+        }
     }
 
     /// A simulated EmStat Pico with a serial number of its own (from the device's name).

@@ -1,0 +1,63 @@
+import BLETesting
+import BLEWire
+import Foundation
+import Testing
+
+/// `hcipico rig` as built, against the Bumble peer: two Bumble-hosted Pico peripherals on one emulated
+/// controller, both reached through one HCI host over H4/TCP, measuring at once into the journal.
+/// Runs when `HCIPICO_PEER_SCRIPT` names `Tests/Peers/run-peer.sh` (`make peers-h4`).
+@Suite(
+    "hcipico rig over H4/TCP against the Bumble peer",
+    .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"] != nil, "needs HCIPICO_PEER_SCRIPT")
+)
+struct RigCommandPeerTests {
+    @Test func twoPicosOnOneControllerRunIntoTheJournal() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rig-peer-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("peer.log").path
+        let peer = try await BumblePeer.start(
+            script: script,
+            arguments: ["--mode", "pico", "--peripherals", "2"],
+            logPath: log
+        )
+        defer { peer.stop() }
+        try #require(peer.peripherals.count == 2)
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples")
+        try FileManager.default.copyItem(
+            at: examples.appendingPathComponent("LSV_10k.mscr"),
+            to: directory.appendingPathComponent("LSV_10k.mscr")
+        )
+        var config = "[rig]\nname = \"peer-rig\"\n"
+        for (index, address) in peer.peripherals.enumerated() {
+            config += """
+                [[device]]
+                name = "pico-\(index + 1)"
+                address = "\(address)"
+                address_type = "random"
+                transport = "tcp:127.0.0.1:\(peer.port)"
+                script = "LSV_10k.mscr"
+                schedule = "once"
+
+                """
+        }
+        let configPath = directory.appendingPathComponent("rig.toml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let binary = try builtHCIPico()
+        // Both schedules are `once`: the rig ends by itself once both runs are recorded.
+        let rig = try #require(runProgram(binary, ["rig", configPath, "--for", "2m"]))
+        #expect(rig.status == 0, "\(rig.stderr)")
+        #expect(rig.stdout.contains("every schedule is done") || rig.stderr.contains("every schedule is done"))
+        let journal = directory.appendingPathComponent("peer-rig.sqlite").path
+        let runs = try #require(runProgram(binary, ["runs", journal, "--json"]))
+        let lines = runs.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(runs.stdout)")
+        for line in lines {
+            #expect(line.contains("\"state\":\"complete\"") && line.contains("\"packages\":101"), "\(line)")
+        }
+        #expect(Set(lines.compactMap { $0.split(separator: "\"device\":\"").last?.prefix(6) }) == ["pico-1", "pico-2"])
+    }
+}
