@@ -25,7 +25,7 @@ struct RunRecording {
         let provenance = RunProvenance(
             runID: id,
             device: config.name,
-            deviceRun: session.runCount + 1,
+            deviceRun: supervisor.snapshot.runs + 1,
             title: (config.scriptPath as NSString).lastPathComponent,
             address: config.address,
             addressType: config.address == nil ? nil : config.addressType,

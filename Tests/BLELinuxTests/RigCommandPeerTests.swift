@@ -60,4 +60,69 @@ struct RigCommandPeerTests {
         }
         #expect(Set(lines.compactMap { $0.split(separator: "\"device\":\"").last?.prefix(6) }) == ["pico-1", "pico-2"])
     }
+
+    @Test func aControllerThatGoesAwayMidRunIsReconnectedAndTheRunIsClosedWithItsReason() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rig-peer-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("peer.log").path
+        // About 2 s per run: the peer paces the samples at a fifth of the script's interval.
+        let arguments = ["--mode", "pico", "--pace", "0.2"]
+        var peer = try await BumblePeer.start(script: script, arguments: arguments, logPath: log)
+        defer { peer.stop() }
+        let address = try #require(peer.peripherals.first)
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples")
+        try FileManager.default.copyItem(
+            at: examples.appendingPathComponent("LSV_10k.mscr"),
+            to: directory.appendingPathComponent("LSV_10k.mscr")
+        )
+        let config = """
+            [rig]
+            name = "away"
+            [[device]]
+            name = "pico-1"
+            address = "\(address)"
+            address_type = "random"
+            transport = "tcp:127.0.0.1:\(peer.port)"
+            script = "LSV_10k.mscr"
+            schedule = "continuous"
+            """
+        let configPath = directory.appendingPathComponent("rig.toml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let binary = try builtHCIPico()
+        let rig = try #require(RunningProgram(binary, ["rig", configPath]))
+        #expect(await eventually(.seconds(60)) { rig.stderr.contains("pico-1: run 1 complete") }, "\(rig.stderr)")
+        // Run 2 has started at once (continuous); the controller and the peripheral go away mid-run,
+        // then come back on the same port.
+        try await Task.sleep(for: .milliseconds(500))
+        let port = peer.port
+        peer.stop()
+        #expect(await eventually(.seconds(30)) { rig.stderr.contains("pico-1: run 2 incomplete") }, "\(rig.stderr)")
+        peer = try await BumblePeer.start(
+            script: script,
+            arguments: arguments + ["--listen", "127.0.0.1:\(port)"],
+            logPath: log
+        )
+        #expect(
+            await eventually(.seconds(90)) {
+                rig.stderr.contains("pico-1: connected") && rig.stderr.contains("run 3 complete")
+            },
+            "\(rig.stderr)"
+        )
+        rig.signal(SIGTERM)
+        #expect(rig.wait() == 143, "\(rig.stderr)")
+        let runs = try #require(
+            runProgram(binary, ["runs", directory.appendingPathComponent("away.sqlite").path, "--json"])
+        )
+        let lines = runs.stdout.split(separator: "\n")
+        try #require(lines.count >= 3, "\(runs.stdout)")
+        #expect(lines[0].contains("\"state\":\"complete\"") && lines[0].contains("\"packages\":101"))
+        #expect(
+            lines[1].contains("\"state\":\"incomplete\"") && lines[1].contains("\"reason\":\"connection lost"),
+            "\(lines[1])"
+        )
+        #expect(lines[2].contains("\"state\":\"complete\"") && lines[2].contains("\"packages\":101"), "\(lines[2])")
+    }
 }
