@@ -12,10 +12,22 @@ import Testing
     .enabled(if: ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"] != nil, "needs HCIPICO_PEER_SCRIPT")
 )
 struct RigCommandPeerTests {
-    @Test func twoPicosOnOneControllerRunIntoTheJournal() async throws {
-        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+    /// A scratch folder holding the example LSV script the configs name.
+    static func workspace() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rig-peer-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples")
+        try FileManager.default.copyItem(
+            at: examples.appendingPathComponent("LSV_10k.mscr"),
+            to: directory.appendingPathComponent("LSV_10k.mscr")
+        )
+        return directory
+    }
+
+    @Test func twoPicosOnOneControllerRunIntoTheJournal() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("peer.log").path
         let peer = try await BumblePeer.start(
@@ -25,12 +37,6 @@ struct RigCommandPeerTests {
         )
         defer { peer.stop() }
         try #require(peer.peripherals.count == 2)
-        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples")
-        try FileManager.default.copyItem(
-            at: examples.appendingPathComponent("LSV_10k.mscr"),
-            to: directory.appendingPathComponent("LSV_10k.mscr")
-        )
         var config = "[rig]\nname = \"peer-rig\"\n"
         for (index, address) in peer.peripherals.enumerated() {
             config += """
@@ -63,8 +69,7 @@ struct RigCommandPeerTests {
 
     @Test func aControllerThatGoesAwayMidRunIsReconnectedAndTheRunIsClosedWithItsReason() async throws {
         let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rig-peer-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("peer.log").path
         // About 2 s per run: the peer paces the samples at a fifth of the script's interval.
@@ -72,12 +77,6 @@ struct RigCommandPeerTests {
         var peer = try await BumblePeer.start(script: script, arguments: arguments, logPath: log)
         defer { peer.stop() }
         let address = try #require(peer.peripherals.first)
-        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples")
-        try FileManager.default.copyItem(
-            at: examples.appendingPathComponent("LSV_10k.mscr"),
-            to: directory.appendingPathComponent("LSV_10k.mscr")
-        )
         let config = """
             [rig]
             name = "away"

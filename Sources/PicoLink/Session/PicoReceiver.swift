@@ -104,6 +104,21 @@ final class PicoReceiver: @unchecked Sendable {
         }
     }
 
+    /// Makes `waiting` the mode when the session is idle (a command that waits for its reply); otherwise
+    /// says why not. Checks for cancellation under the lock the command's `fail` takes.
+    func claimIdle(_ waiting: Mode) -> PicoSessionError? {
+        mode.withLock { mode in
+            if Task.isCancelled { return .cancelled }
+            switch mode {
+            case .idle:
+                mode = waiting
+                return nil
+            case .closed(let reason): return .connectionLost(reason)
+            case .run, .version, .serialNumber: return .busy("a run or command is in progress")
+            }
+        }
+    }
+
     /// Fails the `serialNumber()` call that holds `token` (and no later one).
     func failSerialNumber(_ error: PicoSessionError, token: UInt64) {
         mode.withLock { mode in

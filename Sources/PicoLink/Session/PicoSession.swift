@@ -102,18 +102,7 @@ public final class PicoSession: Sendable {
         let result: Result<[String], PicoSessionError> = await exchange(
             "t\n",
             timeout: timeout,
-            register: { waiter, token in
-                receiver.mode.withLock { mode in
-                    if Task.isCancelled { return .cancelled }
-                    switch mode {
-                    case .idle:
-                        mode = .version(lines: [], waiter: waiter, token: token)
-                        return nil
-                    case .closed(let reason): return .connectionLost(reason)
-                    case .run, .version, .serialNumber: return .busy("a run or command is in progress")
-                    }
-                }
-            },
+            register: { waiter, token in receiver.claimIdle(.version(lines: [], waiter: waiter, token: token)) },
             fail: { error, token in receiver.failVersion(error, token: token) }
         )
         return PicoVersion(lines: try result.get())
@@ -125,18 +114,7 @@ public final class PicoSession: Sendable {
         let result: Result<String, PicoSessionError> = await exchange(
             "i\n",
             timeout: timeout,
-            register: { waiter, token in
-                receiver.mode.withLock { mode in
-                    if Task.isCancelled { return .cancelled }
-                    switch mode {
-                    case .idle:
-                        mode = .serialNumber(waiter: waiter, token: token)
-                        return nil
-                    case .closed(let reason): return .connectionLost(reason)
-                    case .run, .version, .serialNumber: return .busy("a run or command is in progress")
-                    }
-                }
-            },
+            register: { waiter, token in receiver.claimIdle(.serialNumber(waiter: waiter, token: token)) },
             fail: { error, token in receiver.failSerialNumber(error, token: token) }
         )
         return try result.get()
