@@ -22,6 +22,7 @@ struct RunRecording {
         let id = UUID()
         let start = context.clock.now()
         let session = opened.session
+        let script = config.script.lines.joined(separator: "\n")
         let provenance = RunProvenance(
             runID: id,
             device: config.name,
@@ -33,8 +34,8 @@ struct RunRecording {
             firmware: opened.firmware,
             serialNumber: opened.serial,
             scriptName: config.scriptPath,
-            script: config.script.lines.joined(separator: "\n"),
-            scriptSHA256: Self.sha256(config.script.lines.joined(separator: "\n")),
+            script: script,
+            scriptSHA256: Self.sha256(script),
             link: opened.link.parameters,
             toolVersion: context.toolVersion,
             startTime: start,

@@ -22,8 +22,8 @@ final class DecodeWriter {
         switch format {
         case .table:
             out +=
-                Self.pad("line", 7) + "  code  " + Self.pad("value", 16) + "  unit  "
-                + Self.pad("status", 10, left: true)
+                TextColumn.pad("line", 7) + "  code  " + TextColumn.pad("value", 16) + "  unit  "
+                + TextColumn.pad("status", 10, left: true)
             out += "  range\n"
         case .csv: out += "line,code,value,unit,status,range\n"
         case .jsonl: break
@@ -75,10 +75,10 @@ final class DecodeWriter {
             let value =
                 sample.isNaN
                 ? "NaN" : sample.isInteger ? String(Int(sample.value)) : String(format: "%.9g", sample.value)
-            out += Self.pad(String(line), 7) + "  " + code + "    " + Self.pad(value, 16) + "  " + unit
+            out += TextColumn.pad(String(line), 7) + "  " + code + "    " + TextColumn.pad(value, 16) + "  " + unit
             out +=
                 String(repeating: " ", count: max(0, 4 - unit.count)) + "  "
-                + Self.pad(sample.status.description, 10, left: true)
+                + TextColumn.pad(sample.status.description, 10, left: true)
             out += "  " + (rangeLabel ?? "") + "\n"
         case .csv:
             let value = sample.isNaN ? "NaN" : "\(sample.value)"
@@ -113,11 +113,6 @@ final class DecodeWriter {
         case .scriptEnd: text = "script ends"
         default: return
         }
-        out += Self.pad(String(line), 7) + "  # " + text + "\n"
-    }
-
-    static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
-        return left ? text + fill : fill + text
+        out += TextColumn.pad(String(line), 7) + "  # " + text + "\n"
     }
 }

@@ -9,21 +9,17 @@ struct RigSummary {
         var lines = ["device            runs  complete  incomplete  packages  reconnects  state"]
         for device in snapshots {
             lines.append(
-                Self.pad(device.name, 16) + Self.right(device.runs, 6) + Self.right(device.completeRuns, 10)
-                    + Self.right(device.incompleteRuns, 12) + Self.right(device.packages, 10)
-                    + Self.right(device.reconnects, 12) + "  \(device.state)"
+                TextColumn.pad(device.name, 15, left: true) + " " + Self.number(device.runs, 6)
+                    + Self.number(device.completeRuns, 10) + Self.number(device.incompleteRuns, 12)
+                    + Self.number(device.packages, 10) + Self.number(device.reconnects, 12) + "  \(device.state)"
             )
         }
         lines.append("journal: \(journal)")
         Swift.print(lines.joined(separator: "\n"))
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
-
-    private static func right(_ number: Int, _ width: Int) -> String {
-        let text = String(number)
-        return String(repeating: " ", count: max(1, width - text.count)) + text
+    /// Right-aligned in `width`, with at least one space before it.
+    private static func number(_ value: Int, _ width: Int) -> String {
+        " " + TextColumn.pad(String(value), width - 1)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PicoLink
 import RigJournal
 
 /// `hcipico runs JOURNAL`: the runs a rig recorded, as a table or JSON.
@@ -34,28 +35,17 @@ struct RunsCommand: AsyncParsableCommand {
         for run in runs {
             let duration = run.duration.map { String(format: "%.1f s", $0) } ?? "-"
             print(
-                Self.right(String(run.id), 5) + "  " + Self.left(run.device, 15) + " "
-                    + Self.left((run.scriptName as NSString).lastPathComponent, 17) + " "
-                    + JournalSelection.text(run.startedAt) + "  " + Self.right(duration, 9) + " "
-                    + Self.right(String(run.packages), 9) + "  " + Self.left(run.state, 10) + "  " + (run.reason ?? "")
+                TextColumn.pad(String(run.id), 5) + "  " + TextColumn.pad(run.device, 15, left: true) + " "
+                    + TextColumn.pad((run.scriptName as NSString).lastPathComponent, 17, left: true) + " "
+                    + JournalSelection.text(run.startedAt) + "  " + TextColumn.pad(duration, 9) + " "
+                    + TextColumn.pad(String(run.packages), 9) + "  " + TextColumn.pad(run.state, 10, left: true) + "  "
+                    + (run.reason ?? "")
             )
         }
     }
 
     static func json(_ run: RunSummary) -> String {
-        func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
+        let quoted = JSONText.quoted
         let fields = [
             "\"id\":\(run.id)", "\"uuid\":\(quoted(run.uuid))", "\"device\":\(quoted(run.device))",
             "\"script\":\(quoted(run.scriptName))", "\"title\":\(quoted(run.title))",
@@ -64,13 +54,5 @@ struct RunsCommand: AsyncParsableCommand {
             "\"reason\":\(run.reason.map(quoted) ?? "null")",
         ]
         return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    private static func left(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
-    private static func right(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 }
