@@ -43,6 +43,16 @@ static inline unsigned long cbluez_hcigetdevlist(void) { return HCIGETDEVLIST; }
 /// `HCIGETDEVINFO` (`_IOR('H', 211, int)`).
 static inline unsigned long cbluez_hcigetdevinfo(void) { return HCIGETDEVINFO; }
 
+/// `HCIDEVUP` (`_IOW('H', 201, int)`): powers an adapter on; the argument is its index, by value.
+static inline unsigned long cbluez_hcidevup(void) { return HCIDEVUP; }
+/// `HCIDEVDOWN` (`_IOW('H', 202, int)`): powers an adapter off.
+static inline unsigned long cbluez_hcidevdown(void) { return HCIDEVDOWN; }
+
+/// `ioctl(2)` with an integer argument passed by value (`HCIDEVUP`, `HCIDEVDOWN`).
+static inline int cbluez_ioctl_value(int fd, unsigned long request, unsigned long value) {
+    return ioctl(fd, request, value);
+}
+
 /// `ioctl(2)` with a pointer argument (the C function is variadic, which Swift cannot call).
 static inline int cbluez_ioctl(int fd, unsigned long request, void *argument) {
     return ioctl(fd, request, argument);

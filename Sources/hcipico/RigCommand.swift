@@ -69,7 +69,8 @@ struct RigCommand: AsyncParsableCommand {
         }
         let writer = opened.writer()
         let ending = RigEnding()
-        let connector = RigConnector(timeout: .seconds(20))
+        let connector = RigConnector(timeout: .seconds(20), logger: logger)
+        let adapterWatch = Task { await connector.adapters.run() }
         let rig = Rig(
             config: config,
             connector: connector,
@@ -110,9 +111,15 @@ struct RigCommand: AsyncParsableCommand {
         notifier.stopping("\(why)")
         logger.info("rig \(config.name): stopping (\(why))")
         await rig.stop(reason: why.runReason)
+        adapterWatch.cancel()
         await connector.hosts.shutdown()
         await writer.close()
-        RigSummary(snapshots: rig.snapshots, journal: config.journal).print()
+        RigSummary(
+            snapshots: rig.snapshots,
+            adapters: connector.adapters.reports.map(\.summary)
+                + connector.hosts.resetCounts.map { "controller on \($0.transport): \($0.resets) reset" },
+            journal: config.journal
+        ).print()
         if let failure = writer.failed ?? rig.failure.map({ JournalError.writeFailed($0) }) {
             StandardError.report("\(failure)")
             throw ExitStatus.writeFailed.exitCode

@@ -1,16 +1,26 @@
 import BLEHost
 import BLELinux
 import BLEWire
+import Logging
 import PicoSimulator
 import RigCore
 
 /// Opens a rig device's link: the radio paths through `DeviceLink` (with the config's link tuning),
-/// or a simulated EmStat Pico of its own, in this process.
+/// or a simulated EmStat Pico of its own, in this process. Kernel adapters are watched and brought
+/// back by `adapters`; user-space controllers that stop answering are reset by `hosts`.
 struct RigConnector: DeviceConnector {
     /// How long one connect attempt may take.
     let timeout: Duration
     /// hcipico's own hosts, one per user-space transport, shared by the devices on it.
-    let hosts = SharedHosts()
+    let hosts: SharedHosts
+    /// Recovery of the kernel adapters the devices use.
+    let adapters: AdapterKeeper
+
+    init(timeout: Duration, logger: Logger, clock: any RigClock = SystemRigClock()) {
+        self.timeout = timeout
+        hosts = SharedHosts(logger: logger)
+        adapters = AdapterKeeper(control: KernelAdapterControl(), clock: clock, logger: logger)
+    }
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -27,16 +37,20 @@ struct RigConnector: DeviceConnector {
         guard let text = device.address,
             let address = BluetoothAddress(text, type: device.addressType == "random" ? .random : .public)
         else { throw Failure(description: "no address") }
-        if case .kernel = transport {
-        } else {
+        guard case .kernel(let configured) = transport else {
             return try await overOwnHost(device, address: address, transport: transport)
         }
+        let adapter = configured?.description
+        adapters.watch(adapter)
+        let current = adapters.currentName(adapter).flatMap { try? HCIAdapterName(parsing: $0) } ?? configured
         let link: DeviceLink
         do {
-            link = try await DeviceLink.open(.radio(address, transport), timeout: timeout)
+            link = try await DeviceLink.open(.radio(address, .kernel(adapter: current)), timeout: timeout)
         } catch {
+            adapters.connectFailed(adapter)
             throw Failure(description: error.description)
         }
+        adapters.linkOpened(adapter)
         var parameters = "MTU \(link.client.bearer.mtu)"
         if let request = device.link {
             if let report = await link.tune(request), let connection = report.connection.value {
@@ -45,7 +59,10 @@ struct RigConnector: DeviceConnector {
                 parameters += ", \(request.name) requested"
             }
         }
-        return RigLink(client: link.client, parameters: parameters, rssi: nil, close: { await link.close() })
+        return RigLink(client: link.client, parameters: parameters, rssi: nil) { [adapters] in
+            await link.close()
+            adapters.linkClosed(adapter)
+        }
     }
 
     /// A device on a controller hcipico's own host drives: the host is shared with the other devices
@@ -65,6 +82,7 @@ struct RigConnector: DeviceConnector {
         do {
             connection = try await host.connect(to: address, timeout: timeout)
         } catch {
+            if case .commandTimeout = error { await hosts.reset(transport, host: host, because: error) }
             throw Failure(description: "\(address): \(error)")
         }
         let client: GATTClient

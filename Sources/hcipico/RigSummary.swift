@@ -3,6 +3,8 @@ import RigCore
 /// The table `hcipico rig` prints when it ends: one line per device.
 struct RigSummary {
     let snapshots: [DeviceSnapshot]
+    /// One line per adapter or controller the rig watched (what happened to it).
+    let adapters: [String]
     let journal: String
 
     func print() {
@@ -14,6 +16,7 @@ struct RigSummary {
                     + Self.number(device.packages, 10) + Self.number(device.reconnects, 12) + "  \(device.state)"
             )
         }
+        lines += adapters.map { "adapter: \($0)" }
         lines.append("journal: \(journal)")
         Swift.print(lines.joined(separator: "\n"))
     }

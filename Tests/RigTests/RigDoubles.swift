@@ -26,6 +26,11 @@ final class SimulatorConnector: DeviceConnector {
         state.withLock { $0.peripherals.last }?.close()
     }
 
+    /// The adapter under every device fails: every open link closes at once.
+    func dropAllLinks() {
+        for peripheral in state.withLock({ $0.peripherals }) { peripheral.close() }
+    }
+
     struct Refused: Error, CustomStringConvertible {
         var description: String { "the device did not answer" }
     }

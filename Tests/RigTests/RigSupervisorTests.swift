@@ -117,6 +117,49 @@ import Testing
         await rig.stop(reason: "stopped")
     }
 
+    @Test func twoDevicesSharingAnAdapterThatFailsBothCloseTheirRunsAndComeBack() async throws {
+        let clock = ManualRigClock()
+        let start = clock.now()
+        let connector = SimulatorConnector(configuration: SimulatedPicoConfiguration())
+        let packages = Atomic(0)
+        let failed = Atomic(false)
+        let journal = MemoryJournal { _ in
+            // Both runs well under way: the adapter fails, and the first connect of each device after it.
+            if packages.add(1, ordering: .relaxed).newValue == 60, !failed.exchange(true, ordering: .relaxed) {
+                connector.failNext(2)
+                connector.dropAllLinks()
+            }
+        }
+        let rig = Self.rig(
+            [try Self.device("a", .every(60), script: Self.ca), try Self.device("b", .every(60), script: Self.ca)],
+            connector: connector,
+            journal: journal,
+            clock: clock
+        )
+        rig.start()
+        #expect(
+            await eventually(Self.patience) { journal.runs.count == 2 && journal.runs.allSatisfy { $0.ended != nil } }
+        )
+        for run in journal.runs {
+            #expect(run.ended?.complete == false)
+            #expect(run.ended?.reason?.hasPrefix("connection lost") == true, "\(String(describing: run.ended))")
+        }
+        // Each device's first reconnect fails and waits 1 s of backoff.
+        #expect(await eventually(Self.patience) { connector.connects == 4 && clock.sleepers == 2 })
+        #expect(rig.snapshots.allSatisfy { if case .waitingToRetry = $0.state { true } else { false } })
+        clock.advance(to: start + 1)
+        #expect(await eventually(Self.patience) { connector.connects == 6 && rig.snapshots.allSatisfy(\.connected) })
+        clock.advance(to: start + 60)
+        #expect(
+            await eventually(Self.patience) { journal.runs.count == 4 && journal.runs.allSatisfy { $0.ended != nil } }
+        )
+        for device in ["a", "b"] {
+            let runs = journal.runs(of: device)
+            #expect(runs.count == 2 && runs[1].ended?.complete == true && runs[1].packages.count == 200)
+        }
+        await rig.stop(reason: "stopped")
+    }
+
     @Test func aDeviceThatStaysAwayIsRetriedWithBackoff() async throws {
         let clock = ManualRigClock()
         let start = clock.now()

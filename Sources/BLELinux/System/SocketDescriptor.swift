@@ -95,6 +95,11 @@ struct SocketDescriptor: ~Copyable {
         }
     }
 
+    /// `ioctl` with an integer argument passed by value.
+    func ioctl(_ request: UInt, value: UInt) throws(SystemError) {
+        _ = try blockingSyscall(.ioctl) { system_ioctl(rawValue, request, value: value) }
+    }
+
     /// `ioctl` with a caller-provided buffer.
     func ioctl(_ request: UInt, buffer: UnsafeMutableRawBufferPointer) throws(SystemError) {
         _ = try blockingSyscall(.ioctl) { system_ioctl(rawValue, request, buffer.baseAddress!, buffer.count) }

@@ -118,6 +118,15 @@ func system_ioctl(_ fd: CInt, _ request: UInt, _ argument: UnsafeMutableRawPoint
     return cbluez_ioctl(fd, request, argument)
 }
 
+func system_ioctl(_ fd: CInt, _ request: UInt, value: UInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        return CInt(driver.call(.ioctl, [Int(fd), Int(request), Int(value)]))
+    }
+    #endif
+    return cbluez_ioctl_value(fd, request, value)
+}
+
 func system_read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current {
