@@ -58,16 +58,17 @@ test-peers: peers-tier1 peers-kernel peers-h4-blelinux
 peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
 
-## peers-kernel: the kernel tier in one qemu boot against one peer (an echo and a Pico peripheral):
+## peers-kernel: the kernel tier in one qemu boot against one peer (an echo and two Pico peripherals):
 ## `hcipico scan` by the VSP service, BLELinux's KernelPathTests, HostKernelTests and SerialKernelTests
 ## (raw HCI, LE scanning, link tuning, the L2CAP ATT socket, EBUSY, `hcipico scan`, `gatt`, `serial`),
 ## `hcipico adapters`, att_rtt (C) against both, the EmStat Pico LSV scenario through the built hcipico
-## with `--link low-latency`, `hcipico rtt`, and scan + LSV over `--transport user:hci0` (HCI user
+## with `--link low-latency`, `hcipico rtt`, `hcipico rig` with two Picos on hci0 taken down mid-run
+## (the rig brings it back), and scan + LSV over `--transport user:hci0` (HCI user
 ## channel on the guest's adapter) (Tests/Peers/vm/kernel-cases.sh).
 peers-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build --build-tests
-	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet \
-		--peer-args "--mode echo,pico --peripherals 2" --bin $(ATT_RTT) \
+	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --timeout 240 \
+		--peer-args "--mode echo,pico,pico --peripherals 3" --bin $(ATT_RTT) \
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh
 
 ## bench-kernel: write -> notify round trips and CPU per round trip in one qemu boot against one echo

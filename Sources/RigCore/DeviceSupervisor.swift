@@ -110,6 +110,7 @@ public final class DeviceSupervisor: Sendable {
             do {
                 opened = try await open()
             } catch {
+                if stopReason != nil { break }
                 failures += 1
                 await retry(after: "\(error)", attempt: attempt, failures: failures)
                 continue

@@ -124,7 +124,13 @@ struct RunRecording {
             throw failure
         } catch {
             let stop = supervisor.stopReason
-            ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? "connection lost: \(error)"
+            let lost: String
+            if case PicoSessionError.connectionLost = error {
+                lost = "\(error)"
+            } else {
+                lost = "connection lost: \(error)"
+            }
+            ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? lost
             ending.outcome = .linkLost
             return ending
         }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest side of `make peers-kernel`: every kernel-path case in one boot, against one peer started
-# with --mode echo,pico --peripherals 2 (BLE_PEERS = the echo peripheral, then the Pico).
+# with --mode echo,pico,pico --peripherals 3 (BLE_PEERS = the echo peripheral, then two Picos).
 #
 # Each case prints `KERNEL-CASE <name> PASS|FAIL|SKIP t=<s> [note]`; figures are printed as
 # `KERNEL-INFO <name> …` (informational). A case whose command is missing from this build of
@@ -9,9 +9,10 @@
 # directory (the guest's /init runs the test there; xunit.xml there comes back to the host).
 set -u
 set -- $(echo "${BLE_PEERS:-}" | tr , ' ')
-[ $# -ge 2 ] || { echo "kernel-cases: needs two peripherals in BLE_PEERS, got '${BLE_PEERS:-}'"; exit 2; }
+[ $# -ge 3 ] || { echo "kernel-cases: needs three peripherals in BLE_PEERS, got '${BLE_PEERS:-}'"; exit 2; }
 ECHO=$1
 PICO=$2
+PICO2=$3
 VSP_SERVICE=569a1101-b87f-490c-92cb-11ba5ea5167c
 XCTEST=/test/bin/hcipicoPackageTests.xctest
 failed=0
@@ -149,6 +150,72 @@ case_rtt_echo() {
     sed -n 's/.*"median_ms":\([0-9.]*\),"p95_ms":\([0-9.]*\).*"cpu_us_per_rtt":\([0-9.]*\).*/KERNEL-INFO rtt write → notify median \1 ms, p95 \2 ms, CPU \3 µs per round trip (debug build, 100 × 10 bytes)/p' rtt.json
 }
 
+# complete_runs DEVICE: how many complete runs of DEVICE the rig's journal holds now.
+complete_runs() {
+    hcipico runs rig.sqlite --json 2>/dev/null | grep -c "\"device\":\"$1\".*\"state\":\"complete\""
+}
+
+# wait_until SECONDS COMMAND...: polls COMMAND every half second; 1 when it never succeeded.
+wait_until() {
+    limit=$1; shift
+    end=$(awk "BEGIN {print $(now) + $limit}")
+    until "$@"; do
+        awk "BEGIN {exit !($(now) > $end)}" && return 1
+        sleep 0.5
+    done
+}
+
+both_ran_since() { [ "$(complete_runs pico-1)" -ge "$1" ] && [ "$(complete_runs pico-2)" -ge "$2" ]; }
+
+# hcipico rig on the kernel path: two Picos on hci0 measuring continuously into a journal; hci0 is
+# taken down in the middle (as a driver hiccup or a stray `hciconfig down` would): the rig sees it,
+# brings hci0 up itself, both devices reconnect and complete more runs; SIGTERM ends it (143) with
+# every run closed, complete or incomplete with a reason.
+case_rig_adapter() {
+    has_command rig || { NOTE="(hcipico has no rig command in this build)"; return 77; }
+    printf 'e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e -200m\ncell_on\nmeas_loop_lsv p c -200m 200m 10m 100m\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\non_finished:\n  cell_off\n\n' > lsv41.mscr
+    {
+        printf '[rig]\nname = "qemu-rig"\njournal = "rig.sqlite"\n'
+        for pair in "pico-1 $PICO" "pico-2 $PICO2"; do
+            set -- $pair
+            printf '\n[[device]]\nname = "%s"\naddress = "%s"\naddress_type = "random"\ntransport = "kernel:hci0"\n' "$1" "$2"
+            printf 'script = "lsv41.mscr"\nschedule = "continuous"\n'
+        done
+    } > rig.toml
+    hcipico rig rig.toml --for 150s > rig.out 2> rig.err &
+    rig=$!
+    if ! wait_until 60 both_ran_since 1 1; then
+        kill -TERM $rig; wait $rig; cat rig.out rig.err
+        NOTE="(no complete run on both Picos within 60 s)"; return 1
+    fi
+    echo "rig: both Picos measuring; taking hci0 down"
+    hciconfig hci0 down
+    recovered=yes
+    wait_until 60 grep -q 'adapter hci0: brought up' rig.err || recovered=no
+    if [ $recovered = yes ]; then
+        # Counted once the adapter is back: each Pico must complete two more runs after that.
+        after1=$(complete_runs pico-1); after2=$(complete_runs pico-2)
+        echo "rig: hci0 brought back with $after1 and $after2 complete runs"
+        wait_until 60 both_ran_since $((after1 + 2)) $((after2 + 2)) || recovered=no
+    fi
+    kill -TERM $rig
+    wait $rig
+    rc=$?
+    cat rig.out; grep -v 'complete, 41 packages committed' rig.err
+    hcipico runs rig.sqlite > runs.txt; cat runs.txt
+    [ $recovered = yes ] || { NOTE="(the rig did not bring hci0 back with both Picos measuring again)"; return 1; }
+    [ $rc = 143 ] || { NOTE="(rig exit status $rc after SIGTERM, expected 143)"; return 1; }
+    grep -q 'adapter hci0 (.*) is down' rig.err || { NOTE="(no 'is down' line)"; return 1; }
+    grep -q '^adapter: hci0 (.*) up: 1 down, 1 brought up' rig.out || { NOTE="(the summary has no adapter line)"; return 1; }
+    reconnected=$(grep -c '^pico-[12] .* [1-9][0-9]*  finished' rig.out)
+    [ "$reconnected" = 2 ] || { NOTE="(the summary does not show both Picos reconnected)"; return 1; }
+    open=$(hcipico runs rig.sqlite --json | grep -c '"state":"running"')
+    unexplained=$(hcipico runs rig.sqlite --json | grep '"state":"incomplete"' | grep -c '"reason":null')
+    [ "$open" = 0 ] && [ "$unexplained" = 0 ] || { NOTE="($open runs left running, $unexplained incomplete without a reason)"; return 1; }
+    incomplete=$(hcipico runs rig.sqlite --json | grep -c '"state":"incomplete"')
+    NOTE="($(complete_runs pico-1) + $(complete_runs pico-2) complete runs, $incomplete incomplete with their reasons)"
+}
+
 # The user-space host on the guest's own adapter: hci0 taken down and opened as an HCI user channel
 # (HCI_CHANNEL_USER), so hcipico drives the controller through the kernel's driver itself: scan by
 # the VSP service, then the LSV run on the Pico. Last, since it takes hci0 from the kernel.
@@ -175,6 +242,7 @@ run_case att-rtt-pico case_att_rtt_pico
 run_case pico-lsv case_pico_lsv
 run_case conn-update case_conn_update
 run_case rtt-echo case_rtt_echo
+run_case rig-adapter case_rig_adapter
 run_case user-channel case_user_channel
 echo "--- kernel cases$summary"
 exit $failed
