@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import PicoLink
+import Synchronization
 
 /// One run of a supervisor's script, from `runStarted` to `runEnded` in the journal. Journal failures
 /// are thrown (they end the rig); everything the device or the link does becomes the run's outcome.
@@ -80,6 +81,11 @@ struct RunRecording {
         return ending.outcome
     }
 
+    /// Why the run timeout's abort failed, when it did.
+    private final class UnconfirmedAbort: Sendable {
+        let error = Mutex<PicoSessionError?>(nil)
+    }
+
     private struct Ending {
         var reason: String?
         var packages = 0
@@ -98,10 +104,18 @@ struct RunRecording {
             ending.outcome = Self.isLinkLoss(error) ? .linkLost : .failed
             return ending
         }
+        // At the run timeout the script is aborted; when the abort is not confirmed either (a hung link
+        // or controller), the link is closed so the run ends and the device reconnects.
+        let unconfirmed = UnconfirmedAbort()
         let watchdog = config.runTimeout.map { limit in
             Task { [clock = context.clock] in
                 try await clock.sleep(until: start + limit)
-                _ = try? await session.abort(timeout: .seconds(2))
+                do throws(PicoSessionError) {
+                    try await session.abort(timeout: .seconds(2))
+                } catch {
+                    unconfirmed.error.withLock { $0 = error }
+                    session.close()
+                }
             }
         }
         defer { watchdog?.cancel() }
@@ -130,7 +144,12 @@ struct RunRecording {
             } else {
                 lost = "connection lost: \(error)"
             }
-            ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? lost
+            if let abort = unconfirmed.error.withLock({ $0 }), let limit = config.runTimeout {
+                ending.reason =
+                    "timed out after \(DurationText.text(limit)); the abort was not confirmed (\(abort)), so the link was closed"
+            } else {
+                ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? lost
+            }
             ending.outcome = .linkLost
             return ending
         }

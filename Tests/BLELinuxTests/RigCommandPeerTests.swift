@@ -124,4 +124,71 @@ struct RigCommandPeerTests {
         )
         #expect(lines[2].contains("\"state\":\"complete\"") && lines[2].contains("\"packages\":101"), "\(lines[2])")
     }
+
+    @Test func aControllerThatStopsAnsweringIsResetAndInitialisedAgain() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("peer.log").path
+        let peer = try await BumblePeer.start(
+            script: script,
+            arguments: ["--mode", "pico", "--pace", "0.2"],
+            logPath: log
+        )
+        defer { peer.stop() }
+        let address = try #require(peer.peripherals.first)
+        let transport = "tcp:127.0.0.1:\(peer.port)"
+        let config = """
+            [rig]
+            name = "hung"
+            [[device]]
+            name = "pico-1"
+            address = "\(address)"
+            address_type = "random"
+            transport = "\(transport)"
+            script = "LSV_10k.mscr"
+            schedule = "continuous"
+            run_timeout = "8s"
+            """
+        let configPath = directory.appendingPathComponent("rig.toml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let binary = try builtHCIPico()
+        let rig = try #require(RunningProgram(binary, ["rig", configPath]))
+        #expect(await eventually(.seconds(60)) { rig.stderr.contains("pico-1: run 1 complete") }, "\(rig.stderr)")
+        // Mid-run 2 the controller hangs: nothing crosses its HCI either way.
+        try await Task.sleep(for: .milliseconds(500))
+        kill(peer.processIdentifier, SIGUSR1)
+        #expect(await peer.waitForEvent(containing: "\"muted\"") != nil)
+        #expect(
+            await eventually(.seconds(60)) { rig.stderr.contains("controller on \(transport) stopped answering") },
+            "\(rig.stderr)"
+        )
+        kill(peer.processIdentifier, SIGUSR2)
+        #expect(await peer.waitForEvent(containing: "\"unmuted\"") != nil)
+        let resetAt = rig.stderr.count
+        #expect(
+            await eventually(.seconds(90)) {
+                rig.stderr.dropFirst(resetAt).contains("pico-1: connected")
+                    && rig.stderr.dropFirst(resetAt).contains("complete, 101 packages committed")
+            },
+            "\(rig.stderr)"
+        )
+        rig.signal(SIGTERM)
+        #expect(rig.wait() == 143, "\(rig.stderr)")
+        #expect(rig.stdout.contains("adapter: controller on \(transport): 1 reset"), "\(rig.stdout)")
+        let runs = try #require(
+            runProgram(binary, ["runs", directory.appendingPathComponent("hung.sqlite").path, "--json"])
+        )
+        let lines = runs.stdout.split(separator: "\n")
+        try #require(lines.count >= 3, "\(runs.stdout)")
+        #expect(lines[0].contains("\"state\":\"complete\"") && lines[0].contains("\"packages\":101"))
+        #expect(
+            lines[1].contains("\"state\":\"incomplete\"") && !lines[1].contains("\"reason\":null"),
+            "\(lines[1])"
+        )
+        #expect(
+            lines.dropFirst(2).contains { $0.contains("\"state\":\"complete\"") && $0.contains("\"packages\":101") },
+            "\(runs.stdout)"
+        )
+    }
 }

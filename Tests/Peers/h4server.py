@@ -4,6 +4,9 @@ controller side, directions as the host sees them).
 
 When the host goes away the controller drops its links (see PeerController.drop_links), so
 the peripherals advertise again and the next host starts from a clean state.
+
+`mute()` makes the controller hang as a wedged USB dongle does: nothing the host sends reaches
+it and nothing comes back, until `unmute()`.
 """
 
 from __future__ import annotations
@@ -34,10 +37,14 @@ class _Tap:
 
 
 class _ToHost:
-    def __init__(self, transport: asyncio.Transport):
+    def __init__(self, transport: asyncio.Transport, server: "H4Server"):
         self.transport = transport
+        self.server = server
 
     def on_packet(self, packet: bytes) -> None:
+        if self.server.muted:
+            self.server.dropped += 1
+            return
         if not self.transport.is_closing():
             self.transport.write(packet)
 
@@ -51,6 +58,17 @@ class H4Server:
         self.snooper = BtSnooper(self.snoop_file) if self.snoop_file else None
         self.client: asyncio.Transport | None = None
         self.server: asyncio.AbstractServer | None = None
+        self.muted = False
+        self.dropped = 0
+
+    def mute(self) -> None:
+        self.muted = True
+        self.emit("muted")
+
+    def unmute(self) -> None:
+        self.muted = False
+        self.emit("unmuted", dropped=self.dropped)
+        self.dropped = 0
 
     async def start(self, host: str, port: int) -> int:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -79,7 +97,7 @@ class H4Server:
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.client = transport
-        self.controller.host = _Tap(_ToHost(transport), self.snooper, Snooper.Direction.CONTROLLER_TO_HOST)
+        self.controller.host = _Tap(_ToHost(transport, self), self.snooper, Snooper.Direction.CONTROLLER_TO_HOST)
         peer = transport.get_extra_info("peername")
         self.emit("host-connected", peer=f"{peer[0]}:{peer[1]}" if peer else "?")
         return PacketParser(_Tap(self.controller, self.snooper, Snooper.Direction.HOST_TO_CONTROLLER))
@@ -105,6 +123,9 @@ class _Protocol(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.parser is None:
+            return
+        if self.server.muted:
+            self.server.dropped += 1
             return
         try:
             self.parser.feed_data(data)

@@ -134,6 +134,9 @@ async def main(options) -> int:
         host, _, port_text = options.listen.rpartition(":")
         server = H4Server(central, btsnoop_path=options.btsnoop, emit=emit)
         port = await server.start(host or "127.0.0.1", int(port_text))
+        # SIGUSR1 hangs the controller (nothing crosses its HCI), SIGUSR2 revives it.
+        loop.add_signal_handler(signal.SIGUSR1, server.mute)
+        loop.add_signal_handler(signal.SIGUSR2, server.unmute)
     addresses = ",".join(peripheral_address(i) for i in range(options.peripherals))
     print(f"READY port={port} central={options.central_address} peripherals={addresses} "
           f"le_acl_len={options.le_acl_len} mode={options.mode}", flush=True)

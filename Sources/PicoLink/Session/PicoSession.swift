@@ -217,7 +217,8 @@ public final class PicoSession: Sendable {
 
     /// One command and its reply: `register` installs the waiter under a fresh token (or refuses; it
     /// checks for cancellation under the lock `fail` takes, so a cancellation is seen there or by
-    /// `fail`), then `command` is sent; the waiter fails through `fail` with `.timeout` after `timeout`, or with
+    /// `fail`), then `command` is sent; the waiter fails through `fail` with `.timeout` once `timeout` has
+    /// passed since the send began, or with
     /// `.cancelled` when the calling task is cancelled. The token makes each failure reach this call's
     /// waiter only, and the timer is cancelled with the reply.
     private func exchange<Reply: Sendable>(
@@ -235,15 +236,21 @@ public final class PicoSession: Sendable {
                     waiter.resume(returning: .failure(refused))
                     return
                 }
+                // The timer runs from before the send: a send stuck behind a hung link (no credits, no
+                // write response) times out like a missing reply.
                 pending = Task {
-                    do throws(GATTError) {
-                        try await writer.send(Array(command.utf8))
-                    } catch {
-                        return fail(.from(error), token)
+                    await withDiscardingTaskGroup { group in
+                        group.addTask {
+                            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                            let shown = command.trimmingCharacters(in: .newlines)
+                            fail(.timeout("no reply to \(shown) within \(timeout)"), token)
+                        }
+                        do throws(GATTError) {
+                            try await writer.send(Array(command.utf8))
+                        } catch {
+                            fail(.from(error), token)
+                        }
                     }
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    let shown = command.trimmingCharacters(in: .newlines)
-                    fail(.timeout("no reply to \(shown) within \(timeout)"), token)
                 }
             }
         } onCancel: {
