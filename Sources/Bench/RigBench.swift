@@ -67,21 +67,24 @@ enum RigBench {
         print(
             "rig: \(packages) packages of \(valuesPerPackage) values into a fresh journal per run, WAL, synchronous = FULL"
         )
-        print("       as fast as it goes (same transaction size)    offered 200,000 samples/s")
+        print("       as fast as it goes (same transaction size)                        offered 200,000 samples/s")
         print(
-            "round  journal/s  bare/s   ratio  pkg/commit   kept up/s  commits  longest gap  p99 latency  CPU/sample"
+            "round  journal/s  bare/s   ratio  pkg/commit  CPU/sample journal  bare   kept up/s  commits  longest gap  p99 latency  CPU/sample"
         )
         for (index, row) in rows.enumerated() {
             let j = row.journal
             let p = row.paced
             print(
                 String(
-                    format: "%5d  %9.0f  %7.0f  %4.0f%%  %10.0f   %9.0f  %7d  %8.1f ms  %8.1f ms  %7.2f µs",
+                    format:
+                        "%5d  %9.0f  %7.0f  %4.0f%%  %10.0f  %10.2f µs %5.2f µs  %9.0f  %7d  %8.1f ms  %8.1f ms  %7.2f µs",
                     index + 1,
                     j.samplesPerSecond,
                     row.bare.samplesPerSecond,
                     100 * j.samplesPerSecond / row.bare.samplesPerSecond,
                     j.packagesPerCommit,
+                    j.cpuPerSample * 1e6,
+                    row.bare.cpuPerSample * 1e6,
                     p.samplesPerSecond,
                     p.commits,
                     p.longestGap * 1000,

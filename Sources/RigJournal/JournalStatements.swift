@@ -30,10 +30,26 @@ enum JournalStatements {
 
     /// The hot path: one package row and one row per value, bound through SQLite's C API on GRDB's
     /// cached statements (GRDB's `StatementArguments` would allocate per row).
-    static func insertPackage(_ package: PicoPackage, run: Int64, _ db: Database) throws {
-        let packageRow = try db.cachedStatement(
-            sql: "INSERT INTO packages (run_id, idx, loop, scan, host_time, device_time) VALUES (?, ?, ?, ?, ?, ?)"
-        ).sqliteStatement
+    /// The two prepared inserts of a package, looked up once per transaction.
+    struct PackageInserts {
+        let packageRow: SQLiteStatement
+        let valueRow: SQLiteStatement
+
+        init(_ db: Database) throws {
+            packageRow = try db.cachedStatement(
+                sql: "INSERT INTO packages (run_id, idx, loop, scan, host_time, device_time) VALUES (?, ?, ?, ?, ?, ?)"
+            ).sqliteStatement
+            valueRow = try db.cachedStatement(
+                sql: """
+                    INSERT INTO package_values (run_id, idx, position, variable, name, value, status, current_range, noise)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).sqliteStatement
+        }
+    }
+
+    static func insertPackage(_ package: PicoPackage, run: Int64, _ inserts: PackageInserts, _ db: Database) throws {
+        let packageRow = inserts.packageRow
         sqlite3_bind_int64(packageRow, 1, run)
         sqlite3_bind_int64(packageRow, 2, Int64(package.index))
         sqlite3_bind_int64(packageRow, 3, Int64(package.loop))
@@ -41,12 +57,7 @@ enum JournalStatements {
         sqlite3_bind_double(packageRow, 5, package.hostTime)
         bind(packageRow, 6, package.deviceTime)
         try step(packageRow, db)
-        let valueRow = try db.cachedStatement(
-            sql: """
-                INSERT INTO package_values (run_id, idx, position, variable, name, value, status, current_range, noise)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).sqliteStatement
+        let valueRow = inserts.valueRow
         for (position, item) in package.values.enumerated() {
             sqlite3_bind_int64(valueRow, 1, run)
             sqlite3_bind_int64(valueRow, 2, Int64(package.index))

@@ -33,11 +33,17 @@ public final class JournalWriter: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Touched by the commit thread only.
     private var runRows: [UUID: Int64] = [:]
+    /// Checkpoints off the commit thread; asked for at most once a second.
+    private let checkpointer: JournalCheckpointer
+    private var lastCheckpointRequest = 0.0
 
     init(database: DatabasePool, commitInterval: Double, pendingLimit: Int) {
         self.database = database
         self.commitInterval = commitInterval
         self.pendingLimit = pendingLimit
+        checkpointer = JournalCheckpointer(path: database.path)
+        // The writer connection never checkpoints inside a commit; the checkpointer does it beside.
+        try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         let thread = Thread { [self] in commitLoop() }
         thread.name = "journal-writer"
         self.thread = thread
@@ -155,17 +161,23 @@ public final class JournalWriter: @unchecked Sendable {
     // MARK: The commit thread
 
     private func commitLoop() {
-        // How long the last transaction took: the next one starts that much before its deadline, so
-        // that it has *committed* within `commitInterval` of its oldest operation.
-        var lastDuration = 0.0
+        // What a commit costs — a fixed part (the fsyncs) and a part per operation — learned from the
+        // commits so far (small ones teach the fixed part, large ones the rest; the priors are this
+        // machine class's order of magnitude): a transaction starts early enough to have *committed* by
+        // `commitInterval` after its oldest operation, however many operations it holds.
+        var fixedCost = 0.005
+        var costPerOperation = 3e-6
         while true {
             condition.lock()
             while pending.isEmpty && !closing { condition.wait() }
-            let lead = min(lastDuration, commitInterval)
             while !pending.isEmpty && !closing && !flushRequested && pending.count < Self.batchLimit,
-                let oldest = oldestPendingAt, Self.now() < oldest + commitInterval - lead
+                let oldest = oldestPendingAt
             {
-                _ = condition.wait(until: Date(timeIntervalSince1970: oldest + commitInterval - lead))
+                let now = Self.now()
+                let startBy = oldest + commitInterval * 0.8 - fixedCost - costPerOperation * Double(pending.count)
+                if now >= startBy { break }
+                // Woken at least every 5 ms: the pending count, and so the start time, moves on.
+                _ = condition.wait(until: Date(timeIntervalSince1970: min(startBy, now + 0.005)))
             }
             // At most `batchLimit` operations per transaction, so that a writer that fell behind still
             // commits often; what is left keeps its (older) waiting time and goes next, at once.
@@ -186,8 +198,15 @@ public final class JournalWriter: @unchecked Sendable {
             }
             let started = Self.now()
             commit(batch, sequence: sequence)
-            lastDuration = Self.now() - started
+            let duration = Self.now() - started
+            if batch.count < 1000 {
+                fixedCost = 0.5 * fixedCost + 0.5 * duration
+            } else {
+                let perOperation = max(0, duration - fixedCost) / Double(batch.count)
+                costPerOperation = 0.5 * costPerOperation + 0.5 * perOperation
+            }
         }
+        checkpointer.stop()
         stopped.signal()
     }
 
@@ -201,13 +220,14 @@ public final class JournalWriter: @unchecked Sendable {
             try database.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     var counts: [Int64: Int] = [:]
+                    let inserts = try JournalStatements.PackageInserts(db)
                     for operation in batch {
                         switch operation {
                         case .runStarted(let provenance):
                             runRows[provenance.runID] = try JournalStatements.insertRun(provenance, db)
                         case .package(let run, let package):
                             guard let row = runRows[run] else { throw JournalError.unknownRun(run.uuidString) }
-                            try JournalStatements.insertPackage(package, run: row, db)
+                            try JournalStatements.insertPackage(package, run: row, inserts, db)
                             counts[row, default: 0] += 1
                             packages += 1
                             values += package.values.count
@@ -249,6 +269,10 @@ public final class JournalWriter: @unchecked Sendable {
         }
         guard failure == nil else { return }
         let finished = Self.now()
+        if finished - lastCheckpointRequest >= 1 {
+            lastCheckpointRequest = finished
+            checkpointer.request()
+        }
         let report = JournalCommit(
             sequence: sequence,
             packages: packages,

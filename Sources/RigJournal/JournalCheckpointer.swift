@@ -1,0 +1,70 @@
+import Foundation
+import GRDBSQLite
+
+/// Copies the journal's write-ahead log back into the database file on a thread of its own, through
+/// a connection of its own (`PRAGMA wal_checkpoint(PASSIVE)`), so that the writer's commits never
+/// carry a checkpoint: the writer turns SQLite's automatic checkpoints off and asks for one here
+/// after its commits. A passive checkpoint never blocks the writer; what it could not copy yet is
+/// copied by the next one.
+final class JournalCheckpointer: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var requested = false
+    private var stopping = false
+    private let stopped = DispatchSemaphore(value: 0)
+    private var connection: OpaquePointer?
+    /// Checkpoints run, and the last failure's message (checkpoints are retried; a journal whose WAL
+    /// cannot be checkpointed only grows).
+    private(set) var checkpoints = 0
+    private(set) var lastFailure: String?
+
+    init(path: String) {
+        var handle: OpaquePointer?
+        if sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK {
+            connection = handle
+            sqlite3_busy_timeout(handle, 1000)
+        } else {
+            lastFailure = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close(handle)
+        }
+        let thread = Thread { [self] in loop() }
+        thread.name = "journal-checkpoint"
+        thread.start()
+    }
+
+    /// Asks for a checkpoint soon (several requests before it starts make one checkpoint).
+    func request() {
+        condition.lock()
+        requested = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Ends the thread (after a checkpoint in progress) and closes the connection.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        stopped.wait()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while !requested && !stopping { condition.wait() }
+            let stop = stopping
+            requested = false
+            condition.unlock()
+            if stop { break }
+            guard let connection else { continue }
+            let status = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            condition.lock()
+            checkpoints += 1
+            lastFailure =
+                status == SQLITE_OK || status == SQLITE_BUSY ? nil : String(cString: sqlite3_errmsg(connection))
+            condition.unlock()
+        }
+        sqlite3_close(connection)
+        stopped.signal()
+    }
+}
