@@ -1,0 +1,146 @@
+import Foundation
+import GRDBSQLite
+
+/// `Bench soak [--minutes M]`: the built `hcipico rig` (release, beside this program) with eight
+/// simulated EmStat Picos at full rate (`realtime = false`, continuous schedules: four CVs, four CAs)
+/// for M minutes (default 30) into a fresh journal. Samples the rig's resident set every 10 s and reports its
+/// growth after the warm-up (the first tenth, at least a minute); then reads the journal: every run
+/// closed, every complete run of a device with as many packages as its first, no gap in any run's
+/// package numbers, the `runs` counts equal to the packages committed, `integrity_check` ok. Runs only
+/// when named: it is not part of `make test` nor of a plain `Bench`.
+enum SoakBench {
+    static let suite = BenchSuite(
+        name: "soak",
+        summary: "hcipico rig, 8 simulated Picos at full rate for --minutes M (30): RSS growth, lost packages"
+    ) { json in try await run(json: json) }
+
+    static let cv =
+        "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
+        + "meas_loop_cv p c 0 500m -500m 10m 100m\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
+        + "on_finished:\n  cell_off\n\n"
+    static let ca =
+        "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 200m\ncell_on\n"
+        + "meas_loop_ca p c 200m 10m 5\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
+        + "on_finished:\n  cell_off\n\n"
+
+    static var minutes: Double {
+        let arguments = CommandLine.arguments
+        guard let index = arguments.firstIndex(of: "--minutes"), index + 1 < arguments.count,
+            let value = Double(arguments[index + 1]), value > 0
+        else { return 30 }
+        return value
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func run(json: Bool) async throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("hcipico").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw Failure(description: "no hcipico beside Bench: swift build -c release --product hcipico")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-soak-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try cv.write(to: directory.appendingPathComponent("cv.mscr"), atomically: true, encoding: .utf8)
+        try ca.write(to: directory.appendingPathComponent("ca.mscr"), atomically: true, encoding: .utf8)
+        var config = "[rig]\nname = \"soak\"\njournal = \"soak.sqlite\"\n"
+        for index in 1...8 {
+            let script = index % 2 == 0 ? "ca.mscr" : "cv.mscr"
+            config +=
+                "\n[[device]]\nname = \"sim-\(index)\"\ntransport = \"sim\"\nrealtime = false\n"
+                + "script = \"\(script)\"\nschedule = \"continuous\"\n"
+        }
+        let configPath = directory.appendingPathComponent("rig.toml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+
+        let minutes = self.minutes
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["rig", configPath, "--for", "\(Int(minutes * 60))s"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("rig.log").path, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: directory.appendingPathComponent("rig.log").path)
+        try process.run()
+        let started = Date()
+        var samples: [(seconds: Double, kilobytes: Int)] = []
+        while process.isRunning {
+            if let rss = residentKilobytes(process.processIdentifier) {
+                samples.append((Date().timeIntervalSince(started), rss))
+            }
+            try await Task.sleep(for: .seconds(10))
+        }
+        process.waitUntilExit()
+        let elapsed = Date().timeIntervalSince(started)
+        let warmUp = max(60, minutes * 6)
+        guard let baseline = samples.first(where: { $0.seconds >= warmUp }), let last = samples.last else {
+            throw Failure(description: "the rig ended after \(Int(elapsed)) s, before its warm-up was over")
+        }
+        let check = try JournalCheck(path: directory.appendingPathComponent("soak.sqlite").path)
+        let growth = Double(last.kilobytes - baseline.kilobytes) / 1024
+        let peak = Double(samples.map(\.kilobytes).max() ?? 0) / 1024
+        if json {
+            print(
+                "{\"suite\":\"soak\",\"minutes\":\(minutes),\"exit\":\(process.terminationStatus),"
+                    + "\"runs\":\(check.runs),\"complete\":\(check.complete),\"packages\":\(check.packages),"
+                    + "\"samples_per_s\":\(Int(Double(check.samples) / elapsed)),"
+                    + "\"rss_after_warmup_mb\":\(Double(baseline.kilobytes) / 1024),\"rss_end_mb\":\(Double(last.kilobytes) / 1024),"
+                    + "\"rss_growth_mb\":\(growth),\"lost\":\(check.lost),\"gaps\":\(check.gaps),"
+                    + "\"mismatched\":\(check.mismatched),\"open\":\(check.open),\"integrity\":\"\(check.integrity)\"}"
+            )
+            return
+        }
+        print("soak: hcipico rig, 8 simulated Picos at full rate (4 CV, 4 CA, continuous), \(minutes) min")
+        print(
+            String(
+                format: "rig exit %d after %.0f s; %d runs (%d complete, %d incomplete, %d left open)",
+                process.terminationStatus,
+                elapsed,
+                check.runs,
+                check.complete,
+                check.runs - check.complete - check.open,
+                check.open
+            )
+        )
+        print(
+            String(
+                format: "%d packages, %d samples committed (%.0f samples/s), %d overflowed",
+                check.packages,
+                check.samples,
+                Double(check.samples) / elapsed,
+                check.overflowed
+            )
+        )
+        print(
+            String(
+                format: "RSS after %.0f s warm-up %.1f MB, at the end %.1f MB (growth %+.2f MB), peak %.1f MB",
+                baseline.seconds,
+                Double(baseline.kilobytes) / 1024,
+                Double(last.kilobytes) / 1024,
+                growth,
+                peak
+            )
+        )
+        let tenths = (1...10).compactMap { tenth in
+            samples.last { $0.seconds <= Double(tenth) * elapsed / 10 }
+        }
+        print(
+            "RSS by tenths of the run: "
+                + tenths.map { String(format: "%.1f", Double($0.kilobytes) / 1024) }.joined(separator: " ") + " MB"
+        )
+        print(
+            "lost packages (complete runs short of the device's first): \(check.lost); runs with a gap: \(check.gaps); "
+                + "runs whose count differs from their rows: \(check.mismatched); integrity_check: \(check.integrity)"
+        )
+    }
+
+    /// VmRSS of `pid`, from /proc.
+    static func residentKilobytes(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+}
