@@ -12,15 +12,20 @@ public struct RigLink: Sendable {
     public let client: GATTClient
     /// The link parameters in force, as text for provenance (nil when unknown).
     public let parameters: String?
-    /// Last RSSI in dBm, where known.
-    public let rssi: Int?
+    /// Reads the link's RSSI now, in dBm; nil where the path cannot say (a simulator, a refusal).
+    public let readRSSI: @Sendable () async -> Int?
     /// Ends the link and whatever carries it (host, capture, simulator).
     public let close: @Sendable () async -> Void
 
-    public init(client: GATTClient, parameters: String?, rssi: Int?, close: @escaping @Sendable () async -> Void) {
+    public init(
+        client: GATTClient,
+        parameters: String?,
+        readRSSI: @escaping @Sendable () async -> Int? = { nil },
+        close: @escaping @Sendable () async -> Void
+    ) {
         self.client = client
         self.parameters = parameters
-        self.rssi = rssi
+        self.readRSSI = readRSSI
         self.close = close
     }
 }

@@ -39,6 +39,8 @@ public struct DeviceSnapshot: Sendable, Equatable {
     public var lastError: String?
     public var firmware: String?
     public var serialNumber: String?
+    /// The RSSI read at the start of the last run, in dBm, where the path could say.
+    public var lastRSSI: Int?
 
     public init(name: String) {
         self.name = name

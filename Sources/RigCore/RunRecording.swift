@@ -24,6 +24,8 @@ struct RunRecording {
         let start = context.clock.now()
         let session = opened.session
         let script = config.script.lines.joined(separator: "\n")
+        let rssi = await opened.link.readRSSI()
+        if let rssi { supervisor.update { $0.lastRSSI = rssi } }
         let provenance = RunProvenance(
             runID: id,
             device: config.name,
@@ -40,7 +42,7 @@ struct RunRecording {
             link: opened.link.parameters,
             toolVersion: context.toolVersion,
             startTime: start,
-            rssi: opened.link.rssi
+            rssi: rssi
         )
         try await journal { try await context.journal.runStarted(provenance) }
         supervisor.update {

@@ -29,7 +29,7 @@ enum JournalQueries {
             db,
             sql: """
                 SELECT r.id, r.uuid, d.name AS device, r.title, r.script_name, r.started_at, r.ended_at,
-                    r.packages, r.state, r.reason, r.overflowed
+                    r.packages, r.state, r.reason, r.overflowed, r.rssi
                 FROM runs r JOIN devices d ON d.id = r.device_id
                 \(whereClause)
                 ORDER BY r.started_at, r.id
@@ -48,7 +48,8 @@ enum JournalQueries {
                 packages: row["packages"],
                 state: row["state"],
                 reason: row["reason"],
-                overflowed: row["overflowed"]
+                overflowed: row["overflowed"],
+                rssi: row["rssi"]
             )
         }
     }

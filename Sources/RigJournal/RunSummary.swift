@@ -16,6 +16,8 @@ public struct RunSummary: Sendable, Equatable {
     public var reason: String?
     /// Packages lost to a bounded buffer's overflow before they reached the journal.
     public var overflowed: Int
+    /// The RSSI read as the run started, in dBm, where the path could say.
+    public var rssi: Int?
 
     /// Seconds from start to end (nil while running).
     public var duration: Double? { endedAt.map { $0 - startedAt } }

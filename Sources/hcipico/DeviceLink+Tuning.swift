@@ -27,4 +27,18 @@ extension DeviceLink {
         for line in report.lines { StandardError.report(line) }
         return report
     }
+
+    /// The link's RSSI now (HCI Read RSSI through whichever path carries it); nil for a simulator or
+    /// when the controller cannot say.
+    func readRSSI() async -> Int? {
+        switch path {
+        case .simulator: return nil
+        case .kernel(let socket, let adapter):
+            guard let target = try? KernelLinkTuning.open(for: socket, adapter: adapter) else { return nil }
+            defer { target.close() }
+            return await target.readRSSI()
+        case .host(_, let connection):
+            return await connection.readRSSI()
+        }
+    }
 }

@@ -59,10 +59,15 @@ struct RigConnector: DeviceConnector {
                 parameters += ", \(request.name) requested"
             }
         }
-        return RigLink(client: link.client, parameters: parameters, rssi: nil) { [adapters] in
-            await link.close()
-            adapters.linkClosed(adapter)
-        }
+        return RigLink(
+            client: link.client,
+            parameters: parameters,
+            readRSSI: { await link.readRSSI() },
+            close: { [adapters] in
+                await link.close()
+                adapters.linkClosed(adapter)
+            }
+        )
     }
 
     /// A device on a controller hcipico's own host drives: the host is shared with the other devices
@@ -97,7 +102,7 @@ struct RigConnector: DeviceConnector {
             let report = await LinkTuner().apply(request, to: connection)
             parameters += report.connection.value.map { ", \($0)" } ?? ", \(request.name) requested"
         }
-        return RigLink(client: client, parameters: parameters, rssi: nil) {
+        return RigLink(client: client, parameters: parameters, readRSSI: { await connection.readRSSI() }) {
             client.bearer.close()
             try? await connection.disconnect()
         }
@@ -115,7 +120,6 @@ struct RigConnector: DeviceConnector {
             return RigLink(
                 client: client,
                 parameters: "simulated, MTU \(client.bearer.mtu)",
-                rssi: nil,
                 close: { peripheral.close() }
             )
         } catch {

@@ -51,7 +51,7 @@ struct RunsCommand: AsyncParsableCommand {
             "\"script\":\(quoted(run.scriptName))", "\"title\":\(quoted(run.title))",
             "\"started_at\":\(run.startedAt)", "\"ended_at\":\(run.endedAt.map { "\($0)" } ?? "null")",
             "\"packages\":\(run.packages)", "\"overflowed\":\(run.overflowed)", "\"state\":\(quoted(run.state))",
-            "\"reason\":\(run.reason.map(quoted) ?? "null")",
+            "\"reason\":\(run.reason.map(quoted) ?? "null")", "\"rssi\":\(run.rssi.map { "\($0)" } ?? "null")",
         ]
         return "{" + fields.joined(separator: ",") + "}"
     }

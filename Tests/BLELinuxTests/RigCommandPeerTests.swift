@@ -63,6 +63,8 @@ struct RigCommandPeerTests {
         #expect(lines.count == 2, "\(runs.stdout)")
         for line in lines {
             #expect(line.contains("\"state\":\"complete\"") && line.contains("\"packages\":101"), "\(line)")
+            // HCI Read RSSI through our host: the peer's controller answers -42 dBm.
+            #expect(line.contains("\"rssi\":-42"), "\(line)")
         }
         #expect(Set(lines.compactMap { $0.split(separator: "\"device\":\"").last?.prefix(6) }) == ["pico-1", "pico-2"])
     }

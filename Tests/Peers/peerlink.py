@@ -14,6 +14,9 @@ real controller would do.
    up to 251 bytes even when it reports 27. `fragment_to_host=False` keeps Bumble's
    behaviour, for testing a host's reassembly of oversized packets.
 
+4. HCI Read RSSI is answered for a live connection with a fixed -42 dBm (Bumble does not
+   implement the command), so a host's RSSI reading can be checked end to end.
+
 The central-side controller also forgets its links on HCI_Reset and when its host goes
 away, so that one peer process can serve several host runs one after another.
 """
@@ -65,6 +68,18 @@ class PeerController(Controller):
         super().__init__(*args, **kwargs)
         self.fragment_to_host = fragment_to_host
         self.extended_scan_in_use = False
+
+    # RSSI -----------------------------------------------------------------------------
+
+    RSSI_DBM = -42
+
+    def on_hci_read_rssi_command(self, command):
+        known = self.find_connection_by_handle(command.handle) is not None
+        return hci.HCI_Read_RSSI_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS if known else hci.HCI_ErrorCode.UNKNOWN_CONNECTION_IDENTIFIER_ERROR,
+            handle=command.handle,
+            rssi=self.RSSI_DBM if known else 0,
+        )
 
     # Advertising reports --------------------------------------------------------------
 

@@ -48,7 +48,7 @@ final class SimulatorConnector: DeviceConnector {
         try peripheral.start()
         state.withLock { $0.peripherals.append(peripheral) }
         let client = try await GATTClient.connect(transport: host)
-        return RigLink(client: client, parameters: "test", rssi: -50) {
+        return RigLink(client: client, parameters: "test", readRSSI: { -50 }) {
             client.bearer.close()
             peripheral.close()
         }

@@ -13,6 +13,7 @@ public enum HCICommand: WireCodable {
     case readLocalSupportedFeatures(HCIReadLocalSupportedFeatures)
     case readBufferSize(HCIReadBufferSize)
     case readBDADDR(HCIReadBDADDR)
+    case readRSSI(HCIReadRSSI)
     case leSetEventMask(HCILESetEventMask)
     case leReadBufferSize(HCILEReadBufferSize)
     case leReadBufferSizeV2(HCILEReadBufferSizeV2)
@@ -49,6 +50,7 @@ public enum HCICommand: WireCodable {
         (0x1003, "HCI_Read_Local_Supported_Features", HCIReadLocalSupportedFeatures.supportedCommandsBit),
         (0x1005, "HCI_Read_Buffer_Size", HCIReadBufferSize.supportedCommandsBit),
         (0x1009, "HCI_Read_BD_ADDR", HCIReadBDADDR.supportedCommandsBit),
+        (0x1405, "HCI_Read_RSSI", HCIReadRSSI.supportedCommandsBit),
         (0x2001, "HCI_LE_Set_Event_Mask", HCILESetEventMask.supportedCommandsBit),
         (0x2002, "HCI_LE_Read_Buffer_Size [v1]", HCILEReadBufferSize.supportedCommandsBit),
         (0x2060, "HCI_LE_Read_Buffer_Size [v2]", HCILEReadBufferSizeV2.supportedCommandsBit),
@@ -86,6 +88,7 @@ public enum HCICommand: WireCodable {
         case HCIReadLocalSupportedFeatures.opcode: self = .readLocalSupportedFeatures(try HCIReadLocalSupportedFeatures(parsing: &reader))
         case HCIReadBufferSize.opcode: self = .readBufferSize(try HCIReadBufferSize(parsing: &reader))
         case HCIReadBDADDR.opcode: self = .readBDADDR(try HCIReadBDADDR(parsing: &reader))
+        case HCIReadRSSI.opcode: self = .readRSSI(try HCIReadRSSI(parsing: &reader))
         case HCILESetEventMask.opcode: self = .leSetEventMask(try HCILESetEventMask(parsing: &reader))
         case HCILEReadBufferSize.opcode: self = .leReadBufferSize(try HCILEReadBufferSize(parsing: &reader))
         case HCILEReadBufferSizeV2.opcode: self = .leReadBufferSizeV2(try HCILEReadBufferSizeV2(parsing: &reader))
@@ -124,6 +127,7 @@ public enum HCICommand: WireCodable {
         case .readLocalSupportedFeatures: HCIReadLocalSupportedFeatures.opcode
         case .readBufferSize: HCIReadBufferSize.opcode
         case .readBDADDR: HCIReadBDADDR.opcode
+        case .readRSSI: HCIReadRSSI.opcode
         case .leSetEventMask: HCILESetEventMask.opcode
         case .leReadBufferSize: HCILEReadBufferSize.opcode
         case .leReadBufferSizeV2: HCILEReadBufferSizeV2.opcode
@@ -160,6 +164,7 @@ public enum HCICommand: WireCodable {
         case .readLocalSupportedFeatures(let command): command.encode(into: &writer)
         case .readBufferSize(let command): command.encode(into: &writer)
         case .readBDADDR(let command): command.encode(into: &writer)
+        case .readRSSI(let command): command.encode(into: &writer)
         case .leSetEventMask(let command): command.encode(into: &writer)
         case .leReadBufferSize(let command): command.encode(into: &writer)
         case .leReadBufferSizeV2(let command): command.encode(into: &writer)

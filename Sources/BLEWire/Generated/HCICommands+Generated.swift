@@ -551,6 +551,76 @@ extension HCIReadBDADDR {
     }
 }
 
+/// HCI_Read_RSSI: Core 5.4 Vol 4 Part E §7.5.4.
+///
+///     | opcode 0x1405 (2) | parameter length (1) | connectionHandle (2) |
+public struct HCIReadRSSI: WireCodable, HCICommandPacket {
+    public static let opcode: UInt16 = 0x1405
+    /// Where HCI_Read_Local_Supported_Commands reports this command (Vol 4 Part E §6.27).
+    public static let supportedCommandsBit: (octet: Int, bit: Int)? = (octet: 15, bit: 5)
+    public static var minimumLength: Int { 3 + 2 }
+
+    public var connectionHandle: UInt16
+
+    public init(connectionHandle: UInt16) {
+        self.connectionHandle = connectionHandle
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        let opcodeOffset = reader.offset
+        let opcode = try reader.readUInt16()
+        guard opcode == Self.opcode else {
+            throw DecodeError(offset: opcodeOffset, reason: .invalidValue(field: "opcode", value: UInt64(opcode)))
+        }
+        let parameterLength = Int(try reader.readUInt8())
+        var body = try reader.limited(to: parameterLength)
+        connectionHandle = try body.readUInt16()
+        // Octets past the known parameters are skipped: later spec versions may append fields.
+        try reader.skip(parameterLength)
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode)
+        let lengthOffset = writer.count
+        writer.write(UInt8(0))
+        writer.write(connectionHandle)
+        writer.patch(UInt8(truncatingIfNeeded: writer.count - lengthOffset - 1), at: lengthOffset)
+    }
+}
+
+extension HCIReadRSSI {
+    /// HCI_Read_RSSI return parameters: Core 5.4 Vol 4 Part E §7.5.4.
+    ///
+    ///     | status (HCIStatus) | connectionHandle (2) | rssi (1) |
+    public struct ReturnParameters: WireCodable {
+        public static var minimumLength: Int { HCIStatus.minimumLength + 2 + 1 }
+
+        public var status: HCIStatus
+        public var connectionHandle: UInt16
+        public var rssi: Int8
+
+        public init(status: HCIStatus, connectionHandle: UInt16, rssi: Int8) {
+            self.status = status
+            self.connectionHandle = connectionHandle
+            self.rssi = rssi
+        }
+
+        public init(parsing reader: inout ByteReader) throws(DecodeError) {
+            try reader.require(Self.minimumLength)
+            status = try HCIStatus(parsing: &reader)
+            connectionHandle = try reader.readUInt16()
+            rssi = try reader.readInt8()
+        }
+
+        public func encode(into writer: inout ByteWriter) {
+            status.encode(into: &writer)
+            writer.write(connectionHandle)
+            writer.write(rssi)
+        }
+    }
+}
+
 /// HCI_LE_Set_Event_Mask: Core 5.4 Vol 4 Part E §7.8.1.
 ///
 ///     | opcode 0x2001 (2) | parameter length (1) | leEventMask (8) |

@@ -212,6 +212,9 @@ case_rig_adapter() {
     open=$(hcipico runs rig.sqlite --json | grep -c '"state":"running"')
     unexplained=$(hcipico runs rig.sqlite --json | grep '"state":"incomplete"' | grep -c '"reason":null')
     [ "$open" = 0 ] && [ "$unexplained" = 0 ] || { NOTE="($open runs left running, $unexplained incomplete without a reason)"; return 1; }
+    # HCI Read RSSI through a raw HCI socket on hci0: the peer's controller answers -42 dBm.
+    without_rssi=$(hcipico runs rig.sqlite --json | grep '"state":"complete"' | grep -vc '"rssi":-42')
+    [ "$without_rssi" = 0 ] || { NOTE="($without_rssi complete runs without the peer's RSSI)"; return 1; }
     incomplete=$(hcipico runs rig.sqlite --json | grep -c '"state":"incomplete"')
     NOTE="($(complete_runs pico-1) + $(complete_runs pico-2) complete runs, $incomplete incomplete with their reasons)"
 }
