@@ -16,7 +16,9 @@ import RigJournal
 /// A third run offers the journal a steady 200,000 samples/s (1,000 packages every 10 ms) and reports
 /// whether it keeps up, the longest gap between commits and the p99 notification → committed latency
 /// (each package is given the latency of the oldest package of its commit: an upper bound). CPU per
-/// sample is getrusage over the whole process.
+/// sample is getrusage over the whole process while the packages go in; the packages themselves are
+/// made before the clock starts (decoding them is the decode suite's business), each stamped with its
+/// host time as it is handed over.
 enum RigBench {
     static let suite = BenchSuite(name: "rig", summary: "journal ingest against a bare SQLite insert loop") { json in
         try await run(json: json)
@@ -35,6 +37,7 @@ enum RigBench {
     }
 
     static func run(json: Bool) async throws {
+        _ = prepared.count  // made before any clock starts
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-rig-bench-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -97,6 +100,9 @@ enum RigBench {
         print(String(format: "median ratio journal / bare: %.0f%%", 100 * ratios[ratios.count / 2]))
     }
 
+    /// The packages every run hands over, made once.
+    static let prepared: [PicoPackage] = (0..<packages).map { package($0, hostTime: 0) }
+
     static func package(_ index: Int, hostTime: Double) -> PicoPackage {
         PicoPackage(
             device: "bench",
@@ -155,7 +161,9 @@ enum RigBench {
                 let wait = due - Date().timeIntervalSince1970
                 if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
             }
-            try await writer.record(package(index, hostTime: Date().timeIntervalSince1970), run: run.runID)
+            var item = prepared[index]
+            item.hostTime = Date().timeIntervalSince1970
+            try await writer.record(item, run: run.runID)
         }
         try await writer.runEnded(
             run.runID,
@@ -237,7 +245,8 @@ enum RigBench {
         var inTransaction = 0
         try exec("BEGIN IMMEDIATE")
         for index in 0..<packages {
-            let item = package(index, hostTime: Date().timeIntervalSince1970)
+            var item = prepared[index]
+            item.hostTime = Date().timeIntervalSince1970
             sqlite3_bind_int64(insertPackage, 1, 1)
             sqlite3_bind_int64(insertPackage, 2, Int64(index))
             sqlite3_bind_int64(insertPackage, 3, 0)

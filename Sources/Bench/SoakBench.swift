@@ -66,10 +66,14 @@ enum SoakBench {
         try process.run()
         let started = Date()
         var samples: [(seconds: Double, kilobytes: Int)] = []
+        var largestLog = 0
+        let logPath = directory.appendingPathComponent("soak.sqlite-wal").path
         while process.isRunning {
             if let rss = residentKilobytes(process.processIdentifier) {
                 samples.append((Date().timeIntervalSince(started), rss))
             }
+            let log = (try? FileManager.default.attributesOfItem(atPath: logPath))?[.size] as? Int
+            largestLog = max(largestLog, log ?? 0)
             try await Task.sleep(for: .seconds(10))
         }
         process.waitUntilExit()
@@ -87,7 +91,7 @@ enum SoakBench {
                     + "\"runs\":\(check.runs),\"complete\":\(check.complete),\"packages\":\(check.packages),"
                     + "\"samples_per_s\":\(Int(Double(check.samples) / elapsed)),"
                     + "\"rss_after_warmup_mb\":\(Double(baseline.kilobytes) / 1024),\"rss_end_mb\":\(Double(last.kilobytes) / 1024),"
-                    + "\"rss_growth_mb\":\(growth),\"lost\":\(check.lost),\"gaps\":\(check.gaps),"
+                    + "\"rss_growth_mb\":\(growth),\"largest_wal_mb\":\(Double(largestLog) / 1_048_576),\"lost\":\(check.lost),\"gaps\":\(check.gaps),"
                     + "\"mismatched\":\(check.mismatched),\"open\":\(check.open),\"integrity\":\"\(check.integrity)\"}"
             )
             return
@@ -123,6 +127,7 @@ enum SoakBench {
                 peak
             )
         )
+        print(String(format: "largest write-ahead log seen: %.1f MB", Double(largestLog) / 1_048_576))
         let tenths = (1...10).compactMap { tenth in
             samples.last { $0.seconds <= Double(tenth) * elapsed / 10 }
         }

@@ -4,8 +4,9 @@ import GRDBSQLite
 /// Copies the journal's write-ahead log back into the database file on a thread of its own, through
 /// a connection of its own (`PRAGMA wal_checkpoint(PASSIVE)`), so that the writer's commits never
 /// carry a checkpoint: the writer turns SQLite's automatic checkpoints off and asks for one here
-/// after its commits. A passive checkpoint never blocks the writer; what it could not copy yet is
-/// copied by the next one.
+/// after every commit. A passive checkpoint never blocks the writer; what it could not copy yet is
+/// copied by the next one. Run right after each commit, a checkpoint copies one commit's frames and is
+/// usually done before the next commit begins, so the log restarts from its beginning and stays small.
 final class JournalCheckpointer: @unchecked Sendable {
     private let condition = NSCondition()
     private var requested = false
@@ -16,12 +17,20 @@ final class JournalCheckpointer: @unchecked Sendable {
     /// cannot be checkpointed only grows).
     private(set) var checkpoints = 0
     private(set) var lastFailure: String?
+    /// The log's length in frames at the last checkpoint (it starts again from 0 once everything in it
+    /// was copied and the writer begins its next transaction).
+    private(set) var logFrames = 0
 
     init(path: String) {
         var handle: OpaquePointer?
         if sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK {
             connection = handle
             sqlite3_busy_timeout(handle, 1000)
+            // A connection learns the file is in WAL mode only once it has read it: until then a
+            // checkpoint is a no-op (it reports the log as -1 frames).
+            if sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) != SQLITE_OK {
+                lastFailure = String(cString: sqlite3_errmsg(handle))
+            }
         } else {
             lastFailure = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
             sqlite3_close(handle)
@@ -57,9 +66,12 @@ final class JournalCheckpointer: @unchecked Sendable {
             condition.unlock()
             if stop { break }
             guard let connection else { continue }
-            let status = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            var log: Int32 = 0
+            var copied: Int32 = 0
+            let status = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
             condition.lock()
             checkpoints += 1
+            logFrames = Int(log)
             lastFailure =
                 status == SQLITE_OK || status == SQLITE_BUSY ? nil : String(cString: sqlite3_errmsg(connection))
             condition.unlock()

@@ -33,9 +33,8 @@ public final class JournalWriter: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Touched by the commit thread only.
     private var runRows: [UUID: Int64] = [:]
-    /// Checkpoints off the commit thread; asked for at most once a second.
+    /// Checkpoints off the commit thread, asked for after every commit.
     private let checkpointer: JournalCheckpointer
-    private var lastCheckpointRequest = 0.0
 
     init(database: DatabasePool, commitInterval: Double, pendingLimit: Int) {
         self.database = database
@@ -93,6 +92,10 @@ public final class JournalWriter: @unchecked Sendable {
             return max(0, now - (oldestPendingAt ?? now), now - (commitStartedAt ?? now))
         }
     }
+
+    /// Checkpoints run beside the writer so far, and the last one's failure (for tests and the status).
+    var checkpointsRun: Int { checkpointer.checkpoints }
+    var checkpointFailure: String? { checkpointer.lastFailure }
 
     /// The failure that stopped the writer, if one did.
     public var failed: JournalError? { locked { failure } }
@@ -269,10 +272,7 @@ public final class JournalWriter: @unchecked Sendable {
         }
         guard failure == nil else { return }
         let finished = Self.now()
-        if finished - lastCheckpointRequest >= 1 {
-            lastCheckpointRequest = finished
-            checkpointer.request()
-        }
+        checkpointer.request()
         let report = JournalCommit(
             sequence: sequence,
             packages: packages,

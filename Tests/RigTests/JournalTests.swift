@@ -128,6 +128,40 @@ import Testing
         #expect(seen.last?.sequence == 1001)
     }
 
+    @Test func theWriteAheadLogIsCopiedBackAndStaysBoundedWhileTheWriterCommits() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.02)
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        // About 4 s of commits, 20,000 packages each second: the checkpointer is asked once a second.
+        var largestLog = 0
+        for second in 0..<4 {
+            for slice in 0..<10 {
+                for index in 0..<2000 {
+                    try await writer.record(Self.package(second * 20_000 + slice * 2000 + index), run: run.runID)
+                }
+                try await writer.flush()
+                try await Task.sleep(for: .milliseconds(100))
+                largestLog = max(largestLog, Self.size(path + "-wal"))
+            }
+        }
+        await writer.close()
+        #expect(writer.checkpointsRun > 0)
+        #expect(writer.checkpointFailure == nil, "\(writer.checkpointFailure ?? "")")
+        // The database file holds the data (not only the log), and the log was restarted rather than
+        // grown to hold all 80,000 packages (several MB).
+        #expect(Self.size(path) > 1_000_000, "database file \(Self.size(path)) bytes")
+        #expect(largestLog < Self.size(path), "log reached \(largestLog) bytes, database \(Self.size(path))")
+        let reopened = try Journal.openForReading(path: path)
+        #expect(try reopened.runs().first?.packages == 80_000)
+    }
+
+    static func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
     @Test func aFullDiskFailsTheWriterAndEveryLaterCall() async throws {
         let path = Self.path()
         defer { Self.remove(path) }
