@@ -223,14 +223,14 @@ public final class JournalWriter: @unchecked Sendable {
             try database.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     var counts: [Int64: Int] = [:]
-                    let inserts = try JournalStatements.PackageInserts(db)
+                    var inserts = try JournalBulkInsert(db)
                     for operation in batch {
                         switch operation {
                         case .runStarted(let provenance):
                             runRows[provenance.runID] = try JournalStatements.insertRun(provenance, db)
                         case .package(let run, let package):
                             guard let row = runRows[run] else { throw JournalError.unknownRun(run.uuidString) }
-                            try JournalStatements.insertPackage(package, run: row, inserts, db)
+                            try inserts.add(package, run: row)
                             counts[row, default: 0] += 1
                             packages += 1
                             values += package.values.count
@@ -244,6 +244,7 @@ public final class JournalWriter: @unchecked Sendable {
                             runRows[run] = nil
                         }
                     }
+                    try inserts.finish()
                     for (row, count) in counts { try JournalStatements.addPackages(count, run: row, db) }
                     return .commit
                 }
