@@ -29,10 +29,10 @@ struct ConnectRun: Sendable {
             return failed(error.description, error.status)
         }
         clock.linkOpened()
-        let statistics = await tuning.apply(to: opened)
-        let status = await measure(on: session, timing: &clock)
+        let statistics = tuning.apply(to: opened)
+        let status = await measure(on: session, timing: &clock, tuning: statistics)
         if timing { StandardError.report(clock.summary) }
-        statistics?.finish(opened)
+        await statistics?.finish(opened)
         await opened.close()
         return status
     }
@@ -47,7 +47,11 @@ struct ConnectRun: Sendable {
         return status
     }
 
-    private func measure(on session: PicoSession, timing: inout ConnectTiming) async -> ExitStatus {
+    private func measure(
+        on session: PicoSession,
+        timing: inout ConnectTiming,
+        tuning: LinkRunStatistics?
+    ) async -> ExitStatus {
         let version: PicoVersion
         do {
             version = try await session.version()
@@ -102,6 +106,8 @@ struct ConnectRun: Sendable {
             outcome = .success(
                 try await recorder.record(run) { event in
                     timing.observe(event)
+                    // The link is tuned once the data flows: the first sample never waits on it.
+                    if case .package = event { tuning?.startTuning() }
                     display.show(event)
                 }
             )

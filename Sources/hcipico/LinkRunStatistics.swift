@@ -1,18 +1,41 @@
 import BLEHost
+import Synchronization
 
-/// What `--stats` prints at the end of a run: the link parameters in force (from the tuning results
-/// and what the host knows) and the notification inter-arrival percentiles.
-struct LinkRunStatistics {
-    let report: LinkTuningReport?
+/// `--link` and `--stats` over one run: the tuning, started beside the run once its data flows, and
+/// what `--stats` prints at the end: the link parameters in force (from the tuning results and what
+/// the host knows) and the notification inter-arrival percentiles.
+final class LinkRunStatistics: Sendable {
+    private let link: DeviceLink
+    private let request: LinkTuningRequest?
     let arrivals: NotificationArrivals?
+    private let tuning = Mutex<Task<LinkTuningReport?, Never>?>(nil)
 
-    /// Prints the statistics (when `--stats` was given) on stderr.
-    func finish(_ link: DeviceLink) {
-        guard let arrivals else { return }
-        for line in lines(link, arrivals: arrivals) { StandardError.report(line) }
+    init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
+        self.link = link
+        self.request = request
+        self.arrivals = arrivals
     }
 
-    func lines(_ link: DeviceLink, arrivals: NotificationArrivals) -> [String] {
+    /// Starts the tuning `--link` asked for (once; later calls do nothing).
+    func startTuning() {
+        guard let request else { return }
+        tuning.withLock { task in
+            guard task == nil else { return }
+            task = Task { [link] in await link.tune(request) }
+        }
+    }
+
+    /// Starts the tuning if the run never did, waits for it to end (its steps are bounded by their
+    /// timeouts), then prints the statistics (when `--stats` was given) on stderr. Call it before
+    /// closing the link.
+    func finish(_ link: DeviceLink) async {
+        startTuning()
+        let report = await tuning.withLock { $0 }?.value
+        guard let arrivals else { return }
+        for line in lines(link, arrivals: arrivals, report: report) { StandardError.report(line) }
+    }
+
+    func lines(_ link: DeviceLink, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
         var connection: String
         var dataLength: String
         var phy: String

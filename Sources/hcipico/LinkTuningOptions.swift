@@ -2,8 +2,8 @@ import ArgumentParser
 import BLEHost
 
 /// `--link` and `--stats`, shared by every command that holds a device link: add
-/// `@OptionGroup var tuning: LinkTuningOptions`, then `let run = await tuning.apply(to: link)` once the
-/// link is open and `run?.finish(link)` at the end.
+/// `@OptionGroup var tuning: LinkTuningOptions`, then `let run = tuning.apply(to: link)` once the
+/// link is open, `run?.startTuning()` once the data flows, and `await run?.finish(link)` at the end.
 struct LinkTuningOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -34,7 +34,7 @@ struct LinkTuningOptions: ParsableArguments {
     var plan: LinkTuningPlan { LinkTuningPlan(request: try? request(), stats: stats) }
 
     /// Tunes `link` as asked (see `LinkTuningPlan.apply`).
-    func apply(to link: DeviceLink) async -> LinkRunStatistics? { await plan.apply(to: link) }
+    func apply(to link: DeviceLink) -> LinkRunStatistics? { plan.apply(to: link) }
 }
 
 /// `--link` and `--stats` as parsed.
@@ -42,14 +42,13 @@ struct LinkTuningPlan: Sendable {
     let request: LinkTuningRequest?
     let stats: Bool
 
-    /// Tunes `link` as asked (one stderr line per step) and starts the statistics when asked; nil when
-    /// neither option was given.
-    func apply(to link: DeviceLink) async -> LinkRunStatistics? {
+    /// Prepares tuning `link` as asked (it starts with `LinkRunStatistics.startTuning()`, once the data
+    /// flows, so that neither the tuning's commands nor a controller slow to answer them delay the first
+    /// sample) and starts the statistics when asked; nil when neither option was given.
+    func apply(to link: DeviceLink) -> LinkRunStatistics? {
         guard request != nil || stats else { return nil }
-        var report: LinkTuningReport?
-        if let request { report = await link.tune(request) }
         let arrivals = NotificationArrivals()
         if stats { link.client.recordArrivals(into: arrivals) }
-        return LinkRunStatistics(report: report, arrivals: stats ? arrivals : nil)
+        return LinkRunStatistics(link: link, request: request, arrivals: stats ? arrivals : nil)
     }
 }

@@ -127,6 +127,28 @@ check_lsv_csv() {
         }' "$1"
 }
 
+# link open → first decoded sample, from a `--timing` line of hcipico connect.
+open_to_first() {
+    sed -n 's/.*link open (connect, MTU, VSP subscribed) \([0-9.]*\) ms; connect → first decoded sample \([0-9.]*\) ms.*/\1 \2/p' "$1" |
+        awk '{printf "%.1f", $2 - $1}'
+}
+
+# Link tuning costs the data nothing: the same LSV run without --link, and link open → first decoded
+# sample compared with pico-lsv's (which tunes with --link low-latency beside the upload): within
+# 50 ms of it, and at most 300 ms.
+case_first_sample() {
+    has_option connect --link || { NOTE="(hcipico connect has no --link in this build)"; return 77; }
+    [ -s lsv.err ] || { NOTE="(pico-lsv did not run)"; return 1; }
+    hcipico connect "$PICO" --random --technique lsv --overwrite --csv plain.csv --quiet --timing --timeout 30 \
+        > plain.out 2> plain.err || { cat plain.out plain.err; NOTE="(connect without --link failed)"; return 1; }
+    tuned=$(open_to_first lsv.err)
+    plain=$(open_to_first plain.err)
+    [ -n "$tuned" ] && [ -n "$plain" ] || { cat lsv.err plain.err; NOTE="(no timing line)"; return 1; }
+    echo "KERNEL-INFO first-sample link open → first decoded sample: ${tuned} ms with --link low-latency, ${plain} ms without"
+    NOTE="(${tuned} ms tuned, ${plain} ms plain)"
+    awk -v t="$tuned" -v p="$plain" 'BEGIN {exit !(t <= p + 50 && t <= 300)}'
+}
+
 # LE Connection Update on the link's handle: through `connect --link` once hcipico has it,
 # otherwise the kernel-path test's raw HCI command. The outcome is reported either way.
 case_conn_update() {
@@ -244,6 +266,7 @@ run_case att-rtt-echo case_att_rtt_echo
 run_case att-rtt-pico case_att_rtt_pico
 run_case pico-lsv case_pico_lsv
 run_case conn-update case_conn_update
+run_case first-sample case_first_sample
 run_case rtt-echo case_rtt_echo
 run_case rig-adapter case_rig_adapter
 run_case user-channel case_user_channel
