@@ -49,6 +49,12 @@ struct HCIACLFlow {
         free = min(capacity, free + returned)
     }
 
+    /// Whether `handle` has frames waiting or packets the controller has not completed yet.
+    func isBusy(_ handle: UInt16) -> Bool {
+        if let held = inFlight[handle], held > 0 { return true }
+        return hasQueued && queue[queueHead...].contains { $0.handle == handle }
+    }
+
     /// A handle is gone: its credits come back and its waiting frames are dropped.
     mutating func remove(_ handle: UInt16) {
         if let held = inFlight.removeValue(forKey: handle) { free = min(capacity, free + held) }

@@ -29,6 +29,8 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         var latency: UInt16
         var supervisionTimeout: UInt16
         var disconnectReason: UInt8?
+        /// An HCI Disconnect is on its way (or about to be): no second one is sent.
+        var disconnecting = false
         var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
         var signalingIdentifier: UInt8 = 0
         /// The last LE Data Length Change and successful PHY Update Complete (nil: none seen).
@@ -72,8 +74,18 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
     /// Sends HCI Disconnect (default reason Remote User Terminated Connection) and waits, bounded by
     /// the command timeout, for Disconnection Complete. Returns at once if the link is already down.
     public func disconnect(reason: UInt8 = 0x13) async throws(HCIHostError) {
-        if disconnectReason != nil { return }
-        try await host.sendExpectingStatus(HCIDisconnect(connectionHandle: handle, reason: reason))
+        // One HCI Disconnect per link: a second caller waits for the first one's outcome.
+        let first = state.withLock { state -> Bool in
+            guard state.disconnectReason == nil, !state.disconnecting else { return false }
+            state.disconnecting = true
+            return true
+        }
+        if first {
+            await drain()
+            if disconnectReason == nil {
+                try await host.sendExpectingStatus(HCIDisconnect(connectionHandle: handle, reason: reason))
+            }
+        }
         let timeout = host.configuration.commandTimeout
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
@@ -90,6 +102,20 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         }
         if disconnectReason == nil { throw .commandTimeout(opcode: HCIDisconnect.opcode) }
     }
+
+    /// Before a disconnect: waits (bounded by the command timeout) until the controller has completed
+    /// every ACL packet queued for this link, so Write Commands and the last serial bytes are on the
+    /// air, then lingers `Self.linger` so a slow peer handles them before the link goes.
+    private func drain() async {
+        let deadline = ContinuousClock.now + host.configuration.commandTimeout
+        while host.state.withLock({ $0.flow.isBusy(handle) }), disconnectReason == nil, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        if disconnectReason == nil { try? await Task.sleep(for: Self.linger) }
+    }
+
+    /// How long a link stays up after its last ACL packet completed, before the host disconnects it.
+    public static let linger: Duration = .milliseconds(50)
 
     private func wakeDisconnectWaiters() {
         let waiters = state.withLock { state in

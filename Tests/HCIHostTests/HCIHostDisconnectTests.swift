@@ -1,0 +1,41 @@
+import BLEHost
+import BLEWire
+import Testing
+
+/// Ending a link: one HCI Disconnect however many callers ask, and only once the controller has
+/// completed every ACL packet queued for the link (then a short linger), so Write Commands and the
+/// last serial bytes are not cut off.
+@Suite struct HCIHostDisconnectTests {
+    @Test func twoCallersSendOneDisconnect() async throws {
+        let harness = try await HostHarness()
+        let link = try await harness.connect()
+        let first = Task { try await link.disconnect() }
+        let second = Task { try await link.disconnect() }
+        try await first.value
+        try await second.value
+        try await link.disconnect()
+        harness.controller.settle()
+        #expect(harness.controller.commands(HCIDisconnect.opcode).count == 1)
+        #expect(link.disconnectReason == 0x16)
+    }
+
+    @Test func theDisconnectWaitsForTheControllerToCompleteQueuedPackets() async throws {
+        var options = FakeController.Options()
+        options.autoComplete = false
+        let harness = try await HostHarness(options)
+        let link = try await harness.connect()
+        // A Write Command the controller has taken but not completed.
+        let pdu: [UInt8] = [0x52, 0x10, 0x00, 0x5A]
+        let sent = pdu.withUnsafeBytes { bytes in Result { () throws(TransportError) in try link.att.send(bytes) } }
+        try sent.get()
+        let ending = Task { try await link.disconnect() }
+        try await Task.sleep(for: .milliseconds(300))
+        harness.controller.settle()
+        #expect(harness.controller.commands(HCIDisconnect.opcode).isEmpty, "disconnected before the write left")
+        let start = ContinuousClock.now
+        harness.controller.completePackets(handle: link.handle, count: 1)
+        try await ending.value
+        #expect(ContinuousClock.now - start >= HCIConnection.linger)
+        #expect(harness.controller.commands(HCIDisconnect.opcode).count == 1)
+    }
+}
