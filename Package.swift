@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "PicoLink",
                 "BLEHost",
+                "BLEWire",
                 "MethodSCRIPT",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),

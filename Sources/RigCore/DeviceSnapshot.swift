@@ -32,6 +32,8 @@ public struct DeviceSnapshot: Sendable, Equatable {
     public var runs: Int
     public var completeRuns: Int
     public var incompleteRuns: Int
+    /// Packages received and handed to the journal (a run's are committed by the time the run is
+    /// reported as ended; the journal's own count of committed packages is `JournalWriter.committedPackages`).
     public var packages: Int
     public var overflowed: Int
     public var reconnects: Int

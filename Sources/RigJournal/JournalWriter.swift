@@ -24,6 +24,7 @@ public final class JournalWriter: @unchecked Sendable {
     private var commitStartedAt: Double?
     private var appended: UInt64 = 0
     private var committed: UInt64 = 0
+    private var packagesCommitted = 0
     private var failure: JournalError?
     private var closing = false
     private var flushRequested = false
@@ -96,6 +97,9 @@ public final class JournalWriter: @unchecked Sendable {
     /// Checkpoints run beside the writer so far, and the last one's failure (for tests and the status).
     var checkpointsRun: Int { checkpointer.checkpoints }
     var checkpointFailure: String? { checkpointer.lastFailure }
+
+    /// Packages committed by this writer so far: durable, whatever happens next.
+    public var committedPackages: Int { locked { packagesCommitted } }
 
     /// The failure that stopped the writer, if one did.
     public var failed: JournalError? { locked { failure } }
@@ -264,6 +268,7 @@ public final class JournalWriter: @unchecked Sendable {
             waiters.removeAll()
         } else {
             committed = sequence
+            packagesCommitted += packages
             ready = waiters.filter { $0.sequence <= sequence }.map(\.continuation)
             waiters.removeAll { $0.sequence <= sequence }
         }

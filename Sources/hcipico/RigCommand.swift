@@ -89,7 +89,7 @@ struct RigCommand: AsyncParsableCommand {
             Task {
                 notifier.reloading()
                 await Self.reload(rig, from: configPath, journal: journalOverride, logger: logger)
-                notifier.ready(status: Self.status(rig))
+                notifier.ready(status: Self.status(rig, writer: writer))
             }
         }
         logger.info("rig \(config.name): \(config.devices.count) devices, journal \(config.journal)")
@@ -157,19 +157,19 @@ struct RigCommand: AsyncParsableCommand {
             } else if stalled >= 10 {
                 notifier.status("journal stalled for \(Int(stalled)) s")
             } else {
-                notifier.alive(status: status(rig))
+                notifier.alive(status: status(rig, writer: writer))
             }
         }
     }
 
-    /// `3 devices: 1 running, 2 idle, 0 away; 1234 packages`.
-    static func status(_ rig: Rig) -> String {
+    /// `3 devices: 1 running, 2 idle, 0 away; 1234 packages committed`: the count is the journal's,
+    /// so it never includes a package that is not yet durable.
+    static func status(_ rig: Rig, writer: JournalWriter) -> String {
         let devices = rig.snapshots
         let running = devices.filter { if case .running = $0.state { true } else { false } }.count
         let away = devices.filter { !$0.connected }.count
-        let packages = devices.reduce(0) { $0 + $1.packages }
         return "\(devices.count) devices: \(running) running, \(devices.count - running - away) idle, \(away) away; "
-            + "\(packages) packages"
+            + "\(writer.committedPackages) packages committed"
     }
 
     /// SIGHUP: a config with problems is reported and changes nothing.
