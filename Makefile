@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 bench-kernel
+	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export bench-kernel
 
 all: build
 
@@ -40,9 +40,10 @@ unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu):
+## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu, numpy):
 ## tier-1 smoke (Bumble's own host against the Bumble peer over H4/TCP), the kernel tier (one qemu
-## boot: every kernel-path case) and BLELinux's H4-over-TCP transport against Bumble.
+## boot: every kernel-path case), BLELinux's H4-over-TCP transport against Bumble, and the files of
+## `hcipico export` loaded with numpy.
 PEERS_BUILD := .build/peers
 ATT_RTT := $(PEERS_BUILD)/bin/att_rtt
 
@@ -53,7 +54,7 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel peers-h4-blelinux
+test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export
 
 peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
@@ -84,6 +85,13 @@ bench-kernel: peers-deps $(ATT_RTT)
 peers-h4-blelinux: peers-deps
 	$(SWIFT) build --build-tests
 	@Tools/h4-peer-check.sh
+
+## peers-export: a rig of three simulated Picos (Examples/rig.toml) records for 8 s, `hcipico export`
+## writes every run, and the pinned numpy loads each per-point CSV and PSTrace CSV into numbers
+## (Tests/Peers/export-check.sh).
+peers-export: peers-deps
+	$(SWIFT) build --product hcipico
+	@Tests/Peers/export-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
 ## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), and `hcipico rig`

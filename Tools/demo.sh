@@ -2,7 +2,8 @@
 # `make demo`: the main job on the built-in simulator. A rig of three simulated EmStat Picos
 # (Examples/rig.toml: a CV every 25 s, a continuous CA, an EIS every 10 s) records for about 30 s into
 # a fresh SQLite journal in out/; then `hcipico runs` lists what it recorded and `hcipico export`
-# writes the last run of each device as CSV, JSON Lines and SVG. DEMO_SECONDS (30) sets the length.
+# writes the last run of each device as a per-point CSV, JSON Lines, a PSTrace-style CSV and SVG.
+# DEMO_SECONDS (30) sets the length.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build -c release --show-bin-path)/hcipico"
@@ -25,5 +26,5 @@ echo "== summary"
 runs=$("$bin" runs out/demo-rig.sqlite --json | wc -l)
 complete=$("$bin" runs out/demo-rig.sqlite --json | grep -c '"state":"complete"' || true)
 echo "journal:  $PWD/out/demo-rig.sqlite ($runs runs, $complete complete; the rest were cut short by the stop)"
-echo "exports:  $PWD/out/export/ (CSV, JSON Lines, SVG per run)"
+echo "exports:  $PWD/out/export/ (per run: .csv, .jsonl, .pstrace.csv, .svg)"
 echo "query it: sqlite3 out/demo-rig.sqlite \"SELECT device, package, name, value, unit FROM samples LIMIT 5\" (apt install sqlite3)"

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# Creates .venv/ in the checkout with the pinned Bumble the test peers in Tests/Peers/ use.
-# Idempotent: returns at once when the pinned version is already installed. Fails loudly.
+# Creates .venv/ in the checkout with the pinned Bumble the test peers in Tests/Peers/ use, and the
+# pinned numpy that Tests/Peers/export-check.sh loads exported files with.
+# Idempotent: returns at once when the pinned versions are already installed. Fails loudly.
 #
 #   Tools/install-peers.sh            create or check .venv/
 #   PYTHON=python3.11 Tools/install-peers.sh
 set -euo pipefail
 
 BUMBLE_VERSION=0.0.236
+NUMPY_VERSION=2.4.6
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
 python=${PYTHON:-python3}
 
-installed_version() {
-    "$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("bumble"))' 2>/dev/null || true
+installed_version() {  # the version of package $1 in .venv, empty when it is not there
+    "$venv/bin/python" -c 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$1" 2>/dev/null || true
 }
 
-if [ -x "$venv/bin/python" ] && [ "$(installed_version)" = "$BUMBLE_VERSION" ]; then
+if [ -x "$venv/bin/python" ] && [ "$(installed_version bumble)" = "$BUMBLE_VERSION" ] \
+    && [ "$(installed_version numpy)" = "$NUMPY_VERSION" ]; then
     exit 0
 fi
 
@@ -28,11 +31,15 @@ if [ ! -x "$venv/bin/python" ]; then
         exit 1
     }
 fi
-echo "install-peers: installing bumble==$BUMBLE_VERSION from PyPI"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "bumble==$BUMBLE_VERSION" || {
-    echo "install-peers: pip install bumble==$BUMBLE_VERSION failed" >&2
+echo "install-peers: installing bumble==$BUMBLE_VERSION and numpy==$NUMPY_VERSION from PyPI"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "bumble==$BUMBLE_VERSION" "numpy==$NUMPY_VERSION" || {
+    echo "install-peers: pip install bumble==$BUMBLE_VERSION numpy==$NUMPY_VERSION failed" >&2
     exit 1
 }
-got=$(installed_version)
-[ "$got" = "$BUMBLE_VERSION" ] || { echo "install-peers: bumble is '$got' after install, wanted $BUMBLE_VERSION" >&2; exit 1; }
-echo "install-peers: bumble $got ready in $venv"
+for pin in "bumble $BUMBLE_VERSION" "numpy $NUMPY_VERSION"; do
+    set -- $pin
+    got=$(installed_version "$1")
+    [ "$got" = "$2" ] || { echo "install-peers: $1 is '$got' after install, wanted $2" >&2; exit 1; }
+done
+echo "install-peers: bumble $BUMBLE_VERSION and numpy $NUMPY_VERSION ready in $venv"

@@ -100,11 +100,19 @@ struct FramerCore {
         if count > copied { state.pointee.overflowed = true }
     }
 
-    /// Copies up to 32 bytes without a loop: whole words, the last one ending at the last byte
-    /// (overlapping the one before), or 4-, 2- and 1-byte pieces below eight bytes. For one chunk
-    /// size the branches always go the same way.
+    /// Copies up to 32 bytes without a loop: from 16 bytes two 16-byte moves, the second ending at the
+    /// last byte (fewer stores for the decoder's loads to wait on when it reads the line back at
+    /// once); below that whole words, the last one ending at the last byte (overlapping the one
+    /// before), or 4-, 2- and 1-byte pieces below eight bytes. For one chunk size the branches always
+    /// go the same way.
     @inline(__always)
     func copySmall(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        if count >= 16 {
+            let tail = source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            target.storeBytes(of: tail, toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+            return
+        }
         if count >= 8 {
             let last = count &- 8
             let tail = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)

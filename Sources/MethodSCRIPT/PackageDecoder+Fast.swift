@@ -1,7 +1,7 @@
 /// The fast path of a `P` line: fixed-width reads for the common shapes only.
 ///
 /// A variable is `<type:2><hex:7><prefix:1>` (10 bytes, one 8-byte load for digits and prefix, SWAR
-/// validation and conversion), then either a terminator (`;` or `\n`) or the 7-byte metadata
+/// validation and conversion; prefixes of exponent ≤ 0), then either a terminator (`;` or `\n`) or the 7-byte metadata
 /// `,1s,2rr` checked with one 8-byte load and a mask. Anything else — `nan`, other metadata, `\r`,
 /// a bad byte, a line too close to `end` — makes it give up; the caller then discards what it wrote
 /// for the line and decodes the line again with `decodeBody`, which gives the exact error. A line
@@ -27,11 +27,13 @@ extension PackageDecoder {
             let word = UInt64(littleEndian: (q + 2).loadUnaligned(as: UInt64.self))
             let number = HexDecoding.swar(word)
             let prefix = UInt8(truncatingIfNeeded: word >> 56)
-            let factor = tables.factor[Int(prefix)]
-            // One branch for the four checks: both type letters, the digits and the prefix.
+            let divisor = tables.divisor[Int(prefix)]
+            // One branch for the four checks: both type letters, the digits and the prefix (a prefix of
+            // a positive exponent, which multiplies, is left to `decodeBody`).
             let letters = PackageDecoder.areLetters(types)
-            guard letters && number != HexDecoding.invalid && factor != 0 else { return nil }
-            let value = Double(Int32(bitPattern: number) &- MethodSCRIPTLimits.valueOffset) * factor
+            guard letters && number != HexDecoding.invalid && divisor != 0 else { return nil }
+            // As `DecodeTables.value`: an exact integer over an exact power of ten, one rounding.
+            let value = Double(Int32(bitPattern: number) &- MethodSCRIPTLimits.valueOffset) / divisor
             let integer = prefix == ValueEncoding.integerPrefix ? SampleFlags.integer : 0
             let variable = types.byteSwapped
             let next = q.load(fromByteOffset: 10, as: UInt8.self)

@@ -2,7 +2,8 @@
 ///
 /// The decoder works on raw bytes and never allocates: values go to a `SampleSink`. The seven value
 /// digits are decoded by SWAR (`HexDecoding.swar`); the prefix byte is looked up in the generated
-/// 256-entry factor table and never hex-parsed.
+/// 256-entry divisor and multiplier tables and never hex-parsed. A value is the double nearest to the
+/// decimal the device sent (`DecodeTables.value`).
 public enum PackageDecoder {
     /// Decodes one `P` line (first byte `P`, newline excluded) into `samples`, returning how many it
     /// wrote. `samples` must have room for `maximumVariables(lineLength: line.count)` values (checked).
@@ -37,12 +38,19 @@ public enum PackageDecoder {
     /// Runs `body` with pointers to the generated tables (hoists the table access out of loops).
     @inline(__always)
     static func withTables<R, E: Error>(_ body: (DecodeTables) throws(E) -> R) throws(E) -> R {
-        let result: Result<R, E> = ValueEncoding.prefixFactor.withUnsafeBufferPointer { factors in
-            ValueEncoding.hexDigit.withUnsafeBufferPointer { digits in
-                do throws(E) {
-                    return .success(try body(DecodeTables(factor: factors.baseAddress!, hex: digits.baseAddress!)))
-                } catch {
-                    return .failure(error)
+        let result: Result<R, E> = ValueEncoding.prefixDivisor.withUnsafeBufferPointer { divisors in
+            ValueEncoding.prefixMultiplier.withUnsafeBufferPointer { multipliers in
+                ValueEncoding.hexDigit.withUnsafeBufferPointer { digits in
+                    let tables = DecodeTables(
+                        divisor: divisors.baseAddress!,
+                        multiplier: multipliers.baseAddress!,
+                        hex: digits.baseAddress!
+                    )
+                    do throws(E) {
+                        return .success(try body(tables))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
             }
         }
@@ -77,10 +85,12 @@ public enum PackageDecoder {
             var flags: UInt8 = 0
             if number != HexDecoding.invalid {
                 let prefix = UInt8(truncatingIfNeeded: word >> 56)
-                let factor = tables.factor[Int(prefix)]
-                guard factor != 0 else { throw PackageFailure(p + 9, .badPrefix(prefix)) }
+                let mantissa = Int32(bitPattern: number) &- MethodSCRIPTLimits.valueOffset
+                guard let scaled = tables.value(mantissa, prefix: prefix) else {
+                    throw PackageFailure(p + 9, .badPrefix(prefix))
+                }
                 if prefix == ValueEncoding.integerPrefix { flags |= SampleFlags.integer }
-                value = Double(Int32(bitPattern: number) &- MethodSCRIPTLimits.valueOffset) * factor
+                value = scaled
             } else if word == nanWord {
                 value = .nan
             } else {

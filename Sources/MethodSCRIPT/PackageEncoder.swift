@@ -45,7 +45,10 @@ public enum PackageEncoder {
     public static func bestEncoding(of value: Double) -> (raw: Int, prefix: UInt8)? {
         guard value.isFinite else { return nil }
         for prefix in prefixesByFactor {
-            let scaled = (value / ValueEncoding.prefixFactor[Int(prefix)]).rounded()
+            // The inverse of the decoder's scaling, with the same exact powers of ten.
+            let divisor = ValueEncoding.prefixDivisor[Int(prefix)]
+            let scaled = (divisor != 0 ? value * divisor : value / ValueEncoding.prefixMultiplier[Int(prefix)])
+                .rounded()
             if scaled >= Double(rawRange.lowerBound) && scaled <= Double(rawRange.upperBound) {
                 return (Int(scaled), prefix)
             }

@@ -3,14 +3,20 @@ import Foundation
 import PicoLink
 import RigJournal
 
-/// `hcipico export JOURNAL --out DIR`: the selected runs as CSV, JSON Lines and SVG files.
+/// `hcipico export JOURNAL --out DIR`: the selected runs as a per-point CSV table, JSON Lines, a
+/// PSTrace-style CSV and an SVG plot, each with the run's provenance from the journal.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write runs from a rig's journal as CSV, JSON Lines and SVG files into a folder.",
+        abstract: "Write runs from a rig's journal as CSV tables, JSON Lines and SVG plots into a folder.",
         discussion: """
-            Each run becomes DEVICE-runID.csv, .jsonl and .svg in --out (existing files are left alone \
-            unless --overwrite). Runs still running are exported as far as they are committed.
+            Each run becomes four files in --out: DEVICE-runID.csv, one row per data package with a \
+            column per script variable (p [V], c [A], c status, c range [A]) after # lines with the \
+            run's provenance (tool, device, address, firmware, serial, script and its SHA-256, start \
+            UTC, link); .jsonl, one JSON object per value; .pstrace.csv, as PSTrace exports (UTF-16, \
+            six header lines, an (E, I) column pair per scan, or the impedance block); and .svg, the \
+            plot. Existing files are left alone unless --overwrite. Runs still running are exported \
+            as far as they are committed.
             """
     )
 
@@ -37,12 +43,13 @@ struct ExportCommand: AsyncParsableCommand {
             if runs.isEmpty { StandardError.report("no run matches") }
             for run in runs {
                 let base = "\(out)/\(run.device)-run\(run.id)"
+                let provenance = try opened.provenance(of: run.id)
                 let sinks: [any SampleSink] = [
-                    try CSVSink(path: base + ".csv", overwrite: overwrite),
+                    try PointCSVSink(path: base + ".csv", overwrite: overwrite, provenance: provenance),
                     try JSONLinesSink(path: base + ".jsonl", overwrite: overwrite),
+                    try PSTraceSink(path: base + ".pstrace.csv", overwrite: overwrite, provenance: provenance),
                     SVGSink(path: base + ".svg", refreshInterval: .infinity, overwrite: overwrite),
                 ]
-                let provenance = try opened.provenance(of: run.id)
                 let info = RunInfo(
                     device: run.device,
                     run: provenance.deviceRun,
@@ -61,7 +68,9 @@ struct ExportCommand: AsyncParsableCommand {
                     try sink.finish(end)
                     try sink.sync()
                 }
-                print("\(base).csv, .jsonl, .svg: run \(run.id) (\(run.device), \(count) packages, \(run.state))")
+                print(
+                    "\(base).csv, .jsonl, .pstrace.csv, .svg: run \(run.id) (\(run.device), \(count) packages, \(run.state))"
+                )
             }
         } catch let error as SinkError {
             StandardError.report("\(error)")

@@ -27,7 +27,12 @@ import Testing
         var expected = [Double](repeating: 0, count: 256)
         for row in table.rows {
             let byte = try #require(UInt8(row["ascii"] ?? "", radix: 16))
-            expected[Int(byte)] = try #require(Double(row["factor"] ?? ""))
+            let exponent = try #require(Int(row["exponent"] ?? ""))
+            expected[Int(byte)] = try #require(Double("1e\(exponent)"))
+            #expect(ValueEncoding.prefixExponent(byte) == exponent)
+            let power = try #require(Double("1e\(abs(exponent))"))
+            #expect(ValueEncoding.prefixMultiplier[Int(byte)] == (exponent >= 0 ? power : 0))
+            #expect(ValueEncoding.prefixDivisor[Int(byte)] == (exponent <= 0 ? power : 0))
             #expect(ValueEncoding.prefixName(byte) == row["name"])
             if row["name"] == "integer" { #expect(ValueEncoding.integerPrefix == byte) }
         }

@@ -30,7 +30,7 @@ import Testing
                 bytes.append(0x50)
                 PackageEncoder.append(variable, raw: raw, prefix: prefix, status: status, range: range, to: &bytes)
                 bytes.append(0x0A)
-                let value = Double(raw) * ValueEncoding.prefixFactor[Int(prefix)]
+                let value = Double("\(raw)e\(ValueEncoding.prefixExponent(prefix)!)")!
                 let integer = prefix == ValueEncoding.integerPrefix
                 expected.append(
                     Sample(variable: variable, value: value, status: status, range: range, isInteger: integer)

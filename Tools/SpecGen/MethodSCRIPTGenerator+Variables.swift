@@ -67,7 +67,9 @@ extension MethodSCRIPTGenerator {
         )
     }
 
-    /// The hex digit table and the SI prefix tables (factor and integer flag per byte).
+    /// The hex digit table and the SI prefix tables: per byte the factor, and the exact divisor or
+    /// multiplier the decoder scales a mantissa with (`m` = ÷ 1e3, `k` = × 1e3), so that a value is the
+    /// correctly rounded double of the decimal the device sent.
     func valueEncoding(_ table: CSVTable) throws -> GeneratedFile {
         var hex = [String](repeating: "0xFF", count: 256)
         for (index, char) in "0123456789ABCDEF".utf8.enumerated() {
@@ -75,8 +77,11 @@ extension MethodSCRIPTGenerator {
             if index >= 10 { hex[Int(char) | 0x20] = String(format: "0x%02X", index) }
         }
         var factors = [String](repeating: "0", count: 256)
+        var multipliers = [String](repeating: "0", count: 256)
+        var divisors = [String](repeating: "0", count: 256)
         var integer = "0"
         var cases = ""
+        var exponentCases = ""
         for row in table.rows {
             let ascii = try row.required("ascii", in: table)
             guard let byte = UInt8(ascii, radix: 16), byte >= 0x20, byte < 0x7F else {
@@ -85,11 +90,19 @@ extension MethodSCRIPTGenerator {
             guard factors[Int(byte)] == "0" else {
                 throw SpecError(file: table.path, line: row.line, message: "duplicate prefix \(ascii)")
             }
-            let factor = try Self.double(try row.required("factor", in: table), row: row, table: table)
-            factors[Int(byte)] = factor
+            let text = try row.required("exponent", in: table)
+            // 10^k is exactly representable as a Double up to k = 22.
+            guard let exponent = Int(text), (-22...22).contains(exponent) else {
+                throw SpecError(file: table.path, line: row.line, message: "exponent '\(text)' is not in -22...22")
+            }
+            let power = exponent == 0 ? "1" : "1e\(abs(exponent))"
+            factors[Int(byte)] = exponent == 0 ? "1" : "1e\(exponent)"
+            if exponent >= 0 { multipliers[Int(byte)] = power }
+            if exponent <= 0 { divisors[Int(byte)] = power }
             let name = try row.required("name", in: table)
             if name == "integer" { integer = String(format: "0x%02X", byte) }
             cases += "        case \(String(format: "0x%02X", byte)): \(SwiftLiteral.quoted(name))\n"
+            exponentCases += "        case \(String(format: "0x%02X", byte)): \(exponent)\n"
         }
         let body = """
             /// Generated lookup tables for the value part of a variable (`<7 hex digits><prefix>`).
@@ -104,6 +117,20 @@ extension MethodSCRIPTGenerator {
             \(Self.table(factors, indent: "        "))
                 ]
 
+                /// What a mantissa is divided by: 10^-k for a prefix of exponent k ≤ 0; `0` for a positive
+                /// exponent (see `prefixMultiplier`) and for a byte that is no prefix. Every entry is exact,
+                /// so one division of the exact integer mantissa rounds once: the value is the double
+                /// nearest to the decimal the device sent.
+                public static let prefixDivisor: [Double] = [
+            \(Self.table(divisors, indent: "        "))
+                ]
+
+                /// What a mantissa is multiplied by when `prefixDivisor` is `0`: 10^k for a prefix of
+                /// exponent k ≥ 0; `0` for a negative exponent and for a byte that is no prefix. Exact too.
+                public static let prefixMultiplier: [Double] = [
+            \(Self.table(multipliers, indent: "        "))
+                ]
+
                 /// The prefix byte that marks an integer value (factor 1).
                 public static let integerPrefix: UInt8 = \(integer)
 
@@ -111,6 +138,13 @@ extension MethodSCRIPTGenerator {
                 public static func prefixName(_ byte: UInt8) -> String? {
                     switch byte {
             \(cases)        default: nil
+                    }
+                }
+
+                /// The power of ten a prefix byte stands for (`m` = -3), `nil` for a byte that is no prefix.
+                public static func prefixExponent(_ byte: UInt8) -> Int? {
+                    switch byte {
+            \(exponentCases)        default: nil
                     }
                 }
             }

@@ -43,6 +43,50 @@ public enum ValueEncoding {
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     ]
 
+    /// What a mantissa is divided by: 10^-k for a prefix of exponent k ≤ 0; `0` for a positive
+    /// exponent (see `prefixMultiplier`) and for a byte that is no prefix. Every entry is exact,
+    /// so one division of the exact integer mantissa rounds once: the value is the double
+    /// nearest to the decimal the device sent.
+    public static let prefixDivisor: [Double] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 1e18, 0, 0, 0, 0, 1e15, 0, 0, 1, 0, 0, 0, 1e3, 1e9, 0,
+        1e12, 0, 0, 0, 0, 1e6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ]
+
+    /// What a mantissa is multiplied by when `prefixDivisor` is `0`: 10^k for a prefix of
+    /// exponent k ≥ 0; `0` for a negative exponent and for a byte that is no prefix. Exact too.
+    public static let prefixMultiplier: [Double] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 1e18, 0, 1e9, 0, 0, 0, 0, 0, 1e6, 0, 0,
+        1e15, 0, 0, 0, 1e12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1e3, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ]
+
     /// The prefix byte that marks an integer value (factor 1).
     public static let integerPrefix: UInt8 = 0x69
 
@@ -63,6 +107,27 @@ public enum ValueEncoding {
         case 0x50: "peta"
         case 0x45: "exa"
         case 0x69: "integer"
+        default: nil
+        }
+    }
+
+    /// The power of ten a prefix byte stands for (`m` = -3), `nil` for a byte that is no prefix.
+    public static func prefixExponent(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x61: -18
+        case 0x66: -15
+        case 0x70: -12
+        case 0x6E: -9
+        case 0x75: -6
+        case 0x6D: -3
+        case 0x20: 0
+        case 0x6B: 3
+        case 0x4D: 6
+        case 0x47: 9
+        case 0x54: 12
+        case 0x50: 15
+        case 0x45: 18
+        case 0x69: 0
         default: nil
         }
     }

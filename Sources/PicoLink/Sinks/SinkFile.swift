@@ -65,22 +65,34 @@ public final class SinkFile {
         seekable = regular
     }
 
-    /// Writes all of `text` as one record, retrying short writes and EINTR. On failure the file is cut
-    /// back to the end of the previous record.
+    /// Writes all of `text` (UTF-8) as one record, retrying short writes and EINTR. On failure the file
+    /// is cut back to the end of the previous record.
     public func write(_ text: String) throws(SinkError) {
         var text = text
-        let result: (errno: Int32, written: Int) = text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return (errno, offset)
-                }
-                offset += written
+        let result = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0)) }
+        try commit(result)
+    }
+
+    /// Writes `bytes` as one record, as `write(_:)` does (for encodings other than UTF-8).
+    public func write(bytes: [UInt8]) throws(SinkError) {
+        let result = bytes.withUnsafeBytes { writeAll($0) }
+        try commit(result)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> (errno: Int32, written: Int) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return (errno, offset)
             }
-            return (0, offset)
+            offset += written
         }
+        return (0, offset)
+    }
+
+    private func commit(_ result: (errno: Int32, written: Int)) throws(SinkError) {
         if result.errno != 0 {
             if seekable && result.written > 0 { _ = ftruncate(descriptor, committed) }
             throw SinkError(path: path, operation: "write", errno: result.errno)

@@ -1,0 +1,79 @@
+/// Writes one CSV row per data package — the table pandas, numpy, MATLAB or a spreadsheet reads:
+///
+/// ```
+/// # tool: hcipico 0.1.0
+/// # device: pico-cv
+/// …
+/// run,scan,loop,package,host_time,p [V],c [A],c status,c range [A]
+/// 1,1,1,0,1763787000.512345,-0.5,-5.7847747e-05,0,0.0001
+/// # end: complete, 201 packages
+/// ```
+///
+/// The leading `#` lines say where the run came from (`RunProvenance` when the caller passes one:
+/// tool version, device, address, transport, firmware, serial number, script file and its SHA-256,
+/// run, start in UTC, link). The columns are `PointLayout`'s: run; scan and loop counted from 1;
+/// package index from 0; host time in seconds since the Unix epoch; the device's time where the
+/// script sends one; then per value its SI value, shortest round-trip decimal (`NaN` when the device
+/// sent `nan`), named with the script's variable name and unit, and for currents the status bits
+/// (0 is OK) and the range's full scale. Every field is a number or empty, so
+/// `pandas.read_csv(path, comment="#")` gives numeric columns; `numpy.genfromtxt` with `names=True`
+/// takes its names from the first line even when it is a comment, so it wants `skip_header` set to
+/// the number of leading `#` lines (and `comments="#"` for the end line).
+///
+/// The first package sets the columns. A later package is written under them when each of its values
+/// has a column there (matched by name, type and order; columns it lacks stay empty). A package with
+/// a value they lack — another `pck_start … pck_end` block of the script — starts a new block: a
+/// `# columns change at package N` line and a new header line, never a row under the wrong names.
+/// A script with one package block gives one header.
+///
+/// The file ends with `# end: complete, N packages` or `# end: incomplete (REASON), N packages`; a
+/// file without it was cut off by a crash. Each row goes to the file in one write.
+public final class PointCSVSink: SampleSink {
+    private let file: SinkFile
+    private let provenance: RunProvenance?
+    private var layout: PointLayout?
+    private var wroteProvenance = false
+
+    public init(file: SinkFile, provenance: RunProvenance? = nil) {
+        self.file = file
+        self.provenance = provenance
+    }
+
+    /// Opens `path` (see `SinkFile`: a new file unless `overwrite`).
+    public convenience init(
+        path: String,
+        overwrite: Bool = false,
+        provenance: RunProvenance? = nil
+    )
+        throws(SinkError)
+    {
+        self.init(file: try SinkFile(path: path, overwrite: overwrite), provenance: provenance)
+    }
+
+    public func sync() throws(SinkError) { try file.sync() }
+
+    public func begin(_ run: RunInfo) throws(SinkError) {
+        guard !wroteProvenance else { return }
+        wroteProvenance = true
+        try file.write(ProvenanceFields.commentLines(provenance, run: run))
+    }
+
+    public func write(_ package: PicoPackage) throws(SinkError) {
+        if let layout, let placement = layout.placement(of: package) {
+            try file.write(layout.row(package, placement: placement))
+            return
+        }
+        let next = PointLayout(package)
+        var text = layout == nil ? "" : "# columns change at package \(package.index)\n"
+        text += next.header
+        text += next.row(package, placement: next.placement(of: package) ?? [])
+        layout = next
+        try file.write(text)
+    }
+
+    public func finish(_ end: RunEnd) throws(SinkError) {
+        let reason = ProvenanceFields.oneLine(end.reason ?? "cut short")
+        let how = end.complete ? "complete" : "incomplete (\(reason))"
+        try file.write("# end: \(how), \(end.packages) packages\n")
+    }
+}
