@@ -31,6 +31,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace files that exist.")
     var overwrite = false
 
+    /// The files of one run, after `DEVICE-runID`.
+    static let suffixes = [".csv", ".jsonl", ".pstrace.csv", ".svg"]
+
     func run() async throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -41,6 +44,17 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             let runs = try opened.runs(selection.filter)
             if runs.isEmpty { StandardError.report("no run matches") }
+            // Every file is checked before any is made: an export that would replace one writes nothing.
+            if !overwrite {
+                let existing = runs.flatMap { run in
+                    Self.suffixes.map { "\(out)/\(run.device)-run\(run.id)\($0)" }
+                }.filter { FileManager.default.fileExists(atPath: $0) }
+                if !existing.isEmpty {
+                    for path in existing { StandardError.report("\(path): exists (--overwrite replaces it)") }
+                    StandardError.report("nothing was written")
+                    throw ExitStatus.badInput.exitCode
+                }
+            }
             for run in runs {
                 let base = "\(out)/\(run.device)-run\(run.id)"
                 let provenance = try opened.provenance(of: run.id)
@@ -72,6 +86,8 @@ struct ExportCommand: AsyncParsableCommand {
                     "\(base).csv, .jsonl, .pstrace.csv, .svg: run \(run.id) (\(run.device), \(count) packages, \(run.state))"
                 )
             }
+        } catch let exit as ExitCode {
+            throw exit
         } catch let error as SinkError {
             StandardError.report("\(error)")
             throw ExitStatus.writeFailed.exitCode

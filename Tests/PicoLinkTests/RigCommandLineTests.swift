@@ -126,6 +126,44 @@ import Testing
         #expect(rig.standardError.split(separator: "\n").allSatisfy { $0.hasPrefix("<") || !$0.contains("INFO") })
     }
 
+    @Test func exportWritesFourFilesPerRunAndNeverReplacesOne() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let rig = try CommandProcess(["rig", "rig.toml", "--for", "2s"], in: directory)
+        #expect(await rig.finishAsync().status == 0, "\(rig.standardError)")
+        let out = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let first = try CommandProcess(["export", "crash.sqlite", "--device", "cv", "--out", "out"], in: directory)
+        #expect(await first.finishAsync().status == 0, "\(first.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(!files.isEmpty && files.count % 4 == 0, "\(files)")
+        for suffix in [".csv", ".jsonl", ".pstrace.csv", ".svg"] {
+            #expect(
+                files.filter { $0.hasSuffix(suffix) && !(suffix == ".csv" && $0.hasSuffix(".pstrace.csv")) }.count
+                    == files.count / 4,
+                "\(suffix): \(files)"
+            )
+        }
+        // One file of the next export exists already: nothing is written, the file is untouched.
+        let victim = out.appendingPathComponent(try #require(files.first { $0.hasSuffix(".svg") }))
+        try Data("kept".utf8).write(to: victim)
+        for name in files where name != victim.lastPathComponent {
+            try FileManager.default.removeItem(at: out.appendingPathComponent(name))
+        }
+        let second = try CommandProcess(["export", "crash.sqlite", "--device", "cv", "--out", "out"], in: directory)
+        #expect(await second.finishAsync().status == 64)
+        #expect(second.standardError.contains("exists (--overwrite replaces it)"), "\(second.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == [victim.lastPathComponent])
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "kept")
+        let third = try CommandProcess(
+            ["export", "crash.sqlite", "--device", "cv", "--out", "out", "--overwrite"],
+            in: directory
+        )
+        #expect(await third.finishAsync().status == 0, "\(third.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).count == files.count)
+    }
+
     @Test func aBadConfigIsEveryProblemLocatedAndExit64() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
