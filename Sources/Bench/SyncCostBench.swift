@@ -37,7 +37,7 @@ enum SyncCostBench {
             ]
             let start = ContinuousClock.now
             let end = try await RunRecorder(sinks: sinks, syncPolicy: policy).record(
-                try await session.run(script, title: "bench")
+                try await session.run(script, title: "bench", backlogLimit: packagesPerRun + 1)
             )
             let time = start.duration(to: .now).components
             guard end.complete, end.packages == packagesPerRun, check.problems == 0 else {
