@@ -16,9 +16,11 @@ echo
 echo "== hcipico runs out/demo-rig.sqlite"
 "$bin" runs out/demo-rig.sqlite
 echo
-echo "== hcipico export: the last run of each device"
+echo "== hcipico export: the last complete run of each device"
 for device in pico-cv pico-ca pico-eis; do
-    last=$("$bin" runs out/demo-rig.sqlite --device "$device" --json | tail -n 1 | sed 's/^{"id":\([0-9]*\),.*/\1/')
+    last=$("$bin" runs out/demo-rig.sqlite --device "$device" --json | grep '"state":"complete"' | tail -n 1 |
+        sed 's/^{"id":\([0-9]*\),.*/\1/')
+    [ -n "$last" ] || { echo "$device: no complete run to export"; continue; }
     "$bin" export out/demo-rig.sqlite --run "$last" --out out/export
 done
 echo
