@@ -95,7 +95,8 @@ peers-export: peers-deps
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
 ## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), and `hcipico rig`
-## with two Pico peripherals sharing one host over one H4 link, and a controller that hangs mid-run (reset). Without
+## with two Pico peripherals sharing one host over one H4 link, a third on a second controller and a simulator in the
+## same rig, and a controller that hangs mid-run (reset). Without
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests

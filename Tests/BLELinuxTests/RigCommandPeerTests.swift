@@ -25,48 +25,60 @@ struct RigCommandPeerTests {
         return directory
     }
 
-    @Test func twoPicosOnOneControllerRunIntoTheJournal() async throws {
+    /// Two Picos sharing one controller, a third on a second controller, and a simulated one, in one rig.
+    @Test func picosOnTwoControllersAndASimulatorRunIntoOneJournal() async throws {
         let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = directory.appendingPathComponent("peer.log").path
         let peer = try await BumblePeer.start(
             script: script,
             arguments: ["--mode", "pico", "--peripherals", "2"],
-            logPath: log
+            logPath: directory.appendingPathComponent("peer.log").path
         )
         defer { peer.stop() }
-        try #require(peer.peripherals.count == 2)
+        let other = try await BumblePeer.start(
+            script: script,
+            arguments: ["--mode", "pico"],
+            logPath: directory.appendingPathComponent("other.log").path
+        )
+        defer { other.stop() }
+        try #require(peer.peripherals.count == 2 && other.peripherals.count == 1)
+        let radios = peer.peripherals.map { ($0, peer.port) } + other.peripherals.map { ($0, other.port) }
         var config = "[rig]\nname = \"peer-rig\"\n"
-        for (index, address) in peer.peripherals.enumerated() {
+        for (index, (address, port)) in radios.enumerated() {
             config += """
                 [[device]]
                 name = "pico-\(index + 1)"
                 address = "\(address)"
                 address_type = "random"
-                transport = "tcp:127.0.0.1:\(peer.port)"
+                transport = "tcp:127.0.0.1:\(port)"
                 script = "LSV_10k.mscr"
                 schedule = "once"
 
                 """
         }
+        config += "[[device]]\nname = \"sim-1\"\ntransport = \"sim\"\nrealtime = false\n"
+        config += "script = \"LSV_10k.mscr\"\nschedule = \"once\"\n"
         let configPath = directory.appendingPathComponent("rig.toml").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let binary = try builtHCIPico()
-        // Both schedules are `once`: the rig ends by itself once both runs are recorded.
+        // Every schedule is `once`: the rig ends by itself once the four runs are recorded.
         let rig = try #require(runProgram(binary, ["rig", configPath, "--for", "2m"]))
         #expect(rig.status == 0, "\(rig.stderr)")
         #expect(rig.stdout.contains("every schedule is done") || rig.stderr.contains("every schedule is done"))
         let journal = directory.appendingPathComponent("peer-rig.sqlite").path
         let runs = try #require(runProgram(binary, ["runs", journal, "--json"]))
         let lines = runs.stdout.split(separator: "\n")
-        #expect(lines.count == 2, "\(runs.stdout)")
+        #expect(lines.count == 4, "\(runs.stdout)")
         for line in lines {
             #expect(line.contains("\"state\":\"complete\"") && line.contains("\"packages\":101"), "\(line)")
-            // HCI Read RSSI through our host: the peer's controller answers -42 dBm.
-            #expect(line.contains("\"rssi\":-42"), "\(line)")
+            // HCI Read RSSI through our host: the peers' controllers answer -42 dBm; a simulator has none.
+            #expect(line.contains(line.contains("\"device\":\"sim-1\"") ? "\"rssi\":null" : "\"rssi\":-42"), "\(line)")
         }
-        #expect(Set(lines.compactMap { $0.split(separator: "\"device\":\"").last?.prefix(6) }) == ["pico-1", "pico-2"])
+        #expect(
+            Set(lines.compactMap { $0.split(separator: "\"device\":\"").last?.split(separator: "\"").first })
+                == ["pico-1", "pico-2", "pico-3", "sim-1"]
+        )
     }
 
     @Test func aControllerThatGoesAwayMidRunIsReconnectedAndTheRunIsClosedWithItsReason() async throws {
