@@ -25,6 +25,36 @@ struct RigCommandPeerTests {
         return directory
     }
 
+    /// One radio Pico of a rig config, running `LSV_10k.mscr`, with any extra `key = value` lines.
+    static func picoDevice(
+        _ name: String,
+        address: String,
+        transport: String,
+        schedule: String,
+        extra: String = ""
+    )
+        -> String
+    {
+        """
+        [[device]]
+        name = "\(name)"
+        address = "\(address)"
+        address_type = "random"
+        transport = "\(transport)"
+        script = "LSV_10k.mscr"
+        schedule = "\(schedule)"
+        \(extra)
+
+        """
+    }
+
+    /// Writes `config` as `rig.toml` in `directory`; returns its path.
+    static func writeConfig(_ config: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("rig.toml").path
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// Two Picos sharing one controller, a third on a second controller, and a simulated one, in one rig.
     @Test func picosOnTwoControllersAndASimulatorRunIntoOneJournal() async throws {
         let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
@@ -46,21 +76,16 @@ struct RigCommandPeerTests {
         let radios = peer.peripherals.map { ($0, peer.port) } + other.peripherals.map { ($0, other.port) }
         var config = "[rig]\nname = \"peer-rig\"\n"
         for (index, (address, port)) in radios.enumerated() {
-            config += """
-                [[device]]
-                name = "pico-\(index + 1)"
-                address = "\(address)"
-                address_type = "random"
-                transport = "tcp:127.0.0.1:\(port)"
-                script = "LSV_10k.mscr"
-                schedule = "once"
-
-                """
+            config += Self.picoDevice(
+                "pico-\(index + 1)",
+                address: "\(address)",
+                transport: "tcp:127.0.0.1:\(port)",
+                schedule: "once"
+            )
         }
         config += "[[device]]\nname = \"sim-1\"\ntransport = \"sim\"\nrealtime = false\n"
         config += "script = \"LSV_10k.mscr\"\nschedule = \"once\"\n"
-        let configPath = directory.appendingPathComponent("rig.toml").path
-        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let configPath = try Self.writeConfig(config, in: directory)
         let binary = try builtHCIPico()
         // Every schedule is `once`: the rig ends by itself once the four runs are recorded.
         let rig = try #require(runProgram(binary, ["rig", configPath, "--for", "2m"]))
@@ -91,19 +116,16 @@ struct RigCommandPeerTests {
         var peer = try await BumblePeer.start(script: script, arguments: arguments, logPath: log)
         defer { peer.stop() }
         let address = try #require(peer.peripherals.first)
-        let config = """
-            [rig]
-            name = "away"
-            [[device]]
-            name = "pico-1"
-            address = "\(address)"
-            address_type = "random"
-            transport = "tcp:127.0.0.1:\(peer.port)"
-            script = "LSV_10k.mscr"
-            schedule = "continuous"
-            """
-        let configPath = directory.appendingPathComponent("rig.toml").path
-        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let configPath = try Self.writeConfig(
+            "[rig]\nname = \"away\"\n"
+                + Self.picoDevice(
+                    "pico-1",
+                    address: "\(address)",
+                    transport: "tcp:127.0.0.1:\(peer.port)",
+                    schedule: "continuous"
+                ),
+            in: directory
+        )
         let binary = try builtHCIPico()
         let rig = try #require(RunningProgram(binary, ["rig", configPath]))
         #expect(await eventually(.seconds(60)) { rig.stderr.contains("pico-1: run 1 complete") }, "\(rig.stderr)")
@@ -152,20 +174,17 @@ struct RigCommandPeerTests {
         defer { peer.stop() }
         let address = try #require(peer.peripherals.first)
         let transport = "tcp:127.0.0.1:\(peer.port)"
-        let config = """
-            [rig]
-            name = "hung"
-            [[device]]
-            name = "pico-1"
-            address = "\(address)"
-            address_type = "random"
-            transport = "\(transport)"
-            script = "LSV_10k.mscr"
-            schedule = "continuous"
-            run_timeout = "8s"
-            """
-        let configPath = directory.appendingPathComponent("rig.toml").path
-        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let configPath = try Self.writeConfig(
+            "[rig]\nname = \"hung\"\n"
+                + Self.picoDevice(
+                    "pico-1",
+                    address: "\(address)",
+                    transport: transport,
+                    schedule: "continuous",
+                    extra: "run_timeout = \"8s\""
+                ),
+            in: directory
+        )
         let binary = try builtHCIPico()
         let rig = try #require(RunningProgram(binary, ["rig", configPath]))
         #expect(await eventually(.seconds(60)) { rig.stderr.contains("pico-1: run 1 complete") }, "\(rig.stderr)")
