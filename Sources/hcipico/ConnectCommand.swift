@@ -157,6 +157,9 @@ struct ConnectCommand: AsyncParsableCommand {
 enum Technique: String, ExpressibleByArgument, CaseIterable {
     case cv, lsv, ca, swv, dpv, eis
 
+    /// `--technique CV` is `cv`.
+    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+
     var file: String {
         switch self {
         case .cv: "CV.mscr"

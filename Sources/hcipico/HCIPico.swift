@@ -15,6 +15,24 @@ struct HCIPico: AsyncParsableCommand {
     )
 
     static func main() async {
-        await main(GATTCommand.reordered(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, let suggestion = suggestion(for: first) {
+            StandardError.report("'\(first)' is not a command; did you mean '\(suggestion)'? (see 'hcipico --help')")
+            Self.exit(withError: ExitStatus.badInput.exitCode)
+        }
+        await main(GATTCommand.reordered(arguments))
+    }
+
+    /// The subcommand `word` was probably meant to be: the one nearest to it, when exactly one is
+    /// nearest and within one edit (two for words of five letters or more); an edit is a letter left
+    /// out, added or changed, or two letters swapped.
+    static func suggestion(for word: String) -> String? {
+        guard !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName }
+        guard !names.contains(word) else { return nil }
+        let distances = names.map { (name: $0, edits: TextDistance.edits(word.lowercased(), $0)) }
+        guard let nearest = distances.map(\.edits).min(), nearest <= (word.count >= 5 ? 2 : 1) else { return nil }
+        let closest = distances.filter { $0.edits == nearest }
+        return closest.count == 1 ? closest[0].name : nil
     }
 }
