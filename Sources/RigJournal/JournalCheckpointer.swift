@@ -13,13 +13,19 @@ final class JournalCheckpointer: @unchecked Sendable {
     private var stopping = false
     private let stopped = DispatchSemaphore(value: 0)
     private var connection: OpaquePointer?
-    /// Checkpoints run, and the last failure's message (checkpoints are retried; a journal whose WAL
-    /// cannot be checkpointed only grows).
-    private(set) var checkpoints = 0
-    private(set) var lastFailure: String?
-    /// The log's length in frames at the last checkpoint (it starts again from 0 once everything in it
-    /// was copied and the writer begins its next transaction).
-    private(set) var logFrames = 0
+    /// Guarded by `condition`: checkpoints run, and the last failure's message (checkpoints are
+    /// retried; a journal whose WAL cannot be checkpointed only grows).
+    private var runs = 0
+    private var failure: String?
+
+    var checkpoints: Int { locked { runs } }
+    var lastFailure: String? { locked { failure } }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
 
     init(path: String) {
         var handle: OpaquePointer?
@@ -29,10 +35,10 @@ final class JournalCheckpointer: @unchecked Sendable {
             // A connection learns the file is in WAL mode only once it has read it: until then a
             // checkpoint is a no-op (it reports the log as -1 frames).
             if sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) != SQLITE_OK {
-                lastFailure = String(cString: sqlite3_errmsg(handle))
+                failure = String(cString: sqlite3_errmsg(handle))
             }
         } else {
-            lastFailure = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            failure = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
             sqlite3_close(handle)
         }
         let thread = Thread { [self] in loop() }
@@ -66,13 +72,10 @@ final class JournalCheckpointer: @unchecked Sendable {
             condition.unlock()
             if stop { break }
             guard let connection else { continue }
-            var log: Int32 = 0
-            var copied: Int32 = 0
-            let status = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+            let status = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             condition.lock()
-            checkpoints += 1
-            logFrames = Int(log)
-            lastFailure =
+            runs += 1
+            failure =
                 status == SQLITE_OK || status == SQLITE_BUSY ? nil : String(cString: sqlite3_errmsg(connection))
             condition.unlock()
         }
