@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLELinux
+import BLEWire
 import Foundation
 
 /// `hcipico adapters`: the kernel's Bluetooth adapters, one a line: name, address, up or down; or,
@@ -89,7 +90,8 @@ struct Adapters: AsyncParsableCommand {
         let manufacturer = String(info.manufacturer, radix: 16, uppercase: true)
         return [
             "\(transport)  \(info.publicAddress)",
-            "  HCI version \(coreVersion(info.hciVersion)), manufacturer 0x\(String(repeating: "0", count: max(0, 4 - manufacturer.count)) + manufacturer)",
+            "  HCI version \(coreVersion(info.hciVersion)), manufacturer 0x\(String(repeating: "0", count: max(0, 4 - manufacturer.count)) + manufacturer)"
+                + (AssignedNumbers.company(info.manufacturer).map { " (\($0))" } ?? ""),
             "  own address \(info.ownAddress) (\(info.ownAddress.type == .random ? "static random" : "public"))",
             "  ACL buffers \(info.aclPacketCount) × \(info.aclDataLength) bytes (\(source))",
             "  scanning \(info.extendedScanning ? "extended" : "legacy"), connecting \(info.extendedConnect ? "extended" : "legacy")",

@@ -95,13 +95,17 @@ final class ScanPrinter: Sendable {
         }
     }
 
-    /// A short name for the serial services hcipico knows, else the UUID.
-    static func serviceName(_ uuid: BluetoothUUID) -> String {
+    /// The name of a service in the table: a short one for the serial services hcipico knows, the
+    /// Bluetooth SIG's for an assigned UUID (`180F` → Battery, as `gatt services` prints it), else the UUID.
+    static func serviceName(_ uuid: BluetoothUUID) -> String { knownServiceName(uuid) ?? uuid.description }
+
+    /// The name `serviceName` gives, or nil for a UUID nobody named.
+    static func knownServiceName(_ uuid: BluetoothUUID) -> String? {
         switch uuid {
         case .lairdVSPService: "Laird VSP"
         case .hm10Service: "HM-10"
         case .nordicUARTService: "Nordic UART"
-        default: uuid.description
+        default: uuid.knownName
         }
     }
 
@@ -117,11 +121,17 @@ final class ScanPrinter: Sendable {
             ("name", device.name.map(string) ?? "null"),
             ("rssi", device.rssi.map { "\($0)" } ?? "null"),
             ("services", "[" + device.services.map { string($0.description) }.joined(separator: ",") + "]"),
-            ("serviceNames", "[" + device.services.map { string(serviceName($0)) }.joined(separator: ",") + "]"),
+            (
+                "serviceNames",
+                "[" + device.services.map { knownServiceName($0).map(string) ?? "null" }.joined(separator: ",") + "]"
+            ),
             (
                 "manufacturerData",
                 "["
-                    + device.manufacturerData.map { "{\"companyID\":\($0.companyID),\"data\":\(hex($0.data))}" }
+                    + device.manufacturerData.map { entry in
+                        let company = AssignedNumbers.company(entry.companyID).map(string) ?? "null"
+                        return "{\"companyID\":\(entry.companyID),\"company\":\(company),\"data\":\(hex(entry.data))}"
+                    }
                     .joined(separator: ",") + "]"
             ),
             (
@@ -131,6 +141,8 @@ final class ScanPrinter: Sendable {
                     .joined(separator: ",") + "]"
             ),
             ("txPower", device.txPower.map { "\($0)" } ?? "null"),
+            ("appearance", device.appearance.map { "\($0)" } ?? "null"),
+            ("appearanceName", device.appearance.flatMap(AssignedNumbers.appearance).map(string) ?? "null"),
             ("connectable", "\(device.connectable)"),
             ("extended", "\(device.extended)"),
         ]

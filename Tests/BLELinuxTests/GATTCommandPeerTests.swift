@@ -58,7 +58,7 @@ struct GATTCommandPeerTests {
         let (services, name, subscribe, write, mtu) = (results[0], results[1], results[2], results[3], results[4])
         #expect(services.status == 0, "\(services.stderr)")
         for line in [
-            "service 1800 Generic Access", "2A00 Device Name  [read]", "\"PicoSim\"",
+            "service 1800 GAP", "2A00 Device Name  [read]", "\"PicoSim\"",
             "service 569A1101-B87F-490C-92CB-11BA5EA5167C Laird Virtual Serial Port service",
             "characteristic 569A2000-B87F-490C-92CB-11BA5EA5167C Laird VSP TX (module to central; notify)  [notify]",
             "characteristic 569A2001-B87F-490C-92CB-11BA5EA5167C Laird VSP RX",

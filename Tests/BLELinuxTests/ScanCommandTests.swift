@@ -32,7 +32,7 @@ import Testing
             table == """
                 ADDRESS            TYPE    NAME     RSSI  SERVICES
                 F0:11:22:33:44:55  random  PicoSim   -50  Laird VSP
-                C0:00:00:00:00:01  random  HM         -7  HM-10, 180D
+                C0:00:00:00:00:01  random  HM         -7  HM-10, Heart Rate
                 C0:00:00:00:00:02  random  -        -100  Nordic UART
 
                 """
@@ -77,9 +77,15 @@ import Testing
     }
 
     @Test func jsonLineIsOneParsableObjectWithEscapedStrings() throws {
-        var device = Self.device(0xF011_2233_4455, name: "Pico \"1\"\n\u{1}", rssi: -50, services: [.lairdVSPService])
-        device.manufacturerData = [.init(companyID: 0x0059, data: [0x01, 0xAB])]
+        var device = Self.device(
+            0xF011_2233_4455,
+            name: "Pico \"1\"\n\u{1}",
+            rssi: -50,
+            services: [.lairdVSPService, BluetoothUUID(0x180F), BluetoothUUID(0xFE2C), BluetoothUUID(0x1234)]
+        )
+        device.manufacturerData = [.init(companyID: 0x0059, data: [0x01, 0xAB]), .init(companyID: 0xFFFF, data: [])]
         device.txPower = -4
+        device.appearance = 0x0341
         let line = ScanPrinter.jsonLine(device)
         #expect(!line.contains("\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -87,13 +93,20 @@ import Testing
         #expect(object["addressType"] as? String == "random")
         #expect(object["name"] as? String == "Pico \"1\"\n\u{1}")
         #expect(object["rssi"] as? Int == -50)
-        #expect(object["services"] as? [String] == ["569A1101-B87F-490C-92CB-11BA5EA5167C"])
-        #expect(object["serviceNames"] as? [String] == ["Laird VSP"])
+        #expect(object["services"] as? [String] == ["180F", "FE2C", "1234", "569A1101-B87F-490C-92CB-11BA5EA5167C"])
+        // The names gatt services prints: the SIG's for assigned UUIDs (a member UUID too), null when none.
+        let names = try #require(object["serviceNames"] as? [Any])
+        #expect(names.count == 4 && names[2] is NSNull)
+        #expect(names.compactMap { $0 as? String } == ["Battery", "Google LLC", "Laird VSP"])
+        #expect(object["appearance"] as? Int == 0x0341)
+        #expect(object["appearanceName"] as? String == "Heart Rate Sensor: Heart Rate Belt")
         #expect(object["txPower"] as? Int == -4)
         #expect(object["connectable"] as? Bool == true)
         #expect(object["extended"] as? Bool == false)
         let manufacturer = try #require(object["manufacturerData"] as? [[String: Any]])
         #expect(manufacturer.first?["companyID"] as? Int == 0x59 && manufacturer.first?["data"] as? String == "01ab")
+        #expect(manufacturer.first?["company"] as? String == "Nordic Semiconductor ASA")
+        #expect(manufacturer.last?["company"] is NSNull)
         #expect(line.hasPrefix("{\"address\":"), "keys in a fixed order, address first")
     }
 

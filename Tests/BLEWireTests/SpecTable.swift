@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a spec table of `Specs/ble/` for comparison with the generated code: the header row names
-/// the columns, `#` lines are comments. Quoted fields are not used in these tables.
+/// the columns, `#` lines are comments; a field may be quoted (`"a, b"`, `""` for a quote).
 struct SpecTable {
     let rows: [[String: String]]
 
@@ -10,11 +10,30 @@ struct SpecTable {
             .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("Specs/ble/\(name)"), encoding: .utf8)
         let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        rows = lines.dropFirst().map { line in
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            return Dictionary(uniqueKeysWithValues: zip(header, fields.map(String.init)))
+        let header = Self.fields(lines[0])
+        rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, Self.fields($0))) }
+    }
+
+    static func fields(_ line: Substring) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var previous: Character? = nil
+        for char in line {
+            switch char {
+            case "\"" where quoted: quoted = false
+            case "\"" where previous == "\"":
+                field.append("\"")
+                quoted = true
+            case "\"": quoted = true
+            case "," where !quoted:
+                fields.append(field)
+                field = ""
+            default: field.append(char)
+            }
+            previous = char
         }
+        return fields + [field]
     }
 
     /// `0x1B` or `1B` as a number.

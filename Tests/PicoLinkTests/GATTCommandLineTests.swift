@@ -19,7 +19,7 @@ import Testing
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                "service 1800 Generic Access  0x0001–0x0003",
+                "service 1800 GAP  0x0001–0x0003",
                 "  characteristic 2A00 Device Name  [read]  declaration 0x0002 value 0x0003  \"ESP32 Calculator\"",
                 "service CA1C0000-E532-4B1E-9A5E-8D1C2A6F0B01 Calculator service  0x0004–0x0008",
                 "  characteristic \(Self.calculator) Calculator (write operand1 operand2 operator; result notified)"
@@ -43,7 +43,7 @@ import Testing
                 + ["characteristic"]
         )
         // GAP first, with the Device Name read during discovery, then the Laird VSP service.
-        #expect(objects[0]["name"] as? String == "Generic Access")
+        #expect(objects[0]["name"] as? String == "GAP")
         #expect(objects[0]["handle"] as? Int == 1 && objects[0]["end_handle"] as? Int == 3)
         #expect(objects[1]["uuid"] as? String == "2A00" && objects[1]["value_text"] as? String == "PicoSim")
         #expect(objects[2]["name"] as? String == "Laird Virtual Serial Port service")

@@ -37,9 +37,21 @@ struct BLECodeTableGenerator {
         try Self.tables.map { table in
             let csv = try CSVTable(root: root, path: table.path)
             var rows: [(code: UInt64, name: String, caseName: String)] = []
+            var ranges: [(low: UInt64, high: UInt64, name: String)] = []
             var widths: [(code: UInt64, width: String)] = []
             for row in csv.rows {
-                let code = try row.required("code", in: csv).parseCode(file: csv.path, line: row.line)
+                let text = try row.required("code", in: csv)
+                if let dash = text.firstIndex(of: "-") {
+                    // A range row names every code in it that no single row names (e.g. Application Error).
+                    let low = try String(text[..<dash]).parseCode(file: csv.path, line: row.line)
+                    let high = try String(text[text.index(after: dash)...]).parseCode(file: csv.path, line: row.line)
+                    guard low <= high, high <= 0xFF else {
+                        throw SpecError(file: csv.path, line: row.line, message: "bad code range '\(text)'")
+                    }
+                    ranges.append((low, high, try row.required("name", in: csv)))
+                    continue
+                }
+                let code = try text.parseCode(file: csv.path, line: row.line)
                 guard code <= 0xFF, !rows.contains(where: { $0.code == code }) else {
                     throw SpecError(file: csv.path, line: row.line, message: "code out of range or repeated")
                 }
@@ -54,7 +66,7 @@ struct BLECodeTableGenerator {
             return GeneratedFile(
                 path: "\(BLEWireGenerator.folder)/\(table.type)+Generated.swift",
                 specs: [csv.path],
-                body: emit(table, rows: rows) + emitWidths(table, widths)
+                body: emit(table, rows: rows, ranges: ranges) + emitWidths(table, widths)
             )
         }
     }
@@ -71,7 +83,11 @@ struct BLECodeTableGenerator {
         return out
     }
 
-    private func emit(_ table: Table, rows: [(code: UInt64, name: String, caseName: String)]) -> String {
+    private func emit(
+        _ table: Table,
+        rows: [(code: UInt64, name: String, caseName: String)],
+        ranges: [(low: UInt64, high: UInt64, name: String)]
+    ) -> String {
         let type = table.type
         var out = "/// \(table.doc)\n"
         out += "public struct \(type): RawRepresentable, Sendable, Hashable, CustomStringConvertible {\n"
@@ -84,9 +100,13 @@ struct BLECodeTableGenerator {
         out += "\n    /// Every named code, in table order.\n"
         out += "    public static let allNamed: [\(type)] = [\n"
         out += rows.map { "        .\($0.caseName)," }.joined(separator: "\n") + "\n    ]\n\n"
-        out += "    /// The spec's name for the code, or nil for a code the table does not name.\n"
+        out += "    /// The spec's name for the code (a range's name for a code in a named range), or nil for a code\n"
+        out += "    /// the table does not name.\n"
         out += "    public var name: String? {\n        switch rawValue {\n"
         for row in rows { out += String(format: "        case 0x%02X: \"\(row.name)\"\n", row.code) }
+        for range in ranges {
+            out += String(format: "        case 0x%02X...0x%02X: \"\(range.name)\"\n", range.low, range.high)
+        }
         out += "        default: nil\n        }\n    }\n\n"
         out +=
             "    /// The name and code, e.g. `Invalid Handle (0x01)`, or `0xNN` for a code the table does not name.\n"

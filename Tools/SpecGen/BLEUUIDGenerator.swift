@@ -1,9 +1,15 @@
 import Foundation
 
-/// `Specs/ble/uuids.csv` → named `BluetoothUUID` constants and a name lookup.
+/// `Specs/ble/uuids.csv` → named `BluetoothUUID` constants and a name lookup. A 16-bit UUID the SIG
+/// assigns must carry the SIG's name (`assigned-uuids.csv`), so every command prints the same one.
 struct BLEUUIDGenerator {
     func generate(root: URL) throws -> GeneratedFile {
         let csv = try CSVTable(root: root, path: "Specs/ble/uuids.csv")
+        let assigned = try CSVTable(root: root, path: BLEAssignedNumbersGenerator.uuidTable)
+        let sigNames = Dictionary(
+            assigned.rows.compactMap { row in row.optional("uuid").map { ($0, row.optional("name") ?? "") } },
+            uniquingKeysWith: { first, _ in first }
+        )
         var out = "extension BluetoothUUID {\n"
         var names: [String] = []
         for row in csv.rows {
@@ -11,6 +17,13 @@ struct BLEUUIDGenerator {
             let name = try row.required("name", in: csv)
             let constant = try row.required("constant", in: csv)
             let hex = text.filter { $0 != "-" }
+            if let sigName = sigNames[text.uppercased()], sigName != name {
+                throw SpecError(
+                    file: csv.path,
+                    line: row.line,
+                    message: "\(text) is '\(sigName)' in \(assigned.path); one name for one UUID"
+                )
+            }
             let expression: String
             switch hex.count {
             case 4 where UInt16(hex, radix: 16) != nil: expression = "BluetoothUUID(0x\(hex.uppercased()))"

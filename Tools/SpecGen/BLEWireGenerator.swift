@@ -32,6 +32,7 @@ struct BLEWireGenerator: SpecGenerator {
         files += try BLEL2CAPGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
         files += try BLECodeTableGenerator().generate(root: root)
         files.append(try BLEUUIDGenerator().generate(root: root))
+        files.append(try BLEAssignedNumbersGenerator().generate(root: root))
         files.append(vectors.file(folder: Self.folder))
         return files
     }

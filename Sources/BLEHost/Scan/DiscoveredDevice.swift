@@ -18,6 +18,8 @@ public struct DiscoveredDevice: Sendable, Hashable {
     public var serviceData: [AdvertisingData.ServiceData]
     /// The advertised TX Power Level, else the power an extended report states (dBm).
     public var txPower: Int8?
+    /// The advertised GAP Appearance (`AssignedNumbers.appearance` names it).
+    public var appearance: UInt16?
     /// The AD flags (LE General Discoverable, BR/EDR Not Supported …) of the latest advertisement.
     public var flags: UInt8?
     /// Whether the latest advertisement (not scan response) was connectable.
@@ -39,6 +41,7 @@ public struct DiscoveredDevice: Sendable, Hashable {
         manufacturerData = []
         serviceData = []
         txPower = nil
+        appearance = nil
         flags = nil
         connectable = advertisement.connectable
         extended = advertisement.extended
@@ -48,7 +51,7 @@ public struct DiscoveredDevice: Sendable, Hashable {
     }
 
     /// Adds what `advertisement` (from this device) says. Returns true when a shown field changed
-    /// (name, RSSI, services, manufacturer or service data, TX power, connectable).
+    /// (name, RSSI, services, manufacturer or service data, TX power, appearance, connectable).
     @discardableResult
     public mutating func merge(_ advertisement: HCIAdvertisement) -> Bool {
         let before = self
@@ -62,7 +65,7 @@ public struct DiscoveredDevice: Sendable, Hashable {
         if let data = advertisement.data { merge(data) }
         return name != before.name || rssi != before.rssi || services != before.services
             || manufacturerData != before.manufacturerData || serviceData != before.serviceData
-            || txPower != before.txPower || connectable != before.connectable
+            || txPower != before.txPower || appearance != before.appearance || connectable != before.connectable
     }
 
     private mutating func merge(_ data: AdvertisingData) {
@@ -87,6 +90,7 @@ public struct DiscoveredDevice: Sendable, Hashable {
             if !services.contains(entry.uuid) { services.append(entry.uuid) }
         }
         if let level = data.txPowerLevel { txPower = level }
+        if let advertised = data.appearance { appearance = advertised }
         if let advertisedFlags = data.flags { flags = advertisedFlags }
     }
 }

@@ -82,7 +82,8 @@ public struct ATTErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
         .outOfRange,
     ]
 
-    /// The spec's name for the code, or nil for a code the table does not name.
+    /// The spec's name for the code (a range's name for a code in a named range), or nil for a code
+    /// the table does not name.
     public var name: String? {
         switch rawValue {
         case 0x01: "Invalid Handle"
@@ -108,6 +109,11 @@ public struct ATTErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
         case 0xFD: "Client Characteristic Configuration Descriptor Improperly Configured"
         case 0xFE: "Procedure Already in Progress"
         case 0xFF: "Out of Range"
+        case 0x00...0x00: "Reserved"
+        case 0x14...0x7F: "Reserved"
+        case 0x80...0x9F: "Application Error"
+        case 0xA0...0xDF: "Reserved"
+        case 0xE0...0xFB: "Common Profile and Service Error"
         default: nil
         }
     }

@@ -28,9 +28,9 @@ extension BluetoothUUID {
     public static let externalReportReference = BluetoothUUID(0x2907)
     /// Report Reference (`2908`): Assigned Numbers 3.7.
     public static let reportReference = BluetoothUUID(0x2908)
-    /// Generic Access (`1800`): Assigned Numbers 3.4; Core 5.4 Vol 3 Part C 12.
+    /// GAP (`1800`): Assigned Numbers 3.4; Core 5.4 Vol 3 Part C 12.
     public static let genericAccessService = BluetoothUUID(0x1800)
-    /// Generic Attribute (`1801`): Assigned Numbers 3.4; Core 5.4 Vol 3 Part G 7.
+    /// GATT (`1801`): Assigned Numbers 3.4; Core 5.4 Vol 3 Part G 7.
     public static let genericAttributeService = BluetoothUUID(0x1801)
     /// Device Information (`180A`): Assigned Numbers 3.4.
     public static let deviceInformationService = BluetoothUUID(0x180A)
@@ -134,8 +134,8 @@ extension BluetoothUUID {
         (.validRange, "Valid Range"),
         (.externalReportReference, "External Report Reference"),
         (.reportReference, "Report Reference"),
-        (.genericAccessService, "Generic Access"),
-        (.genericAttributeService, "Generic Attribute"),
+        (.genericAccessService, "GAP"),
+        (.genericAttributeService, "GATT"),
         (.deviceInformationService, "Device Information"),
         (.deviceName, "Device Name"),
         (.appearance, "Appearance"),

@@ -217,7 +217,8 @@ public struct HCIStatus: RawRepresentable, Sendable, Hashable, CustomStringConve
         .tooEarly,
     ]
 
-    /// The spec's name for the code, or nil for a code the table does not name.
+    /// The spec's name for the code (a range's name for a code in a named range), or nil for a code
+    /// the table does not name.
     public var name: String? {
         switch rawValue {
         case 0x00: "Success"

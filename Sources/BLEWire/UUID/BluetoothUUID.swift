@@ -74,6 +74,10 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
 }
 
 extension BluetoothUUID {
-    /// The name the UUID table gives, if any (e.g. `Client Characteristic Configuration`).
-    public var knownName: String? { Self.knownNames.first { $0.uuid == self }?.name }
+    /// Its name: the one `Specs/ble/uuids.csv` gives (the stack's and its devices' UUIDs, e.g. Laird
+    /// VSP RX), else the Bluetooth SIG's for a 16-bit UUID (e.g. `Client Characteristic Configuration`).
+    public var knownName: String? {
+        if let named = Self.knownNames.first(where: { $0.uuid == self }) { return named.name }
+        return uuid16.flatMap { AssignedNumbers.uuid($0)?.name }
+    }
 }
