@@ -94,14 +94,16 @@ peers-export: peers-deps
 	@Tests/Peers/export-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
-## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), and `hcipico rig`
+## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), `scan` and `gatt`
+## against Bumble's own profile classes (Device Information, Battery, Heart Rate, a 700-byte value) and
+## against the same server with its responses corrupted on purpose, and `hcipico rig`
 ## with two Pico peripherals sharing one host over one H4 link, a third on a second controller and a simulator in the
 ## same rig, and a controller that hangs mid-run (reset). Without
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
 	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter ConnectCommandPeerTests \
-		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter SerialCommandPeerTests \
+		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter GATTProfilePeerTests --filter SerialCommandPeerTests \
 		--filter RTTCommandPeerTests --filter RigCommandPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).

@@ -11,6 +11,17 @@ struct DeviceLink {
     let name: String
     let path: Path
     private(set) var capture: BTSnoopWriter? = nil
+    /// What the bearer dropped, told on standard error.
+    let drops: DroppedPDUReport
+
+    init(client: GATTClient, name: String, path: Path, capture: BTSnoopWriter? = nil) {
+        self.client = client
+        self.name = name
+        self.path = path
+        self.capture = capture
+        drops = DroppedPDUReport(device: name)
+        drops.install(on: client.bearer)
+    }
 
     enum Path {
         /// A simulated peripheral in this process; `close` stops it.
@@ -141,6 +152,7 @@ struct DeviceLink {
     /// Ends the link: the ATT bearer, then the host (which disconnects), then the capture file.
     func close() async {
         client.bearer.close()
+        drops.finish(dropped: client.bearer.droppedPDUCount)
         switch path {
         case .simulator(_, let close): close()
         case .kernel: break

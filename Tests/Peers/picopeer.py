@@ -31,6 +31,8 @@ from bumble.transport.common import AsyncPipeSink
 
 from h4server import H4Server
 from peerlink import PeerController, PeerLink, strip_extended_features
+from profiles import CORRUPTIONS, ProfileServer, corrupt
+from profiles import advertising_data as profile_advertising_data
 from vsp import VSP_SERVICE_UUID, VspServer
 
 FIRST_PERIPHERAL_ADDRESS = 0xF0_11_22_33_44_55  # random static (two top bits set)
@@ -66,15 +68,26 @@ async def start_peripheral(link, index: int, options) -> Device:
     controller = PeerController(f"peripheral{index + 1}", link=link)
     controller.le_acl_data_packet_length = 251  # the peer's own host is not under test
     device = Device(name=name, address=hci.Address(address), host=Host(controller, AsyncPipeSink(controller)))
-    server = VspServer(device, mode=options.modes[index % len(options.modes)], emit=emit, pace=options.pace,
-                       chunk=options.chunk, disconnect_after=options.disconnect_after)
+    mode = options.modes[index % len(options.modes)]
+    if mode == "profiles":
+        server = None
+        ProfileServer(device, emit=emit)
+        advertisement = profile_advertising_data(name)
+    else:
+        server = VspServer(device, mode=mode, emit=emit, pace=options.pace,
+                           chunk=options.chunk, disconnect_after=options.disconnect_after)
+        advertisement = advertising_data(name)
+    if options.corrupt:
+        corrupt(device, options.corrupt, emit)
 
     def on_connection(connection):
-        server.open(connection)
+        if server is not None:
+            server.open(connection)
         emit("connected", peripheral=address, handle=connection.handle, central=str(connection.peer_address))
 
         def on_disconnection(reason):
-            server.close(connection)
+            if server is not None:
+                server.close(connection)
             emit("disconnected", peripheral=address, handle=connection.handle, reason=reason)
 
         def on_mtu():
@@ -86,10 +99,11 @@ async def start_peripheral(link, index: int, options) -> Device:
             asyncio.create_task(request_parameter_update(connection, address, options.conn_update_delay))
 
     device.on(device.EVENT_CONNECTION, on_connection)
-    server.tx.on(server.tx.EVENT_SUBSCRIPTION, lambda connection, notify, indicate: emit(
-        "subscribed", peripheral=address, handle=connection.handle, notify=bool(notify)))
+    if server is not None:
+        server.tx.on(server.tx.EVENT_SUBSCRIPTION, lambda connection, notify, indicate: emit(
+            "subscribed", peripheral=address, handle=connection.handle, notify=bool(notify)))
     await device.power_on()
-    await device.start_advertising(auto_restart=True, advertising_data=advertising_data(name),
+    await device.start_advertising(auto_restart=True, advertising_data=advertisement,
                                    advertising_interval_min=20, advertising_interval_max=20)
     return device
 
@@ -157,8 +171,11 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--le-acl-len", type=int, default=27, help="LE ACL buffer size reported to the host (27 or 251)")
     parser.add_argument("--le-acl-count", type=int, default=8, help="LE ACL buffers (host credits)")
     parser.add_argument("--peripherals", type=int, default=1, choices=range(1, 5))
-    parser.add_argument("--mode", default="pico", metavar="pico|echo[,…]",
-                        help="behaviour behind the VSP service; a comma list gives each peripheral its own")
+    parser.add_argument("--mode", default="pico", metavar="pico|echo|profiles[,…]",
+                        help="behaviour behind the VSP service, or Bumble's own profiles instead of it "
+                             "(profiles.py); a comma list gives each peripheral its own")
+    parser.add_argument("--corrupt", choices=CORRUPTIONS,
+                        help="rewrite the peripherals' ATT responses on purpose (profiles.py)")
     parser.add_argument("--name", default="PicoSim", help="first peripheral's name; others get 2, 3, ...")
     parser.add_argument("--pace", type=float, default=0.0, help="script sample interval multiplier (0: no waiting)")
     parser.add_argument("--chunk", type=int, default=0, help="max notification payload (0: ATT_MTU - 3)")
@@ -178,8 +195,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     if options.le_acl_len < 27 or options.le_acl_len > 251:
         parser.error("--le-acl-len must be 27..251")
     options.modes = options.mode.split(",")
-    if any(mode not in ("pico", "echo") for mode in options.modes):
-        parser.error("--mode takes pico, echo or a comma list of them")
+    if any(mode not in ("pico", "echo", "profiles") for mode in options.modes):
+        parser.error("--mode takes pico, echo, profiles or a comma list of them")
     if options.btsnoop and options.transport:
         parser.error("--btsnoop needs --listen")
     return options

@@ -30,16 +30,22 @@ public enum GATTError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .att(let error): error.description
-        case .transactionTimeout(let request): "no response to ATT request 0x\(hex(request)) within 30 s; bearer closed"
+        case .transactionTimeout(let request): "no response to \(Self.named(request)) within 30 s; bearer closed"
         case .disconnected(let reason): "ATT bearer closed: \(reason)"
         case .send(let reason): "ATT send failed: \(reason)"
-        case .invalidResponse(let request, let error): "invalid response to 0x\(hex(request)): \(error)"
-        case .unexpectedResponse(let request, let what): "unexpected response to 0x\(hex(request)): \(what)"
+        case .invalidResponse(let request, let error): "invalid response to \(Self.named(request)): \(error)"
+        case .unexpectedResponse(let request, let what): "unexpected response to \(Self.named(request)): \(what)"
         case .invalidArgument(let what): "invalid argument: \(what)"
         case .notFound(let what): "not found: \(what)"
         case .serviceChanged(let start, let end): "service changed in handles 0x\(hex(start))–0x\(hex(end))"
         case .notStarted: "ATT bearer not started"
         case .cancelled: "cancelled"
         }
+    }
+
+    /// `ATT_READ_BY_GROUP_TYPE_REQ (0x10)`, or `ATT request 0xNN` for an opcode the table does not have.
+    static func named(_ request: UInt8) -> String {
+        let code = (request < 0x10 ? "0x0" : "0x") + hex(request)
+        return ATTOpcode(rawValue: request).map { "\($0.specName) (\(code))" } ?? "ATT request \(code)"
     }
 }
