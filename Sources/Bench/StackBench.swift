@@ -108,9 +108,12 @@ enum StackBench {
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
-    static func renderTable(_ rows: [Row]) -> String {
+    static func renderTable(
+        _ rows: [Row],
+        title: String = "stack: ATT bearer + GATT client/server over a SOCK_SEQPACKET socketpair, ATT_MTU 247"
+    ) -> String {
         let width = rows.map(\.name.count).max() ?? 0
-        var lines = ["stack: ATT bearer + GATT client/server over a SOCK_SEQPACKET socketpair, ATT_MTU 247"]
+        var lines = [title]
         for row in rows {
             let name = row.name + String(repeating: " ", count: width - row.name.count)
             let value = format(row.value)
@@ -121,10 +124,10 @@ enum StackBench {
         return lines.joined(separator: "\n")
     }
 
-    static func renderJSON(_ rows: [Row]) -> String {
+    static func renderJSON(_ rows: [Row], suite: String = "stack") -> String {
         let entries = rows.map { row in
             "{\"name\":\"\(row.name)\",\"value\":\(row.value),\"unit\":\"\(row.unit)\",\"note\":\"\(row.note)\"}"
         }
-        return "{\"suite\":\"stack\",\"results\":[\(entries.joined(separator: ","))]}"
+        return "{\"suite\":\"\(suite)\",\"results\":[\(entries.joined(separator: ","))]}"
     }
 }

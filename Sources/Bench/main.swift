@@ -19,6 +19,7 @@ let suites: [BenchSuite] = [
     ArrivalsBench.suite,
     SerialBench.suite,
     RigBench.suite,
+    HostFloodBench.suite,
     SoakBench.suite,
 ]
 /// Suites that run only when named.

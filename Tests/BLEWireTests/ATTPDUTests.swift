@@ -116,6 +116,6 @@ import Testing
         // Bit 6 of the opcode is the Command Flag (Vol 3 Part F §3.3.1).
         #expect(ATTOpcode.allCases.filter { $0.rawValue & 0x40 != 0 }.allSatisfy { $0.kind == .command })
         #expect(ATTErrorCode.attributeNotFound.description == "Attribute Not Found (0x0A)")
-        #expect(ATTErrorCode(rawValue: 0x80).description == "0x80")
+        #expect(ATTErrorCode(rawValue: 0x80).description == "Application Error (0x80)")
     }
 }

@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Foundation
 import Testing
@@ -14,7 +15,7 @@ struct BTSnoopTests {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try BTSnoopWriter(path: path)
-        let controller = FakeController()
+        let controller = FakeHCIController()
         let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: controller, writer: writer))
         let before = Int64(Date().timeIntervalSince1970 * 1_000_000)
         try await host.start()
@@ -68,7 +69,7 @@ struct BTSnoopTests {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try BTSnoopWriter(path: path)
-        let controller = FakeController()
+        let controller = FakeHCIController()
         let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: controller, writer: writer))
         try await host.start()
         let link = try await host.connect(to: HostHarness.peer, timeout: .seconds(2))

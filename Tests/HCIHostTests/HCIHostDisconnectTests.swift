@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func theDisconnectWaitsForTheControllerToCompleteQueuedPackets() async throws {
-        var options = FakeController.Options()
+        var options = FakeHCIController.Options()
         options.autoComplete = false
         let harness = try await HostHarness(options)
         let link = try await harness.connect()

@@ -22,7 +22,7 @@ struct HCIHostInitTests {
 
     @Test("falls back to LE Read Buffer Size v1 when v2 is not in the supported-commands bitmap")
     func fallbackV1() async throws {
-        let harness = try await HostHarness(.init(commands: FakeController.baseCommands, leLength: 27, leCount: 3))
+        let harness = try await HostHarness(.init(commands: FakeHCIController.baseCommands, leLength: 27, leCount: 3))
         let opcodes = harness.controller.commandOpcodes
         #expect(opcodes.contains(0x2002) && !opcodes.contains(0x2060))
         #expect(harness.info.bufferSource == .leReadBufferSizeV1)
@@ -31,7 +31,7 @@ struct HCIHostInitTests {
 
     @Test("uses the shared ACL buffer when the LE buffer is reported as 0")
     func sharedBuffer() async throws {
-        let harness = try await HostHarness(.init(commands: FakeController.baseCommands, leLength: 0, leCount: 0))
+        let harness = try await HostHarness(.init(commands: FakeHCIController.baseCommands, leLength: 0, leCount: 0))
         #expect(harness.controller.commandOpcodes.contains(0x1005))
         #expect(harness.info.bufferSource == .sharedReadBufferSize)
         #expect(harness.info.aclDataLength == 310 && harness.info.aclPacketCount == 10)
@@ -47,7 +47,7 @@ struct HCIHostInitTests {
 
     @Test("a command the controller never answers fails with a typed timeout, bounded")
     func commandTimeout() async throws {
-        let controller = FakeController(.init(silent: [0x1002]))
+        let controller = FakeHCIController(.init(silent: [0x1002]))
         var configuration = HCIHostConfiguration()
         configuration.commandTimeout = .milliseconds(100)
         let host = HCIHost(transport: controller, configuration: configuration)
@@ -88,7 +88,7 @@ struct HCIHostInitTests {
     @Test("extended scanning and Extended Create Connection when the bitmap lists them")
     func extendedPath() async throws {
         let commands =
-            FakeController.baseCommands + [
+            FakeHCIController.baseCommands + [
                 HCILESetExtendedScanParameters.self, HCILESetExtendedScanEnable.self,
                 HCILEExtendedCreateConnection.self,
             ]

@@ -1,7 +1,9 @@
-import BLEHost
 import BLETesting
 import BLEWire
+import Synchronization
 import Testing
+
+@testable import BLEHost
 
 @Suite("HCIHost LE signaling and link events")
 struct HCIHostSignalingTests {
@@ -127,5 +129,53 @@ struct HCIHostSignalingTests {
             ]
         )
         #expect(link.parameters.interval == 24)
+    }
+}
+
+/// A peer that floods parameter requests gets its newest answered, and no task or command per request.
+@Suite("HCIHost parameter request floods")
+struct HCIHostParameterFloodTests {
+    @Test("of 200 accepted requests, the newest is applied and the ones it superseded are counted, not sent")
+    func newestRequestWins() async throws {
+        let harness = try await HostHarness()
+        let link = try await harness.connect()
+        let flood = 200
+        for index in 0..<flood {
+            let request = L2CAPConnectionParameterUpdateRequest(
+                identifier: UInt8(index % 250 + 1),
+                intervalMin: UInt16(24 + index),
+                intervalMax: UInt16(40 + index),
+                latency: 0,
+                timeout: 600
+            )
+            harness.controller.l2cap(handle: link.handle, channel: 5, request.encodedBytes)
+        }
+        let sent = { harness.controller.commands(HCILEConnectionUpdate.opcode) }
+        #expect(await eventually { sent().count + harness.host.statistics.supersededCommands == flood })
+        // Every request is answered on the signaling channel, accepted.
+        #expect(harness.sentFrames(handle: link.handle).filter { $0.channel == 5 }.count == flood)
+        let last = try #require(sent().last)
+        #expect(Array(last[2..<6]) == [UInt8(24 + flood - 1), 0, UInt8(40 + flood - 1), 0])
+    }
+}
+
+/// The command timeout's sleepers are never cancelled: one fires only for the deadline still armed.
+@Suite("LazyDeadline")
+struct LazyDeadlineTests {
+    @Test("an armed deadline fires once; a disarmed one never; an earlier one fires on its own time")
+    func firesOnlyWhenArmed() async throws {
+        let deadline = LazyDeadline()
+        let fired = Mutex<[String]>([])
+        let first = deadline.arm(at: .now + .seconds(120)) { fired.withLock { $0.append("first") } }
+        deadline.disarm(first)
+        // Earlier than the sleeper of the first: a sleeper of its own, not a wait of 120 s (eventually
+        // gives up long before).
+        _ = deadline.arm(at: .now + .milliseconds(50)) { fired.withLock { $0.append("second") } }
+        #expect(await eventually { fired.withLock { $0 } == ["second"] })
+        let third = deadline.arm(at: .now + .milliseconds(30)) { fired.withLock { $0.append("third") } }
+        #expect(await eventually { fired.withLock { $0 } == ["second", "third"] })
+        deadline.disarm(third)
+        try await Task.sleep(for: .seconds(3))
+        #expect(fired.withLock { $0 } == ["second", "third"])
     }
 }

@@ -1,18 +1,19 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Testing
 
-/// Link tuning on our own host against `FakeController`: the exact commands, the values read back from
+/// Link tuning on our own host against `FakeHCIController`: the exact commands, the values read back from
 /// the events, and every refusal, skip and silence reported.
 @Suite struct HCIHostTuningTests {
     static let tuningCommands: [any HCICommandPacket.Type] =
-        FakeController.baseCommands + [
+        FakeHCIController.baseCommands + [
             HCILEReadBufferSizeV2.self, HCILEReadRemoteFeatures.self, HCILEConnectionUpdate.self,
             HCILESetDataLength.self, HCILESetPHY.self,
         ]
 
-    static func options(_ change: (inout FakeTuning) -> Void = { _ in }) -> FakeController.Options {
-        var options = FakeController.Options()
+    static func options(_ change: (inout FakeTuning) -> Void = { _ in }) -> FakeHCIController.Options {
+        var options = FakeHCIController.Options()
         options.commands = tuningCommands
         options.tuning.localFeatures = LinkTuner.dataLengthExtensionBit | LinkTuner.twoMegabitPHYBit
         change(&options.tuning)
@@ -110,7 +111,7 @@ import Testing
         #expect(!bare.controller.commandOpcodes.contains(0x2022) && !bare.controller.commandOpcodes.contains(0x2032))
         await bare.host.shutdown()
 
-        options.commands = FakeController.baseCommands + [HCILEReadBufferSizeV2.self]
+        options.commands = FakeHCIController.baseCommands + [HCILEReadBufferSizeV2.self]
         let old = try await HostHarness(options)
         report = await Self.patient.apply(.lowLatency, to: try await old.connect())
         #expect(

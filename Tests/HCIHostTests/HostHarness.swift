@@ -1,9 +1,10 @@
 import BLEHost
+import BLETesting
 import BLEWire
 
 /// A started host on a fake controller, connected to one peer.
 struct HostHarness {
-    let controller: FakeController
+    let controller: FakeHCIController
     let host: HCIHost
     let info: HCIControllerInfo
 
@@ -11,8 +12,8 @@ struct HostHarness {
 
     /// `timeout` is the host's command timeout: generous by default, since the whole suite in
     /// parallel on two cores can hold a task back for seconds; tests of timeouts pass a short one.
-    init(_ options: FakeController.Options = .init(), timeout: Duration = .seconds(10)) async throws {
-        controller = FakeController(options)
+    init(_ options: FakeHCIController.Options = .init(), timeout: Duration = .seconds(10)) async throws {
+        controller = FakeHCIController(options)
         var configuration = HCIHostConfiguration()
         configuration.commandTimeout = timeout
         host = HCIHost(transport: controller, configuration: configuration)

@@ -55,7 +55,8 @@ extension HCIConnection {
         )
         report(.parameterRequest(parameters, accepted: accepted, viaL2CAP: true))
         if accepted {
-            host.sendDetached(
+            sendNewest(
+                on: parameterUpdates,
                 HCILEConnectionUpdate(
                     connectionHandle: handle,
                     connectionIntervalMin: parameters.intervalMin,
@@ -100,7 +101,8 @@ extension HCIConnection {
         let accepted = host.configuration.acceptedParameters.accepts(parameters)
         report(.parameterRequest(parameters, accepted: accepted, viaL2CAP: false))
         if accepted {
-            host.sendDetached(
+            sendNewest(
+                on: parameterReplies,
                 HCILERemoteConnectionParameterRequestReply(
                     connectionHandle: handle,
                     intervalMin: event.intervalMin,
@@ -113,10 +115,28 @@ extension HCIConnection {
                 what: "LE Remote Connection Parameter Request Reply on \(self)"
             )
         } else {
-            host.sendDetached(
+            sendNewest(
+                on: parameterReplies,
                 HCILERemoteConnectionParameterRequestNegativeReply(connectionHandle: handle, reason: 0x3B),
                 what: "LE Remote Connection Parameter Request Negative Reply on \(self)"
             )
         }
+    }
+
+    /// Sends `command` through `sender` (the newest of its kind only); one superseded is counted.
+    private func sendNewest<Command: HCICommandPacket>(
+        on sender: NewestCommandSender,
+        _ command: Command,
+        what: String
+    ) {
+        let replaced = sender.submit { [weak host] in
+            guard let host else { return }
+            do throws(HCIHostError) {
+                _ = try await host.send(command)
+            } catch {
+                host.diagnose("\(what) failed: \(error)")
+            }
+        }
+        if replaced { host.state.withLock { $0.statistics.supersededCommands += 1 } }
     }
 }

@@ -20,6 +20,10 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
     public static let eventLimit = 256
     let eventSink: AsyncStream<HCIConnectionEvent>.Continuation
     let reassembler = L2CAPReassembler()
+    /// The LE Connection Update a peer's accepted request asks for, and the reply to the controller's
+    /// LE Remote Connection Parameter Request: each the newest only (see `NewestCommandSender`).
+    let parameterUpdates = NewestCommandSender()
+    let parameterReplies = NewestCommandSender()
     /// Strong: the host keeps its connections until they end, so the cycle ends with the link.
     let host: HCIHost
     let state: Mutex<State>

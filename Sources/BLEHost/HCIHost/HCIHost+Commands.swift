@@ -46,12 +46,10 @@ extension HCIHost {
         await commandGate.acquire()
         defer { commandGate.release() }
         if let closed = state.withLock({ $0.closed }) { throw .notRunning(closed) }
-        let timeout = configuration.commandTimeout
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { self?.finishCommand(opcode: opcode, .failure(.commandTimeout(opcode: opcode))) }
+        let deadline = commandDeadline.arm(at: .now + configuration.commandTimeout) { [weak self] in
+            self?.finishCommand(opcode: opcode, .failure(.commandTimeout(opcode: opcode)))
         }
-        defer { timer.cancel() }
+        defer { commandDeadline.disarm(deadline) }
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<HCICommandResult, HCIHostError>, Never>) in
             state.withLock { $0.pendingCommand = PendingCommand(opcode: opcode, continuation: continuation) }
@@ -82,17 +80,5 @@ extension HCIHost {
             return pending
         }
         pending?.continuation.resume(returning: result)
-    }
-
-    /// Runs `command` off the reader thread (replies the receive path owes the controller).
-    func sendDetached<Command: HCICommandPacket>(_ command: Command, what: String) {
-        Task { [weak self] in
-            guard let self else { return }
-            do throws(HCIHostError) {
-                _ = try await self.send(command)
-            } catch {
-                self.diagnose("\(what) failed: \(error)")
-            }
-        }
     }
 }

@@ -12,6 +12,8 @@ public final class HCIHost: Sendable {
     public let configuration: HCIHostConfiguration
     let state = Mutex(State())
     let commandGate = AsyncGate()
+    /// The outstanding command's timeout (one at a time, like the command).
+    let commandDeadline = LazyDeadline()
     let connectGate = AsyncGate()
     /// Where outgoing ACL packets are built; used only under `state`'s lock.
     let scratch = ScratchBuffer(capacity: 4 + 1024)
@@ -128,6 +130,9 @@ public struct HCIHostStatistics: Sendable, Hashable {
     public var rejectedSignaling = 0
     /// Link events (`HCIConnection.events`) dropped because nobody read them and the bound was reached.
     public var droppedLinkEvents = 0
+    /// Commands owed to a peer's or the controller's parameter requests that a newer request superseded
+    /// before they were sent (only the newest is sent, see `HCIConnection`).
+    public var supersededCommands = 0
     /// ACL packets sent and received.
     public var aclSent = 0
     public var aclReceived = 0

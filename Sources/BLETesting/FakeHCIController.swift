@@ -1,30 +1,59 @@
-import BLEHost
-import BLEWire
+public import BLEHost
+public import BLEWire
 import Dispatch
 import Synchronization
 
-/// An in-memory controller for `HCIHost` tests: answers the initialisation commands, connects on LE
+/// An in-memory controller for `HCIHost` tests and benchmarks: answers the initialisation commands, connects on LE
 /// Create Connection, records every packet the host sends, and delivers its own packets on a serial
 /// queue (the stand-in for a transport's reader thread), never inside `send`.
-final class FakeController: HCITransport {
-    struct Options {
-        var commands: [any HCICommandPacket.Type] = FakeController.baseCommands + [HCILEReadBufferSizeV2.self]
-        var leLength: UInt16 = 27
-        var leCount: UInt8 = 4
-        var sharedLength: UInt16 = 310
-        var sharedCount: UInt16 = 10
+public final class FakeHCIController: HCITransport {
+    public struct Options: Sendable {
+        public init(
+            commands: [any HCICommandPacket.Type] = FakeHCIController.baseCommands + [HCILEReadBufferSizeV2.self],
+            leLength: UInt16 = 27,
+            leCount: UInt8 = 4,
+            sharedLength: UInt16 = 310,
+            sharedCount: UInt16 = 10,
+            autoComplete: Bool = true,
+            silent: Set<UInt16> = [],
+            completesConnections: Bool = true,
+            address: BluetoothAddress = BluetoothAddress(value: 0x00_00_5E_00_53_01),
+            tuning: FakeTuning = FakeTuning(),
+            records: Bool = true
+        ) {
+            self.commands = commands
+            self.leLength = leLength
+            self.leCount = leCount
+            self.sharedLength = sharedLength
+            self.sharedCount = sharedCount
+            self.autoComplete = autoComplete
+            self.silent = silent
+            self.completesConnections = completesConnections
+            self.address = address
+            self.tuning = tuning
+            self.records = records
+        }
+
+        public var commands: [any HCICommandPacket.Type]
+        public var leLength: UInt16
+        public var leCount: UInt8
+        public var sharedLength: UInt16
+        public var sharedCount: UInt16
         /// Answer ACL packets with Number Of Completed Packets at once.
-        var autoComplete = true
+        public var autoComplete: Bool
         /// Opcodes the controller never answers.
-        var silent: Set<UInt16> = []
+        public var silent: Set<UInt16>
         /// Answer LE Create Connection with a Connection Complete.
-        var completesConnections = true
-        var address = BluetoothAddress(value: 0x00_00_5E_00_53_01)
-        /// How the link-tuning commands are answered (FakeController+Tuning).
-        var tuning = FakeTuning()
+        public var completesConnections: Bool
+        public var address: BluetoothAddress
+        /// How the link-tuning commands are answered (FakeHCIController+Tuning).
+        public var tuning: FakeTuning
+        /// Keep every command and ACL packet the host sends (for `commands(_:)` and `aclPackets`); off
+        /// for a flood, so that only the host's memory grows.
+        public var records: Bool
     }
 
-    static let baseCommands: [any HCICommandPacket.Type] = [
+    public static let baseCommands: [any HCICommandPacket.Type] = [
         HCIReset.self, HCIReadLocalVersionInformation.self, HCIReadLocalSupportedCommands.self,
         HCIReadLocalSupportedFeatures.self, HCIReadBDADDR.self, HCISetEventMask.self, HCILESetEventMask.self,
         HCILEReadBufferSize.self, HCIReadBufferSize.self, HCILEReadLocalSupportedFeatures.self,
@@ -32,7 +61,7 @@ final class FakeController: HCITransport {
         HCILECreateConnectionCancel.self, HCIDisconnect.self,
     ]
 
-    let options: Options
+    public let options: Options
     private let queue = DispatchQueue(label: "fake-controller")
     private struct State {
         var receive: (@Sendable (HCIPacketIndicator, UnsafeRawBufferPointer) -> Void)?
@@ -43,23 +72,23 @@ final class FakeController: HCITransport {
     }
     private let state = Mutex(State())
 
-    init(_ options: Options = Options()) { self.options = options }
+    public init(_ options: Options = Options()) { self.options = options }
 
-    var commandOpcodes: [UInt16] { state.withLock { $0.commands.map(\.opcode) } }
-    func commands(_ opcode: UInt16) -> [[UInt8]] {
+    public var commandOpcodes: [UInt16] { state.withLock { $0.commands.map(\.opcode) } }
+    public func commands(_ opcode: UInt16) -> [[UInt8]] {
         state.withLock { $0.commands.filter { $0.opcode == opcode }.map(\.parameters) }
     }
-    var aclPackets: [[UInt8]] { state.withLock { $0.acl } }
+    public var aclPackets: [[UInt8]] { state.withLock { $0.acl } }
 
-    func send(_ type: HCIPacketIndicator, _ packet: UnsafeRawBufferPointer) throws(TransportError) {
+    public func send(_ type: HCIPacketIndicator, _ packet: UnsafeRawBufferPointer) throws(TransportError) {
         let bytes = Array(packet)
         switch type {
         case .command:
             let opcode = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
-            state.withLock { $0.commands.append((opcode, Array(bytes[3...]))) }
+            if options.records { state.withLock { $0.commands.append((opcode, Array(bytes[3...]))) } }
             if !options.silent.contains(opcode) { answer(opcode, Array(bytes[3...])) }
         case .acl:
-            state.withLock { $0.acl.append(bytes) }
+            if options.records { state.withLock { $0.acl.append(bytes) } }
             if options.autoComplete {
                 let handle = (UInt16(bytes[0]) | UInt16(bytes[1]) << 8) & 0x0FFF
                 completePackets(handle: handle, count: 1)
@@ -69,7 +98,7 @@ final class FakeController: HCITransport {
         }
     }
 
-    func start(
+    public func start(
         receive: @escaping @Sendable (HCIPacketIndicator, UnsafeRawBufferPointer) -> Void,
         closed: @escaping @Sendable (TransportError) -> Void
     ) throws(TransportError) {
@@ -79,7 +108,7 @@ final class FakeController: HCITransport {
         }
     }
 
-    func close() {
+    public func close() {
         let closed = state.withLock { state in
             defer { state.closed = nil }
             return state.closed
@@ -88,17 +117,17 @@ final class FakeController: HCITransport {
     }
 
     /// Delivers a packet from the controller (asynchronously, in order).
-    func deliver(_ type: HCIPacketIndicator, _ bytes: [UInt8]) {
+    public func deliver(_ type: HCIPacketIndicator, _ bytes: [UInt8]) {
         let receive = state.withLock { $0.receive }
         queue.async { bytes.withUnsafeBytes { receive?(type, $0) } }
     }
 
     /// Waits until every packet delivered so far has been handled.
-    func settle() { queue.sync {} }
+    public func settle() { queue.sync {} }
 
-    func event<Event: WireCodable>(_ event: Event) { deliver(.event, event.encodedBytes) }
+    public func event<Event: WireCodable>(_ event: Event) { deliver(.event, event.encodedBytes) }
 
-    func completePackets(handle: UInt16, count: UInt16) {
+    public func completePackets(handle: UInt16, count: UInt16) {
         event(
             HCINumberOfCompletedPacketsEvent(handles: [
                 HCICompletedPackets(connectionHandle: handle, numCompletedPackets: count)
@@ -107,7 +136,7 @@ final class FakeController: HCITransport {
     }
 
     /// An ACL packet to the host with an explicit boundary flag.
-    func acl(handle: UInt16, first: Bool, _ data: [UInt8]) {
+    public func acl(handle: UInt16, first: Bool, _ data: [UInt8]) {
         let header = HCIACLHeader(
             handle: handle,
             packetBoundary: first ? .firstFlushable : .continuing,
@@ -117,7 +146,7 @@ final class FakeController: HCITransport {
     }
 
     /// A whole L2CAP frame on `channel` in one ACL packet, whatever its size.
-    func l2cap(handle: UInt16, channel: UInt16, _ payload: [UInt8]) {
+    public func l2cap(handle: UInt16, channel: UInt16, _ payload: [UInt8]) {
         acl(
             handle: handle,
             first: true,
@@ -125,11 +154,11 @@ final class FakeController: HCITransport {
         )
     }
 
-    func complete(_ opcode: UInt16, _ parameters: [UInt8]) {
+    public func complete(_ opcode: UInt16, _ parameters: [UInt8]) {
         event(HCICommandCompleteEvent(numHCICommandPackets: 1, commandOpcode: opcode, returnParameters: parameters))
     }
 
-    func status(_ opcode: UInt16, _ status: HCIStatus = .success) {
+    public func status(_ opcode: UInt16, _ status: HCIStatus = .success) {
         event(HCICommandStatusEvent(status: status, numHCICommandPackets: 1, commandOpcode: opcode))
     }
 

@@ -1,21 +1,23 @@
 import BLEHost
-import BLEWire
+public import BLEWire
 
-/// How `FakeController` answers link tuning: each command's status and its completion event.
-struct FakeTuning {
-    var localFeatures: UInt64 = 0
-    var remoteFeatures: UInt64 = 0x1FF
+/// How `FakeHCIController` answers link tuning: each command's status and its completion event.
+public struct FakeTuning: Sendable {
+    public init() {}
+
+    public var localFeatures: UInt64 = 0
+    public var remoteFeatures: UInt64 = 0x1FF
     /// Status of LE Connection Update Complete (Command Status is success).
-    var updateStatus: HCIStatus = .success
+    public var updateStatus: HCIStatus = .success
     /// Command Complete status of LE Set Data Length, and whether Data Length Change follows.
-    var dataLengthStatus: HCIStatus = .success
-    var sendsDataLengthChange = true
+    public var dataLengthStatus: HCIStatus = .success
+    public var sendsDataLengthChange = true
     /// Command Status of LE Set PHY, and the status of PHY Update Complete.
-    var phyCommandStatus: HCIStatus = .success
-    var phyEventStatus: HCIStatus = .success
+    public var phyCommandStatus: HCIStatus = .success
+    public var phyEventStatus: HCIStatus = .success
 }
 
-extension FakeController {
+extension FakeHCIController {
     /// LE Read Remote Features, LE Connection Update, LE Set Data Length, LE Set PHY. A Connection
     /// Update Complete for another handle goes first (the kernel's own links do that), which the host
     /// must not take for ours.
