@@ -26,7 +26,8 @@ public struct DeviceConfig: Sendable, Equatable {
     public var addressType: String
     /// `kernel`, `kernel:hciN`, `user:hciN`, `serial:…`, `tcp:HOST:PORT` or `sim`.
     public var transport: String
-    /// Link tuning after connecting (a preset or explicit values), nil to leave the link as it comes.
+    /// Link tuning beside the runs once connected (a preset or explicit values), nil to leave the link as
+    /// it comes.
     public var link: LinkTuningRequest?
     /// The script as configured (its path) and as it will be sent.
     public var scriptPath: String

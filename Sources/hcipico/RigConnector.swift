@@ -5,7 +5,8 @@ import Logging
 import PicoSimulator
 import RigCore
 
-/// Opens a rig device's link: the radio paths through `DeviceLink` (with the config's link tuning),
+/// Opens a rig device's link: the radio paths through `DeviceLink` (the config's link tuning beside the
+/// runs, `RigLinkTuning`),
 /// or a simulated EmStat Pico of its own, in this process. Kernel adapters are watched and brought
 /// back by `adapters`; user-space controllers that stop answering are reset by `hosts`.
 struct RigConnector: DeviceConnector {
@@ -51,19 +52,15 @@ struct RigConnector: DeviceConnector {
             throw Failure(description: error.description)
         }
         adapters.linkOpened(adapter)
-        var parameters = "MTU \(link.client.bearer.mtu)"
-        if let request = device.link {
-            if let report = await link.tune(request), let connection = report.connection.value {
-                parameters += ", \(connection)"
-            } else {
-                parameters += ", \(request.name) requested"
-            }
+        let tuning = RigLinkTuning(base: "MTU \(link.client.bearer.mtu)", request: device.link) { request in
+            await link.tune(request)?.connection.value.map { "\($0)" }
         }
         return RigLink(
             client: link.client,
-            parameters: parameters,
+            currentParameters: { tuning.parameters },
             readRSSI: { await link.readRSSI() },
             close: { [adapters] in
+                tuning.cancel()
                 await link.close()
                 adapters.linkClosed(adapter)
             }
@@ -97,12 +94,15 @@ struct RigConnector: DeviceConnector {
             try? await connection.disconnect()
             throw Failure(description: "\(address): \(error)")
         }
-        var parameters = "MTU \(client.bearer.mtu), \(transport)"
-        if let request = device.link {
-            let report = await LinkTuner().apply(request, to: connection)
-            parameters += report.connection.value.map { ", \($0)" } ?? ", \(request.name) requested"
+        let tuning = RigLinkTuning(base: "MTU \(client.bearer.mtu), \(transport)", request: device.link) { request in
+            await LinkTuner().apply(request, to: connection).connection.value.map { "\($0)" }
         }
-        return RigLink(client: client, parameters: parameters, readRSSI: { await connection.readRSSI() }) {
+        return RigLink(
+            client: client,
+            currentParameters: { tuning.parameters },
+            readRSSI: { await connection.readRSSI() }
+        ) {
+            tuning.cancel()
             client.bearer.close()
             try? await connection.disconnect()
         }

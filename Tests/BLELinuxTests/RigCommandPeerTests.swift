@@ -76,11 +76,13 @@ struct RigCommandPeerTests {
         let radios = peer.peripherals.map { ($0, peer.port) } + other.peripherals.map { ($0, other.port) }
         var config = "[rig]\nname = \"peer-rig\"\n"
         for (index, (address, port)) in radios.enumerated() {
+            // The third tunes its link beside its run (Bumble's controller answers the tuning commands).
             config += Self.picoDevice(
                 "pico-\(index + 1)",
                 address: "\(address)",
                 transport: "tcp:127.0.0.1:\(port)",
-                schedule: "once"
+                schedule: "once",
+                extra: index == 2 ? "link = \"low-latency\"" : ""
             )
         }
         config += "[[device]]\nname = \"sim-1\"\ntransport = \"sim\"\nrealtime = false\n"

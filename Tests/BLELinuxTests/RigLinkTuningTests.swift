@@ -1,0 +1,38 @@
+import BLEHost
+import BLETesting
+import Synchronization
+import Testing
+
+@testable import hcipico
+
+/// The rig tunes a link beside its runs: the provenance says so until the tuning reports.
+@Suite struct RigLinkTuningTests {
+    @Test func theTextSaysBeingAppliedUntilTheTuningReportsThenWhatIsInForce() async throws {
+        let release = Mutex(false)
+        let tuning = RigLinkTuning(base: "MTU 247", request: .lowLatency) { _ in
+            while !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+            return "interval 7.5 ms"
+        }
+        // Nothing waits for the tuning: the text is there at once, and a run may start.
+        #expect(tuning.parameters == "MTU 247, low-latency being applied")
+        release.withLock { $0 = true }
+        #expect(await eventually { tuning.parameters == "MTU 247, interval 7.5 ms" })
+    }
+
+    @Test func aTuningThatCannotTellSaysWhatWasRequestedAndNoneLeavesTheBase() async throws {
+        let unknown = RigLinkTuning(base: "MTU 23", request: .lowLatency) { _ in nil }
+        #expect(await eventually { unknown.parameters == "MTU 23, low-latency requested" })
+        let none = RigLinkTuning(base: "MTU 23", request: nil) { _ in "never" }
+        #expect(none.parameters == "MTU 23")
+    }
+
+    @Test func aCancelledTuningLeavesTheTextAsItWas() async throws {
+        let tuning = RigLinkTuning(base: "MTU 247", request: .lowLatency) { _ in
+            try? await Task.sleep(for: .seconds(30))
+            return "interval 7.5 ms"
+        }
+        tuning.cancel()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(tuning.parameters == "MTU 247, low-latency being applied")
+    }
+}
