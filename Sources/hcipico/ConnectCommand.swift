@@ -69,8 +69,15 @@ struct ConnectCommand: AsyncParsableCommand {
 
     func validate() throws {
         if script != nil && technique != nil { throw ValidationError("choose one of --script and --technique") }
-        if case .simulator(let kind) = try link.target(), kind != .pico {
+        let target = try link.target()
+        if case .simulator(let kind) = target, kind != .pico {
             throw ValidationError("connect runs MethodSCRIPT: sim:\(kind.rawValue) is not an EmStat Pico")
+        }
+        // A real cell is attached to a real device: nothing runs on it that the user did not choose.
+        if case .radio = target, script == nil, technique == nil {
+            throw ValidationError(
+                "say what to run on \(link.device): --script FILE or --technique NAME (the simulator alone runs a CV by default)"
+            )
         }
     }
 

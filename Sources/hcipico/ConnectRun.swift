@@ -126,7 +126,10 @@ struct ConnectRun: Sendable {
             return failure.isOutputClosed ? .outputClosed : .writeFailed
         case .success(let end):
             if end.complete { return .success }
-            StandardError.report("run incomplete: \(end.reason ?? "cut short") after \(end.packages) packages")
+            // A device error was shown as it came (LiveDisplay); the end does not repeat it.
+            let shown = end.reason != nil && end.reason == recorder.deviceErrors.first?.description
+            let why = shown ? "the device's error above" : end.reason ?? "cut short"
+            StandardError.report("run incomplete after \(end.packages) packages: \(why)")
             if let reason = shutdown.reason { return reason.exitStatus }
             if !recorder.deviceErrors.isEmpty { return .deviceError }
             return session.isConnected ? .deviceError : .connectionLost

@@ -13,6 +13,10 @@ final class LiveDisplay {
     private var lastProgress = Date.distantPast
     private var points = 0
     private var header = false
+    /// A progress line is drawn (on a terminal) and not yet wiped.
+    private var progressShown = false
+    /// Table rows printed so far (the rest were thinned out).
+    private var rowsShown = 0
     private let terminal = isatty(STDERR_FILENO) != 0
     private var lastPackage: PicoPackage?
     private var lastPrinted = -1
@@ -25,6 +29,7 @@ final class LiveDisplay {
 
     /// One line of the table (or of device text) where the table goes.
     private func emit(_ line: String) {
+        clearProgress()
         if tableOnStandardError {
             var stream = StandardError()
             print(line, to: &stream)
@@ -48,31 +53,55 @@ final class LiveDisplay {
                 progress(final: false)
             }
         case .text(let text): emit("T \(text)")
-        case .deviceError(let error): FileHandle.standardError.write(Data("\(error)\n".utf8))
-        case .malformed(let text): FileHandle.standardError.write(Data("malformed reply: \(text)\n".utf8))
+        case .deviceError(let error):
+            clearProgress()
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+        case .malformed(let text):
+            clearProgress()
+            FileHandle.standardError.write(Data("malformed reply: \(text)\n".utf8))
         case .ended:
             if showTable, let lastPackage, lastPackage.index != lastPrinted { row(lastPackage) }
         default: break
         }
     }
 
-    func finish() { progress(final: true) }
+    /// The final progress line, and what the table left out when it thinned the rows.
+    func finish() {
+        progress(final: true)
+        guard showTable, rowsShown < points else { return }
+        var stream = StandardError()
+        print(
+            "table: \(rowsShown) of \(points) points shown (at most \(Int(rowsPerSecond)) rows a second);"
+                + " --csv or --jsonl keep every point",
+            to: &stream
+        )
+    }
 
     private func row(_ package: PicoPackage) {
         if !header {
             header = true
             emit(
                 pad("#", 6) + pad("loop", 5) + pad("scan", 5)
-                    + package.values.map { pad("\($0.code) [\($0.unit)]", 16) }.joined()
+                    + package.values.map { pad("\($0.name ?? $0.code) [\($0.unit)]", 16) }.joined()
             )
         }
         lastPrinted = package.index
-        let values = package.values.map { pad(String(format: "%.6g", $0.value), 16) }.joined()
+        rowsShown += 1
+        // The shortest decimal that reads back as the value: the decimal the device sent (#22).
+        let values = package.values.map { pad(String($0.value), 16) }.joined()
         emit(
             pad(String(package.index), 6) + pad(String(package.loop), 5) + pad(package.scan.map(String.init) ?? "", 5)
                 + values
         )
         fflush(nil)
+    }
+
+    /// On a terminal, wipes the progress line (drawn without a newline) so that the next row or
+    /// message starts on a clean line; the next progress draws it again.
+    private func clearProgress() {
+        guard terminal, progressShown else { return }
+        progressShown = false
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 
     private func progress(final: Bool) {
@@ -81,6 +110,7 @@ final class LiveDisplay {
         let line =
             "points \(points)  rate \(String(format: "%.1f", rate))/s  elapsed \(String(format: "%.1f", elapsed)) s"
         let text = terminal ? "\r\u{1B}[K" + line + (final ? "\n" : "") : (final ? line + "\n" : "")
+        progressShown = terminal && !final
         FileHandle.standardError.write(Data(text.utf8))
     }
 

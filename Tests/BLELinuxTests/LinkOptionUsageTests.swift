@@ -7,7 +7,10 @@ import Testing
         let run = try #require(
             runProgram(
                 try builtHCIPico(),
-                ["connect", "F0:11:22:33:44:55", "--random", "--transport", "tcp:127.0.0.1:1", "--link", "7-15,0,2000"]
+                [
+                    "connect", "F0:11:22:33:44:55", "--random", "--transport", "tcp:127.0.0.1:1", "--technique", "lsv",
+                    "--link", "7-15,0,2000",
+                ]
             )
         )
         #expect(run.status == 64, "\(run.stderr)")

@@ -78,4 +78,17 @@ import Testing
         #expect(!end.complete && end.reason?.contains("!\(error.code.hex)") == true)
         #expect(events.contains { if case .ended = $0 { true } else { false } })
     }
+
+    /// A file that starts with its own `e` line: the device counts from the line after it, the error
+    /// names the line of the file.
+    @Test func deviceErrorNamesTheLineOfTheFileWithItsELine() async throws {
+        let link = try await SimulatedLink.make()
+        defer { link.close() }
+        let recorder = RunRecorder(sinks: [])
+        let script = "e\nvar c\nvar p\nset_pgstat_mode 2\nbogus_cmd 1\n\n"
+        _ = try await recorder.record(try await link.session.run(text: script)) { _ in }
+        let error = try #require(recorder.deviceErrors.first)
+        #expect(error.line == 5 && error.lineText == "bogus_cmd 1", "\(error)")
+        #expect(error.description.contains("at line 5, column 1: bogus_cmd 1"))
+    }
 }

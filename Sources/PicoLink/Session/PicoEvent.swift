@@ -34,7 +34,9 @@ public enum PicoEvent: Sendable, Equatable {
 /// A MethodSCRIPT error reply, with the message from the generated table and the script position.
 public struct PicoDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: DeviceErrorCode
-    /// The script line (1 = the first line after `e`) and column, when the device gave them.
+    /// The line of the script as the user gave it (the device counts from the first line after `e`;
+    /// this counts the text's own `e` line too, so it names the line of the file) and the column,
+    /// when the device gave them.
     public let line: Int?
     public let column: Int?
     /// That script line's text, when known.

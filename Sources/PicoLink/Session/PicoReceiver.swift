@@ -40,6 +40,8 @@ final class PicoReceiver: @unchecked Sendable {
         let device: String
         let run: Int
         let lines: [String]
+        /// The text's line number of `lines[0]` (`PicoScript.firstLineNumber`).
+        let firstLineNumber: Int
         /// The script's `pck_add` names per package length (see `PicoScript.names(forPackageOf:)`).
         let names: [Int: [String]]
         let backlog: EventBacklog
@@ -235,7 +237,7 @@ final class PicoReceiver: @unchecked Sendable {
                 }
                 let error = PicoDeviceError(
                     code: reply.code,
-                    line: reply.scriptLine,
+                    line: reply.scriptLine.map { $0 + context.firstLineNumber - 1 },
                     column: reply.scriptColumn,
                     lineText: text
                 )

@@ -42,6 +42,9 @@ public struct PicoScript: Sendable, Equatable {
 
     /// The script lines, without `e` and without newlines.
     public let lines: [String]
+    /// The line of the text as given that `lines[0]` was: 2 when the text starts with its own `e` line
+    /// (the device counts from the first line after `e`, so its line N is the text's N + this − 1).
+    public let firstLineNumber: Int
     /// What goes on the wire.
     public let bytes: [UInt8]
     /// The script's names for the values of each package it sends: one list per `pck_start … pck_end`
@@ -92,6 +95,7 @@ public struct PicoScript: Sendable, Equatable {
             throw PicoScriptError(line: 0, column: 0, reason: .tooLarge(bytes: bytes.count, limit: maximumBytes))
         }
         self.lines = lines.map { String(decoding: $0, as: UTF8.self) }
+        self.firstLineNumber = firstNumber
         self.bytes = bytes
         self.packageLayouts = Self.layouts(of: self.lines)
     }

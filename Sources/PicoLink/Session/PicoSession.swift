@@ -153,6 +153,7 @@ public final class PicoSession: Sendable {
                         device: name,
                         run: number,
                         lines: script.lines,
+                        firstLineNumber: script.firstLineNumber,
                         names: script.namesByPackageLength,
                         backlog: backlog
                     )
