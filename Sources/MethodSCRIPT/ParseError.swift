@@ -44,6 +44,8 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         case unclosedScope
         /// A version reply (`t…`) did not end with a `*` line within a few lines.
         case versionNotTerminated
+        /// A line starts with `t` but names no device a version reply names (`tespico…`, `tes4_lr…`).
+        case notAVersion
     }
 
     public var description: String {
@@ -68,6 +70,7 @@ extension ParseError.Reason: CustomStringConvertible {
         case .nestingTooDeep: "loops nested too deep"
         case .unclosedScope: "script ended with an open loop"
         case .versionNotTerminated: "version reply without its closing '*' line"
+        case .notAVersion: "a line starting with 't' that is no version reply (no known device after it)"
         }
     }
 

@@ -37,6 +37,7 @@ extension ReplyParser {
             )
             return nil
         case .version:
+            guard Self.isVersionReply(bytes) else { return LineFailure(column: column + 1, reason: .notAVersion) }
             let last = bytes.last == 0x2A
             state.pointee.inVersion = !last
             state.pointee.versionLines = 0
@@ -147,6 +148,21 @@ extension ReplyParser {
             )
         }
         return nil
+    }
+
+    /// The device prefixes a version reply starts with after its `t` (PalmSens' SDK and C example:
+    /// EmStat Pico, Sensit Wearable, EmStat4 HR/LR, MultiEmStat4 HR/LR, the Pico bootloader, Nexus).
+    static let versionPrefixes: [[UInt8]] = [
+        "espico", "senswb", "es4_hr", "es4_lr", "mes4hr", "mes4lr", "espbl", "nexus1",
+    ]
+    .map { Array($0.utf8) }
+
+    /// True when `bytes` (a line starting with `t`) is a version reply: `t` and a known device prefix,
+    /// not any line that happens to start with `t`.
+    static func isVersionReply(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        versionPrefixes.contains { prefix in
+            bytes.count > prefix.count && zip(prefix, bytes.dropFirst()).allSatisfy { $0 == $1 }
+        }
     }
 }
 

@@ -41,7 +41,7 @@ final class DecodeWriter {
             for sample in samples { row(sample, line: location.line) }
         case .malformed(let error, let raw):
             malformedLines += 1
-            let text = String(decoding: raw.prefix(120), as: UTF8.self)
+            let text = EscapedText.of(raw.prefix(120))
             report("\(name):\(error.line):\(error.column + 1): byte \(error.offset): \(error.reason): \(text)")
         case .deviceError(let reply):
             deviceErrors += 1
@@ -74,7 +74,7 @@ final class DecodeWriter {
         case .table:
             let value =
                 sample.isNaN
-                ? "NaN" : sample.isInteger ? String(Int(sample.value)) : String(format: "%.9g", sample.value)
+                ? "NaN" : sample.isInteger ? String(Int(sample.value)) : String(sample.value)
             out += TextColumn.pad(String(line), 7) + "  " + code + "    " + TextColumn.pad(value, 16) + "  " + unit
             out +=
                 String(repeating: " ", count: max(0, 4 - unit.count)) + "  "
@@ -106,10 +106,10 @@ final class DecodeWriter {
         case .scanEnd: text = "scan ends"
         case .loopStart: text = "loop starts"
         case .loopEnd: text = "loop ends"
-        case .text(let bytes): text = "text: \(String(decoding: bytes, as: UTF8.self))"
-        case .version(let bytes, _): text = "version: \(String(decoding: bytes, as: UTF8.self))"
+        case .text(let bytes): text = "text: \(EscapedText.of(bytes))"
+        case .version(let bytes, _): text = "version: \(EscapedText.of(bytes))"
         case .abortReply(let code): text = "abort reply" + (code.map { " \($0)" } ?? "")
-        case .serialNumber(let bytes): text = "serial number: \(String(decoding: bytes, as: UTF8.self))"
+        case .serialNumber(let bytes): text = "serial number: \(EscapedText.of(bytes))"
         case .scriptEnd: text = "script ends"
         default: return
         }

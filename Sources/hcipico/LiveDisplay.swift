@@ -52,13 +52,13 @@ final class LiveDisplay {
                 lastProgress = now
                 progress(final: false)
             }
-        case .text(let text): emit("T \(text)")
+        case .text(let text): emit("T \(EscapedText.of(text.utf8))")
         case .deviceError(let error):
             clearProgress()
             FileHandle.standardError.write(Data("\(error)\n".utf8))
         case .malformed(let text):
             clearProgress()
-            FileHandle.standardError.write(Data("malformed reply: \(text)\n".utf8))
+            FileHandle.standardError.write(Data("malformed reply: \(EscapedText.of(text.utf8))\n".utf8))
         case .ended:
             if showTable, let lastPackage, lastPackage.index != lastPrinted { row(lastPackage) }
         default: break

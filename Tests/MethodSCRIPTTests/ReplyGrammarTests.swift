@@ -96,6 +96,26 @@ import Testing
         )
     }
 
+    /// Only `t` and a known device is a version reply; another line starting with `t` is malformed
+    /// and does not swallow the lines after it.
+    @Test func aLineStartingWithTIsAVersionReplyOnlyWithADevice() {
+        for line in ["t", "tea time", "tespic", "tes4_xx1500"] {
+            let recorded = events(line + "\nL\n")
+            guard case .malformed(let error, _) = recorded.first else {
+                Issue.record("\(line): \(recorded)")
+                continue
+            }
+            #expect(error.reason == .notAVersion, "\(line)")
+            #expect(recorded.count == 2 && recorded[1] == .loopStart, "\(line): \(recorded)")
+        }
+        for line in ["tespico1602#Oct 10 2022", "tes4_lr1500#Mar 12 2026*", "tnexus1", "tespbl0100"] {
+            guard case .version = events(line + "\n").first else {
+                Issue.record("\(line) is a version reply")
+                continue
+            }
+        }
+    }
+
     @Test func unterminatedVersionReplyEndsAfterAFewLines() {
         let recorded = events("tespico\na\nb\nc\nd\ne\nM0000\n*\n")
         #expect(

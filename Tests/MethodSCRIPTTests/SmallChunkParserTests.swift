@@ -68,14 +68,17 @@ import Testing
     }
 
     /// A version reply takes every line up to its `*` as text, a `P` line too; short lines (loop
-    /// ends, the empty line) come several to a chunk.
+    /// ends, the empty line) come several to a chunk. A bare `t` line is no version reply.
     @Test func versionRepliesAndShortLines() {
-        let text = "t\nPda8000000u\nR*\nL\nM0000\nPda8000000u\n*\n+\n\n-\n*\n\ne\nL\nL\n+\n+\n\nPda8000000u\n"
+        let text =
+            "tespico1602#Oct 10 2022\n"
+            + "Pda8000000u\nR*\nL\nM0000\nPda8000000u\n*\n+\n\n-\n*\n\ne\nL\nL\n+\n+\n\nPda8000000u\n"
         let bytes = Array(text.utf8)
         let whole = Recorder.events(bytes)
         #expect(
             whole.map(\.event).prefix(3) == [
-                .version("t", isLast: false), .version("Pda8000000u", isLast: false), .version("R*", isLast: true),
+                .version("tespico1602#Oct 10 2022", isLast: false), .version("Pda8000000u", isLast: false),
+                .version("R*", isLast: true),
             ]
         )
         for size in 1...40 { #expect(Recorder.events(bytes, chunks: [size]) == whole, "chunk \(size)") }
