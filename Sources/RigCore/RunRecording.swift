@@ -182,7 +182,13 @@ struct RunRecording {
     }
 
     /// Lowercase hex SHA-256 of the script as sent (its lines, without `e`).
-    static func sha256(_ text: String) -> String {
+    static func sha256(_ text: String) -> String { RunProvenance.scriptSHA256(of: text) }
+}
+
+extension RunProvenance {
+    /// Lowercase hex SHA-256 of a script's text (its lines without `e`, joined by newlines), as the
+    /// provenance of every output and the journal give it.
+    public static func scriptSHA256(of text: String) -> String {
         SHA256.hash(data: Data(text.utf8)).map { byte in
             (byte < 16 ? "0" : "") + String(byte, radix: 16)
         }.joined()

@@ -31,8 +31,19 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "Run the built-in example: \(Technique.allCases.map(\.rawValue).joined(separator: ", ")).")
     var technique: Technique?
 
-    @Option(help: "Write one CSV row per value here ('-' for standard output).")
+    @Option(
+        help: """
+            Write CSV here ('-' for standard output): one row per point, a column per script variable \
+            ('p [V]', 'c [A]' with status and range), the run's provenance as leading '#' lines.
+            """
+    )
     var csv: String?
+
+    @Option(help: "The --csv layout: point (a row per data point, the default) or long (a row per value).")
+    var format: CSVLayout = .point
+
+    @Option(help: "Write the run as PSTrace exports CSV here (UTF-16 with BOM, six header lines).")
+    var pstrace: String?
 
     @Option(help: "Write JSON Lines here ('-' for standard output).")
     var jsonl: String?
@@ -40,7 +51,7 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "Write an SVG plot here.")
     var svg: String?
 
-    @Option(help: "Write CSV, JSON Lines and SVG into this directory, named DEVICE-TITLE-UTCSTART.")
+    @Option(help: "Write CSV, JSON Lines, SVG and PSTrace CSV into this directory, named DEVICE-TITLE-UTCSTART.")
     var out: String?
 
     @Flag(help: "Replace output files that exist already (refused otherwise).")
@@ -54,6 +65,10 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @Flag(help: "Print to standard error how long the link took to open and the first sample to arrive.")
     var timing = false
+
+    enum CSVLayout: String, ExpressibleByArgument, CaseIterable {
+        case point, long
+    }
 
     enum SyncMode: String, ExpressibleByArgument, CaseIterable {
         case package, interval, end
@@ -118,7 +133,15 @@ struct ConnectCommand: AsyncParsableCommand {
     /// The outputs, checked: nothing exists that would be replaced without `--overwrite`, no output is
     /// the script or another output, and every directory is there. A problem is exit 64.
     private func checkedOutputs(title: String, started: Date) throws -> RunOutputs {
-        var outputs = RunOutputs(csv: csv, jsonl: jsonl, svg: svg, overwrite: overwrite, sync: sync.policy)
+        var outputs = RunOutputs(
+            csv: csv,
+            jsonl: jsonl,
+            svg: svg,
+            pstrace: pstrace,
+            longCSV: format == .long,
+            overwrite: overwrite,
+            sync: sync.policy
+        )
         if let out {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {

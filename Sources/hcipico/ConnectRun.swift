@@ -30,11 +30,41 @@ struct ConnectRun: Sendable {
         }
         clock.linkOpened()
         let statistics = tuning.apply(to: opened)
-        let status = await measure(on: session, timing: &clock, tuning: statistics)
+        let status = await measure(on: session, link: opened, timing: &clock, tuning: statistics)
         if timing { StandardError.report(clock.summary) }
         await statistics?.finish(opened)
         await opened.close()
         return status
+    }
+
+    /// What every output says about the run before its data: the tool, the device and how it was
+    /// reached, its firmware and serial number, the script and its SHA-256, the start time and the
+    /// link parameters in force.
+    private func provenance(version: PicoVersion, serial: String?, link opened: DeviceLink) -> RunProvenance {
+        let (address, addressType, transport): (String?, String?, String) =
+            switch link.target {
+            case .simulator(let kind): (nil, nil, "sim:\(kind.rawValue)")
+            case .radio(let address, let transport):
+                (address.description, address.type == .public ? "public" : "random", "\(transport)")
+            }
+        let text = script.lines.joined(separator: "\n")
+        return RunProvenance(
+            device: opened.name,
+            deviceRun: 1,
+            title: title,
+            address: address,
+            addressType: addressType,
+            transport: transport,
+            firmware: "\(version.device) \(version.firmware)",
+            serialNumber: serial,
+            scriptName: title,
+            script: text,
+            scriptSHA256: RunProvenance.scriptSHA256(of: text),
+            link: "MTU \(opened.client.bearer.mtu)"
+                + (tuning.request.map { ", \($0.name) applied beside the run" } ?? ""),
+            toolVersion: "hcipico \(HCIPico.configuration.version)",
+            startTime: Date().timeIntervalSince1970
+        )
     }
 
     /// The status for a failure, unless a stop caused it: then the stop's.
@@ -49,6 +79,7 @@ struct ConnectRun: Sendable {
 
     private func measure(
         on session: PicoSession,
+        link opened: DeviceLink,
         timing: inout ConnectTiming,
         tuning: LinkRunStatistics?
     ) async -> ExitStatus {
@@ -58,6 +89,9 @@ struct ConnectRun: Sendable {
         } catch {
             return failed("no version reply: \(error)", error.exitStatus)
         }
+        // The serial number (`i`) for the outputs' provenance, only when there are outputs; a device that
+        // does not answer within a second has none.
+        let serial = outputs.named.isEmpty ? nil : try? await session.serialNumber(timeout: .seconds(1))
         let dataOnStandardOutput = outputs.usesStandardOutput
         let banner = "\(version.device) \(version.firmware)"
         if dataOnStandardOutput {
@@ -76,7 +110,7 @@ struct ConnectRun: Sendable {
         }
         let sinks: [any SampleSink]
         do {
-            sinks = try outputs.open()
+            sinks = try outputs.open(provenance: provenance(version: version, serial: serial, link: opened))
         } catch {
             await leaveSafe(session)
             StandardError.report("\(error); the run was aborted")

@@ -60,7 +60,7 @@ struct ExportCommand: AsyncParsableCommand {
                 let provenance = try opened.provenance(of: run.id)
                 let sinks: [any SampleSink] = [
                     try PointCSVSink(path: base + ".csv", overwrite: overwrite, provenance: provenance),
-                    try JSONLinesSink(path: base + ".jsonl", overwrite: overwrite),
+                    try JSONLinesSink(path: base + ".jsonl", overwrite: overwrite, provenance: provenance),
                     try PSTraceSink(path: base + ".pstrace.csv", overwrite: overwrite, provenance: provenance),
                     SVGSink(path: base + ".svg", refreshInterval: .infinity, overwrite: overwrite),
                 ]

@@ -2,17 +2,21 @@ import Foundation
 import PicoLink
 
 /// The files one `connect` run writes, decided and checked before any socket opens (`--csv`, `--jsonl`,
-/// `--svg`, and the three files `--out DIR` names), and opened only once the script runs.
+/// `--svg`, `--pstrace`, and the four files `--out DIR` names), and opened only once the script runs,
+/// with the run's provenance.
 struct RunOutputs: Sendable {
     var csv: String?
     var jsonl: String?
     var svg: String?
+    var pstrace: String? = nil
+    /// `--csv` as one row per value (the layout before the per-point table) instead of one per point.
+    var longCSV = false
     var overwrite: Bool
     var sync: SyncPolicy
 
     /// Every output named, as the options name them.
     var named: [OutputCheck.Named] {
-        [("--csv", csv), ("--jsonl", jsonl), ("--svg", svg)].compactMap { option, path in
+        [("--csv", csv), ("--jsonl", jsonl), ("--svg", svg), ("--pstrace", pstrace)].compactMap { option, path in
             path.map { OutputCheck.Named(option, $0) }
         }
     }
@@ -21,8 +25,8 @@ struct RunOutputs: Sendable {
     /// live table go to standard error.
     var usesStandardOutput: Bool { named.contains { OutputCheck.isStandardOutput($0.path) } }
 
-    /// Adds the three files of `--out DIR`: `DEVICE-TITLE-YYYYMMDDTHHMMSSZ.{csv,jsonl,svg}`, with `-2`,
-    /// `-3`… before the extension when a run of the same second is there already.
+    /// Adds the four files of `--out DIR`: `DEVICE-TITLE-YYYYMMDDTHHMMSSZ.{csv,jsonl,svg,pstrace.csv}`,
+    /// with `-2`, `-3`… before the extension when a run of the same second is there already.
     mutating func name(in directory: String, device: String, title: String, start: Date) {
         let stamp = Self.stamp(start)
         let safe = { (text: String) in
@@ -31,7 +35,7 @@ struct RunOutputs: Sendable {
         let base = "\(directory)/\(safe(device))-\(safe(title))-\(stamp)"
         var suffix = ""
         var attempt = 1
-        while ["csv", "jsonl", "svg"].contains(where: {
+        while ["csv", "jsonl", "svg", "pstrace.csv"].contains(where: {
             FileManager.default.fileExists(atPath: "\(base)\(suffix).\($0)")
         }) {
             attempt += 1
@@ -40,14 +44,23 @@ struct RunOutputs: Sendable {
         if csv == nil { csv = "\(base)\(suffix).csv" }
         if jsonl == nil { jsonl = "\(base)\(suffix).jsonl" }
         if svg == nil { svg = "\(base)\(suffix).svg" }
+        if pstrace == nil { pstrace = "\(base)\(suffix).pstrace.csv" }
     }
 
-    /// Opens the sinks (new files, or replaced ones with `overwrite`).
-    func open() throws(SinkError) -> [any SampleSink] {
+    /// Opens the sinks (new files, or replaced ones with `overwrite`); the CSV and JSON Lines files and
+    /// the PSTrace notes start with `provenance`.
+    func open(provenance: RunProvenance) throws(SinkError) -> [any SampleSink] {
         var sinks: [any SampleSink] = []
-        if let csv { sinks.append(try CSVSink(path: csv, overwrite: overwrite)) }
-        if let jsonl { sinks.append(try JSONLinesSink(path: jsonl, overwrite: overwrite)) }
+        if let csv {
+            sinks.append(
+                longCSV
+                    ? try CSVSink(path: csv, overwrite: overwrite, provenance: provenance)
+                    : try PointCSVSink(path: csv, overwrite: overwrite, provenance: provenance)
+            )
+        }
+        if let jsonl { sinks.append(try JSONLinesSink(path: jsonl, overwrite: overwrite, provenance: provenance)) }
         if let svg { sinks.append(SVGSink(path: svg, overwrite: overwrite)) }
+        if let pstrace { sinks.append(try PSTraceSink(path: pstrace, overwrite: overwrite, provenance: provenance)) }
         return sinks
     }
 

@@ -52,14 +52,17 @@ struct ConnectCommandPeerTests {
         let outcome = try await Self.connect(peer: ["--mode", "pico"], ["--technique", "lsv"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.csv.last == "# end: complete, 101 packages")
-        let currents = outcome.csv.filter { $0.contains(",ba,") }
-        let potentials = outcome.csv.filter { $0.contains(",da,") }
-        try #require(currents.count == 101 && potentials.count == 101)
+        // The per-point table: provenance, the header with the script's names, a row per point.
+        #expect(outcome.csv.contains("run,scan,loop,package,host_time,p [V],c [A],c status,c range [A]"))
+        #expect(outcome.csv.contains { $0.hasPrefix("# firmware: ") && $0.contains("espico") })
+        let rows = outcome.csv.filter { !$0.hasPrefix("#") && !$0.hasPrefix("run,") }
+        try #require(rows.count == 101)
         // 1 % of E/10 kΩ, plus 10 nA of offset near 0 V (the peer adds a few nA, as a device does).
-        for (e, i) in zip(potentials, currents) {
-            let volts = try #require(Double(e.split(separator: ",", omittingEmptySubsequences: false)[9]))
-            let amperes = try #require(Double(i.split(separator: ",", omittingEmptySubsequences: false)[9]))
-            #expect(abs(amperes - volts / 10_000) <= 0.01 * abs(volts / 10_000) + 10e-9, "\(e) / \(i)")
+        for row in rows {
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+            let volts = try #require(Double(fields[5]))
+            let amperes = try #require(Double(fields[6]))
+            #expect(abs(amperes - volts / 10_000) <= 0.01 * abs(volts / 10_000) + 10e-9, "\(row)")
         }
         // The capture holds the whole exchange: HCI commands sent, events and ACL both ways.
         let records = try outcome.btsnoop.withUnsafeBytes { bytes in try BTSnoopRecord.parseFile(bytes) }
@@ -71,11 +74,11 @@ struct ConnectCommandPeerTests {
 
     @Test func aDisconnectMidRunKeepsWhatArrivedAndSaysSo() async throws {
         let outcome = try await Self.connect(
-            peer: ["--mode", "pico", "--disconnect-after", "3", "--chunk", "20"],
+            peer: ["--mode", "pico", "--disconnect-after", "8", "--chunk", "20"],
             ["--technique", "lsv"]
         )
         #expect(outcome.status == 4, "connection lost: \(outcome.stderr)")
         #expect(outcome.csv.last?.hasPrefix("# end: incomplete") == true, "\(outcome.csv.suffix(2))")
-        #expect(outcome.csv.first?.hasPrefix("device,run,package") == true)
+        #expect(outcome.csv.first?.hasPrefix("# tool: hcipico") == true)
     }
 }

@@ -73,9 +73,14 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("EmStat Pico espico"))
         let csv = try String(contentsOf: directory.appendingPathComponent("lsv.csv"), encoding: .utf8)
-        let lines = csv.split(separator: "\n")
-        let complete = 204  // header, 2 rows per package, end line
-        #expect(lines.count == complete)
+        let lines = csv.split(separator: "\n").map(String.init)
+        // The provenance (13 # lines: tool, device, address, transport, firmware, serial, script, its
+        // SHA-256, run, run id, title, start, link), the header, a row per point, the end line.
+        #expect(lines.prefix(13).allSatisfy { $0.hasPrefix("# ") }, "\(lines.prefix(13))")
+        #expect(lines.contains("# serial: SIMPICO00001") && lines.contains("# script: lsv"))
+        #expect(lines[13] == "run,scan,loop,package,host_time,p [V],c [A],c status,c range [A]")
+        let expected = 13 + 1 + 101 + 1
+        #expect(lines.count == expected)
         #expect(lines.last == "# end: complete, 101 packages")
         let svg = try String(contentsOf: directory.appendingPathComponent("lsv.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"))

@@ -62,8 +62,13 @@ import Testing
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("runs").path)
             .sorted()
-        #expect(names.count == 6, "\(names)")
-        #expect(names.filter { $0.hasPrefix("sim-pico-lsv-") && $0.hasSuffix(".csv") }.count == 2, "\(names)")
+        #expect(names.count == 8, "\(names)")
+        #expect(names.filter { $0.hasSuffix(".pstrace.csv") }.count == 2, "\(names)")
+        #expect(
+            names.filter { $0.hasPrefix("sim-pico-lsv-") && $0.hasSuffix(".csv") && !$0.hasSuffix(".pstrace.csv") }
+                .count == 2,
+            "\(names)"
+        )
         let missing = try await Self.connect(["--out", "nowhere"], in: directory)
         #expect(missing.status == 64 && missing.error.contains("--out nowhere: not a directory"))
     }
@@ -147,9 +152,9 @@ import Testing
             try CommandLineTests.run(["connect", "sim", "--fast", "--technique", "lsv", "--csv", "-"], in: directory)
         }
         #expect(result.status == 0)
-        let lines = result.output.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("device,run,package") == true, "\(lines.first ?? "")")
-        #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("sim:pico,") })
+        let lines = result.output.split(separator: "\n").filter { !$0.hasPrefix("# ") || $0.hasPrefix("# end") }
+        #expect(lines.first?.hasPrefix("run,scan,loop,package") == true, "\(lines.first ?? "")")
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("1,1,1,") })
         #expect(lines.last == "# end: complete, 101 packages")
         #expect(result.error.contains("EmStat Pico"))
     }
@@ -221,9 +226,10 @@ import Testing
             }
             let csv = program.text(names[0])
             #expect(csv.isEmpty || csv.hasSuffix("\n"), "round \(round)")
+            // Every line whole: provenance, the header, rows of the LSV's nine columns.
             for line in csv.split(separator: "\n") where !line.hasPrefix("#") {
                 #expect(
-                    line.split(separator: ",", omittingEmptySubsequences: false).count == 13,
+                    line.split(separator: ",", omittingEmptySubsequences: false).count == 9,
                     "round \(round): \(line)"
                 )
             }

@@ -26,7 +26,7 @@ import Testing
                 ],
                 in: directory
             )
-            _ = program.wait { program.text("cv.csv").split(separator: "\n").count >= 6 }
+            _ = program.wait { program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count >= 6 }
             program.send(signal)
             let (status, seconds) = program.finish()
             return (status, seconds, program)

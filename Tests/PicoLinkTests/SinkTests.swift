@@ -56,9 +56,17 @@ import FoundationXML
         try sink.write(package)
         try sink.finish(RunEnd(complete: true, packages: 1))
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 3)
-        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(lines.count == 4)
+        let all = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        // First the start event with what is known of the run (no provenance given: the run info).
+        #expect(all[0]["event"] as? String == "start" && all[0]["device"] as? String == "sim \"1\"")
+        #expect(all[0]["title"] as? String == "lsv" && all[0]["start_utc"] as? String == "1970-01-01T00:00:00.000Z")
+        let objects = Array(all.dropFirst())
         #expect(objects[0]["device"] as? String == "sim \"1\"")
+        #expect(
+            objects[0]["name"] as? String == "da" && objects[0]["scan"] as? Int == 1 && objects[0]["loop"] as? Int == 1
+        )
+        #expect(objects[0]["host_time"] is Double && objects[0]["time"] == nil)
         #expect(objects[0]["value"] is NSNull)
         #expect(objects[1]["value"] as? Double == 2.5e-5)
         #expect(objects[1]["range"] as? String == "1 mA (high speed)")

@@ -9,12 +9,17 @@ public final class CSVSink: SampleSink {
 
     private let file: SinkFile
     private var wroteHeader = false
+    /// Written as `# key: value` lines before the header when given.
+    private let provenance: RunProvenance?
 
-    public init(file: SinkFile) { self.file = file }
+    public init(file: SinkFile, provenance: RunProvenance? = nil) {
+        self.file = file
+        self.provenance = provenance
+    }
 
     /// Opens `path` (see `SinkFile`: a new file unless `overwrite`).
-    public convenience init(path: String, overwrite: Bool = false) throws(SinkError) {
-        self.init(file: try SinkFile(path: path, overwrite: overwrite))
+    public convenience init(path: String, overwrite: Bool = false, provenance: RunProvenance? = nil) throws(SinkError) {
+        self.init(file: try SinkFile(path: path, overwrite: overwrite), provenance: provenance)
     }
 
     public func sync() throws(SinkError) { try file.sync() }
@@ -22,7 +27,7 @@ public final class CSVSink: SampleSink {
     public func begin(_ run: RunInfo) throws(SinkError) {
         guard !wroteHeader else { return }
         wroteHeader = true
-        try file.write(CSVSink.header)
+        try file.write((provenance == nil ? "" : ProvenanceFields.commentLines(provenance, run: run)) + CSVSink.header)
     }
 
     public func write(_ package: PicoPackage) throws(SinkError) {

@@ -1,34 +1,49 @@
-/// Writes one JSON object per value, one per line:
-/// `{"device":"sim","run":1,"package":0,"loop":0,"scan":null,"time":1763787000.123456,
-/// "device_time":null,"variable":"ba","quantity":"WE current","value":-5.78e-05,"unit":"A",
+/// Writes one JSON object per value, one per line, with the per-point table's names and numbering
+/// (`PointCSVSink`: scan and loop from 1, `host_time`, the script's `pck_add` name):
+/// `{"device":"sim","run":1,"scan":1,"loop":1,"package":0,"host_time":1763787000.123456,
+/// "device_time":null,"name":"c","variable":"ba","quantity":"WE current","value":-5.78e-05,"unit":"A",
 /// "status":"OK","range":"1 mA (high speed)"}` (NaN as `null`).
 ///
-/// The last line is `{"event":"end","complete":…,"reason":…,"packages":…}`; a file without it was cut
+/// The first line is `{"event":"start",…}` with the run's provenance (tool, device, address,
+/// transport, firmware, serial, script and its SHA-256, start time, link parameters). The last line is `{"event":"end","complete":…,"reason":…,"packages":…}`; a file without it was cut
 /// off by a crash. Each package's lines go to the file in one write.
 public final class JSONLinesSink: SampleSink {
     private let file: SinkFile
 
-    public init(file: SinkFile) { self.file = file }
+    private let provenance: RunProvenance?
+    private var wroteStart = false
+
+    public init(file: SinkFile, provenance: RunProvenance? = nil) {
+        self.file = file
+        self.provenance = provenance
+    }
 
     /// Opens `path` (see `SinkFile`: a new file unless `overwrite`).
-    public convenience init(path: String, overwrite: Bool = false) throws(SinkError) {
-        self.init(file: try SinkFile(path: path, overwrite: overwrite))
+    public convenience init(path: String, overwrite: Bool = false, provenance: RunProvenance? = nil) throws(SinkError) {
+        self.init(file: try SinkFile(path: path, overwrite: overwrite), provenance: provenance)
     }
 
     public func sync() throws(SinkError) { try file.sync() }
 
-    public func begin(_ run: RunInfo) throws(SinkError) {}
+    public func begin(_ run: RunInfo) throws(SinkError) {
+        guard !wroteStart else { return }
+        wroteStart = true
+        let fields = ProvenanceFields.fields(provenance, run: run).map { field in
+            "\(JSONText.quoted(field.key)):\(field.value == "n/a" ? "null" : JSONText.quoted(field.value))"
+        }
+        try file.write("{\"event\":\"start\"," + fields.joined(separator: ",") + "}\n")
+    }
 
     public func write(_ package: PicoPackage) throws(SinkError) {
         var lines = ""
-        let scan = package.scan.map(String.init) ?? "null"
         let deviceTime = package.deviceTime.map(SinkText.jsonNumber) ?? "null"
         let common =
-            "{\"device\":\(JSONText.quoted(package.device)),\"run\":\(package.run),\"package\":\(package.index),"
-            + "\"loop\":\(package.loop),\"scan\":\(scan),\"time\":\(SinkText.seconds(package.hostTime)),"
-            + "\"device_time\":\(deviceTime),"
+            "{\"device\":\(JSONText.quoted(package.device)),\"run\":\(package.run),"
+            + "\"scan\":\((package.scan ?? 0) + 1),\"loop\":\(package.loop + 1),\"package\":\(package.index),"
+            + "\"host_time\":\(SinkText.seconds(package.hostTime)),\"device_time\":\(deviceTime),"
         for value in package.values {
             lines += common
+            lines += "\"name\":\(JSONText.quoted(value.name ?? value.code)),"
             lines += "\"variable\":\(JSONText.quoted(value.code)),\"quantity\":\(JSONText.quoted(value.quantity)),"
             lines += "\"value\":\(SinkText.jsonNumber(value.value)),\"unit\":\(JSONText.quoted(value.unit))"
             lines += ",\"status\":\(value.statusText.map(JSONText.quoted) ?? "null")"

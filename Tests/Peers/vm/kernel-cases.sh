@@ -96,13 +96,14 @@ case_pico_lsv() {
 # E = -0.5 + 0.01 i V and I = E / 10 kOhm + 1e-9 ((7919 i) mod 13 - 6) A. The bound on I is far
 # below the 1 nA ripple step, so a sample from the wrong package or a misdecoded digit fails.
 check_lsv_csv() {
+    # The per-point table: run,scan,loop,package,host_time,p [V],c [A],c status,c range [A].
     awk -F, '
-        NR == 1 { next }
         /^#/ { if ($0 ~ /^# end: complete/) complete = 1; next }
+        /^run,/ { next }
         {
-            package[$3] = 1
-            if ($8 == "da") potential[$3] = $10
-            if ($8 == "ba") current[$3] = $10
+            package[$4] = 1
+            potential[$4] = $6
+            current[$4] = $7
         }
         END {
             n = 0; first = -1
