@@ -2,7 +2,9 @@
 # `hcipico export` files load with numpy: a rig of three simulated Picos (Examples/rig.toml: CV, CA,
 # EIS) records for 8 s into a fresh journal, `hcipico export` writes every run, and export_check.py
 # loads each per-point CSV and PSTrace CSV with numpy (the pinned one of Tools/install-peers.sh),
-# failing on a non-numeric column, a missing file, or a run with packages but no rows.
+# failing on a non-numeric column, a float artefact, a missing file, or a run with packages but no
+# rows; then `hcipico connect sim --fast --out DIR` writes every built-in technique and the same checks
+# run on those files.
 # The folder is kept under .build/peers/runs/ when the check fails.
 #
 #   Tests/Peers/export-check.sh [--bin PATH]    (default: the debug build's hcipico)
@@ -30,7 +32,16 @@ work=$(mktemp -d "$cache/runs/export.XXXXXX")
 }
 mkdir "$work/export"
 "$bin" export "$work/rig.sqlite" --out "$work/export" > "$work/export.log"
-if "$root/.venv/bin/python" "$here/export_check.py" "$work/export"; then
+# The same files from `connect` itself, for every built-in technique.
+mkdir "$work/connect"
+for technique in cv lsv ca swv dpv eis; do
+    "$bin" connect sim --fast --technique "$technique" --out "$work/connect" --quiet > "$work/connect.log" 2>&1 || {
+        echo "export-check: hcipico connect --technique $technique failed ($work/connect.log)" >&2
+        exit 1
+    }
+done
+if "$root/.venv/bin/python" "$here/export_check.py" "$work/export" \
+    && "$root/.venv/bin/python" "$here/export_check.py" "$work/connect"; then
     rm -rf "$work"
 else
     echo "export-check: failed; files kept in $work" >&2

@@ -2,7 +2,8 @@
 
 For each run (DEVICE-runN.jsonl, whose last line says how many packages the run has):
 - DEVICE-runN.csv, the per-point table: the leading `#` lines skipped, the header line as names,
-  `#` lines as comments; every column must be a number column, one row per package.
+  `#` lines as comments; every column must be a number column, one row per package, and no value
+  may carry a binary-float artefact (more than 9 significant digits).
 - DEVICE-runN.pstrace.csv: `numpy.genfromtxt(path, delimiter=',', skip_header=6, encoding='utf-16')`
   must give the numbers: every field after the six header lines is a number or empty, and numpy's
   array holds exactly those values.
@@ -45,7 +46,34 @@ def check_points(path, packages):
         problems.append(f"only {len(names)} columns: {names}")
     if len(table) != packages:
         problems.append(f"{len(table)} rows for {packages} packages")
+    problems += check_artefacts(path)
     return problems, f"{len(table)} rows x {len(names)} columns"
+
+
+def significant_digits(text):
+    """Significant digits of a decimal as written: `-4.999347e-05` has 7, `0.030000000000000002` 17."""
+    mantissa = text.lower().split("e")[0].lstrip("+-").replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+def check_artefacts(path):
+    """No value carries a binary-float artefact: the device sends 7-digit mantissas, so a value with
+    more than 9 significant digits (host_time, a clock, excepted) was printed from a double that is
+    not the device's decimal."""
+    problems = []
+    header = None
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, start=1):
+            if line.startswith("#"):
+                continue
+            fields = line.rstrip("\n").split(",")
+            if header is None:
+                header = fields
+                continue
+            for name, field in zip(header, fields):
+                if name != "host_time" and field and field[0] in "+-.0123456789" and significant_digits(field) > 9:
+                    problems.append(f"line {number}: {name} = {field} (a float artefact)")
+    return problems[:5]
 
 
 def check_pstrace(path, packages):
