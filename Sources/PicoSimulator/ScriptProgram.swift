@@ -39,6 +39,17 @@ enum ScriptArgument: Sendable {
 /// The measurement techniques the simulator runs.
 public enum Technique: String, Sendable, CaseIterable {
     case ca, lsv, cv, swv, dpv, eis
+
+    /// The positions of the `meas_loop_*` parameters that are potentials the cell gets: E_dc (ca),
+    /// begin and end (lsv, swv, dpv), begin and both vertices (cv), the DC potential (eis).
+    var potentialParameters: [Int] {
+        switch self {
+        case .ca: [0]
+        case .lsv, .swv, .dpv: [0, 1]
+        case .cv: [0, 1, 2]
+        case .eis: [4]
+        }
+    }
 }
 
 /// One `meas_loop_*` with its output variables, parameters and the index of its `endloop`.

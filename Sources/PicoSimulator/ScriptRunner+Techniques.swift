@@ -26,6 +26,10 @@ extension ScriptRunner {
         guard cellIsOn else { throw fail(ScriptErrorCode.needsCellOn, statement) }
         let p = loop.parameters.map { value($0) }
         let bodyRange = (index + 1)..<loop.end
+        // The potentials the loop applies must be within the instrument's range, as the firmware checks.
+        for position in loop.technique.potentialParameters where position < p.count {
+            try requirePotential(p[position], statement: statement)
+        }
         emitCounter(UInt8(ascii: "M"), measurementLoopCount)
         measurementLoopCount += 1
         switch loop.technique {
@@ -37,6 +41,11 @@ extension ScriptRunner {
         case .eis: try impedance(loop, p, bodyRange, statement)
         }
         emitMarker(UInt8(ascii: "*"))
+    }
+
+    /// A potential outside the instrument's range is refused as the firmware refuses it (`!4205`).
+    func requirePotential(_ volts: Double, statement: ScriptStatement) throws(RunStop) {
+        guard potentialRange.contains(volts) else { throw fail(ScriptErrorCode.outOfBounds, statement) }
     }
 
     private func requirePositive(_ values: Double..., statement: ScriptStatement) throws(RunStop) {
@@ -204,8 +213,9 @@ extension ScriptRunner {
         for index in 0..<points {
             let fraction = points == 1 ? 0 : Double(index) / Double(points - 1)
             let frequency = start * pow(end / start, fraction)
-            // The device integrates a few periods per frequency; 2 periods but at least 20 ms here.
-            time += max(2 / frequency, 0.02)
+            // Each frequency takes what the device spends on it: settling (range and DC) and then a few
+            // periods of the signal, at least a minimum integration time.
+            time += Self.eisSettling + max(Self.eisPeriods / frequency, Self.eisMinimumIntegration)
             try waitForSchedule()
             let z = cell.model.impedance(frequency: frequency)
             let magnitude = (z.real * z.real + z.imaginary * z.imaginary).squareRoot()
@@ -229,4 +239,12 @@ extension ScriptRunner {
             try point(body: body)
         }
     }
+}
+
+extension ScriptRunner {
+    /// Per EIS frequency: settling before the measurement, then this many periods of the signal, but
+    /// at least the minimum integration time (31 frequencies from 100 kHz to 100 Hz take about 5 s).
+    static let eisSettling = 0.1
+    static let eisPeriods = 4.0
+    static let eisMinimumIntegration = 0.05
 }

@@ -41,6 +41,8 @@ struct ScriptRunner {
     var cell: CellState
     var noise: SimulatorNoise
     var ranges = CurrentRangeSelector()
+    /// The potentials the instrument can apply (V); `set_e` and the loops' potentials outside it fail.
+    var potentialRange = SimulatedPicoConfiguration.picoPotentialRange
     var cellIsOn = false
     var setPotential = 0.0
     /// Device time since the script started, as scheduled (s).
@@ -59,6 +61,7 @@ struct ScriptRunner {
         cell: CellModel?,
         noiseSeed: UInt64,
         noiseScale: Double,
+        potentialRange: ClosedRange<Double> = SimulatedPicoConfiguration.picoPotentialRange,
         sink: any ScriptOutputSink,
         clock: any SimulatorClock,
         isAborted: @escaping () -> Bool
@@ -70,6 +73,7 @@ struct ScriptRunner {
         variables = Array(repeating: VariableValue(), count: program.variableNames.count)
         self.cell = CellState(model: cell ?? CellModel.automatic(for: program.techniques))
         noise = SimulatorNoise(seed: noiseSeed, scale: noiseScale)
+        self.potentialRange = potentialRange
         line.reserveCapacity(256)
     }
 
@@ -200,6 +204,7 @@ struct ScriptRunner {
         case .setPotentialRange(let low, let high):
             guard value(low) <= value(high) else { throw fail(ScriptErrorCode.outOfBounds, statement) }
         case .setPotential(let argument):
+            try requirePotential(value(argument), statement: statement)
             setPotential = value(argument)
             if cellIsOn { cell.apply(setPotential, at: time) }
         case .cellOn:

@@ -143,8 +143,9 @@ extension SimulatedPico {
             var runner = ScriptRunner(
                 program: program,
                 cell: configuration.cell,
-                noiseSeed: configuration.noiseSeed,
+                noiseSeed: configuration.noiseSeed ?? UInt64.random(in: .min ... .max),
                 noiseScale: configuration.noiseScale,
+                potentialRange: configuration.potentialRange,
                 sink: TransmitSink(pico: self),
                 clock: configuration.clock,
                 isAborted: { [self] in abortRequested.load(ordering: .relaxed) }

@@ -4,8 +4,14 @@ public struct SimulatedPicoConfiguration: Sendable {
     public var clock: any SimulatorClock = WallClock()
     /// The cell; `nil` picks one per script (`CellModel.automatic(for:)`).
     public var cell: CellModel?
-    /// Seed of the measurement noise; the same seed and script give the same bytes.
-    public var noiseSeed: UInt64 = 0x5EED
+    /// Seed of the measurement noise; the same seed and script give the same bytes. Nil: a fresh seed
+    /// for every run, so that two runs differ as two measurements do.
+    public var noiseSeed: UInt64?
+    /// The potentials the instrument applies (V): `set_e` or a loop's potential outside fails with
+    /// `!4205` (argument outside the allowed bounds).
+    public var potentialRange = SimulatedPicoConfiguration.picoPotentialRange
+    /// The EmStat Pico's potential range, −1.7 V to +2 V.
+    public static let picoPotentialRange: ClosedRange<Double> = -1.7...2.0
     /// Noise scale: 0 = none, 1 = the default (0.02 % of the value + 0.002 % of the range's full scale).
     public var noiseScale = 1.0
     /// The BT900 receive FIFO (see `VSPReceiveBuffer` for the default size).
@@ -37,10 +43,11 @@ public struct SimulatedPicoConfiguration: Sendable {
 
     public init() {}
 
-    /// As fast as possible on a fresh `VirtualClock`: for tests and benchmarks.
+    /// As fast as possible on a fresh `VirtualClock`, with a fixed noise seed: for tests and benchmarks.
     public static var fast: SimulatedPicoConfiguration {
         var configuration = SimulatedPicoConfiguration()
         configuration.clock = VirtualClock()
+        configuration.noiseSeed = 0x5EED
         return configuration
     }
 }

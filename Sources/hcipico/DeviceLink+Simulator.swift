@@ -9,6 +9,7 @@ extension DeviceLink {
         fast: Bool,
         fault: SimulatorFault? = nil,
         trace: Bool = false,
+        seed: UInt64? = nil,
         mtu: Int = ATTBearer.maximumMTU
     ) async throws(Failure) -> DeviceLink {
         let host: InProcessATTTransport
@@ -22,6 +23,8 @@ extension DeviceLink {
             case .pico:
                 var configuration: SimulatedPicoConfiguration = fast ? .fast : SimulatedPicoConfiguration()
                 configuration.abortStopsScript = fault != .ignoresAbort
+                // Noise differs from run to run, as a measurement's does, unless a seed is given.
+                configuration.noiseSeed = seed
                 let peripheral = SimulatedPicoPeripheral(transport: device, configuration: configuration)
                 try peripheral.start()
                 close = { peripheral.close() }

@@ -47,11 +47,19 @@ struct DeviceLink {
         fast: Bool = false,
         simulatorFault: SimulatorFault? = nil,
         simulatorTrace: Bool = false,
+        simulatorSeed: UInt64? = nil,
         mtu: Int = ATTBearer.maximumMTU
     ) async throws(Failure) -> DeviceLink {
         switch target {
         case .simulator(let kind):
-            return try await openSimulator(kind, fast: fast, fault: simulatorFault, trace: simulatorTrace, mtu: mtu)
+            return try await openSimulator(
+                kind,
+                fast: fast,
+                fault: simulatorFault,
+                trace: simulatorTrace,
+                seed: simulatorSeed,
+                mtu: mtu
+            )
         case .radio(let address, let transport):
             return try await openRadio(
                 address: address,

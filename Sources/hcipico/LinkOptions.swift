@@ -31,6 +31,9 @@ struct LinkOptions: ParsableArguments {
     @Flag(help: "Simulator: run as fast as possible instead of in real time.")
     var fast = false
 
+    @Option(help: "Simulator: the noise seed, for a run that repeats exactly (default: a fresh one each run).")
+    var seed: UInt64?
+
     @Option(help: .hidden)
     var simFault: SimulatorFault?
 
@@ -58,7 +61,8 @@ struct LinkOptions: ParsableArguments {
                 btsnoop: btsnoop,
                 fast: fast,
                 simulatorFault: simFault,
-                simulatorTrace: simTrace
+                simulatorTrace: simTrace,
+                simulatorSeed: seed
             )
         } catch {
             throw DeviceLink.Failure(description: error.message, status: .badInput)
@@ -79,6 +83,8 @@ struct LinkRequest: Sendable {
     let fast: Bool
     let simulatorFault: SimulatorFault?
     let simulatorTrace: Bool
+    /// The simulated Pico's noise seed (nil: a fresh one).
+    var simulatorSeed: UInt64? = nil
 
     /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
     func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
@@ -89,6 +95,7 @@ struct LinkRequest: Sendable {
             fast: fast,
             simulatorFault: simulatorFault,
             simulatorTrace: simulatorTrace,
+            simulatorSeed: simulatorSeed,
             mtu: mtu
         )
     }

@@ -171,9 +171,10 @@ struct LazyDeadlineTests {
         // Earlier than the sleeper of the first: a sleeper of its own, not a wait of 120 s (eventually
         // gives up long before).
         _ = deadline.arm(at: .now + .milliseconds(50)) { fired.withLock { $0.append("second") } }
-        #expect(await eventually { fired.withLock { $0 } == ["second"] })
+        // Generous bounds: the whole suite on two cores can hold a sleeping task back for seconds.
+        #expect(await eventually(.seconds(60)) { fired.withLock { $0 } == ["second"] })
         let third = deadline.arm(at: .now + .milliseconds(30)) { fired.withLock { $0.append("third") } }
-        #expect(await eventually { fired.withLock { $0 } == ["second", "third"] })
+        #expect(await eventually(.seconds(60)) { fired.withLock { $0 } == ["second", "third"] })
         deadline.disarm(third)
         try await Task.sleep(for: .seconds(3))
         #expect(fired.withLock { $0 } == ["second", "third"])
