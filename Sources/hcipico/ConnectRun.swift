@@ -134,7 +134,11 @@ struct ConnectRun: Sendable {
                 shutdown.cancelWork()
             }
         }
-        let display = LiveDisplay(showTable: !quiet, tableOnStandardError: dataOnStandardOutput)
+        let display = LiveDisplay(
+            showTable: !quiet,
+            tableOnStandardError: dataOnStandardOutput,
+            expectedPoints: ScriptExtent.expectedPoints(script.lines)
+        )
         let outcome: Result<RunEnd, SinkError>
         do {
             outcome = .success(

@@ -21,10 +21,15 @@ final class LiveDisplay {
     private var lastPackage: PicoPackage?
     private var lastPrinted = -1
 
-    init(showTable: Bool, rowsPerSecond: Double = 10, tableOnStandardError: Bool = false) {
+    /// The points the script will send, when it says (`ScriptExtent`): then the progress line gives a
+    /// percentage and the time left.
+    let expectedPoints: Int?
+
+    init(showTable: Bool, rowsPerSecond: Double = 10, tableOnStandardError: Bool = false, expectedPoints: Int? = nil) {
         self.showTable = showTable
         self.rowsPerSecond = rowsPerSecond
         self.tableOnStandardError = tableOnStandardError
+        self.expectedPoints = expectedPoints
     }
 
     /// One line of the table (or of device text) where the table goes.
@@ -106,9 +111,7 @@ final class LiveDisplay {
 
     private func progress(final: Bool) {
         let elapsed = Date().timeIntervalSince(start)
-        let rate = elapsed > 0 ? Double(points) / elapsed : 0
-        let line =
-            "points \(points)  rate \(String(format: "%.1f", rate))/s  elapsed \(String(format: "%.1f", elapsed)) s"
+        let line = Self.progressText(points: points, expected: expectedPoints, elapsed: elapsed, final: final)
         let text = terminal ? "\r\u{1B}[K" + line + (final ? "\n" : "") : (final ? line + "\n" : "")
         progressShown = terminal && !final
         FileHandle.standardError.write(Data(text.utf8))
@@ -116,5 +119,20 @@ final class LiveDisplay {
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// `points 40 of 101 (39 %)  rate 9.9/s  elapsed 4.0 s  left 6.2 s`; without an expected count, only
+    /// points, rate and elapsed time; the final line has no time left.
+    static func progressText(points: Int, expected: Int?, elapsed: Double, final: Bool) -> String {
+        let rate = elapsed > 0 ? Double(points) / elapsed : 0
+        var line = "points \(points)"
+        if let expected, expected > 0 {
+            line += " of \(expected) (\(min(100, points * 100 / expected)) %)"
+        }
+        line += "  rate \(String(format: "%.1f", rate))/s  elapsed \(String(format: "%.1f", elapsed)) s"
+        if !final, let expected, points > 0, rate > 0, points < expected {
+            line += "  left \(String(format: "%.1f", Double(expected - points) / rate)) s"
+        }
+        return line
     }
 }
