@@ -83,6 +83,9 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
 
+        // BSD editline (libedit) for the console's line editing and history (the CLI only).
+        .target(name: "CLineEditing", linkerSettings: [.linkedLibrary("edit")]),
+
         // MARK: In-memory transports and fakes (tests and Bench only)
         .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
 
@@ -98,6 +101,7 @@ let package = Package(
                 "RigCore",
                 "RigJournal",
                 "CSystemd",
+                "CLineEditing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -148,6 +152,7 @@ let package = Package(
         .testTarget(
             name: "BLELinuxTests",
             dependencies: ["BLELinux", "BLEHost", "BLEWire", "BLETesting", "hcipico"],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(

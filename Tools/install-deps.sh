@@ -6,7 +6,7 @@
 #   Tools/install-deps.sh test       the above plus what every test tier needs
 set -euo pipefail
 
-build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev pkg-config)
+build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-config)
 # Test peers (Tests/Peers/): qemu + busybox + bluez's btattach/hciconfig + kmod (modprobe,
 # depmod) + cpio build and boot the kernel-tier guest; gcc/libc6-dev build att_rtt;
 # python3-venv holds the pinned Bumble (Tools/install-peers.sh). Debian's kernel is fetched

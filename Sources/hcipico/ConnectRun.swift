@@ -37,36 +37,6 @@ struct ConnectRun: Sendable {
         return status
     }
 
-    /// What every output says about the run before its data: the tool, the device and how it was
-    /// reached, its firmware and serial number, the script and its SHA-256, the start time and the
-    /// link parameters in force.
-    private func provenance(version: PicoVersion, serial: String?, link opened: DeviceLink) -> RunProvenance {
-        let (address, addressType, transport): (String?, String?, String) =
-            switch link.target {
-            case .simulator(let kind): (nil, nil, "sim:\(kind.rawValue)")
-            case .radio(let address, let transport):
-                (address.description, address.type == .public ? "public" : "random", "\(transport)")
-            }
-        let text = script.lines.joined(separator: "\n")
-        return RunProvenance(
-            device: opened.name,
-            deviceRun: 1,
-            title: title,
-            address: address,
-            addressType: addressType,
-            transport: transport,
-            firmware: "\(version.device) \(version.firmware)",
-            serialNumber: serial,
-            scriptName: title,
-            script: text,
-            scriptSHA256: RunProvenance.scriptSHA256(of: text),
-            link: "MTU \(opened.client.bearer.mtu)"
-                + (tuning.request.map { ", \($0.name) applied beside the run" } ?? ""),
-            toolVersion: "hcipico \(HCIPico.configuration.version)",
-            startTime: Date().timeIntervalSince1970
-        )
-    }
-
     /// The status for a failure, unless a stop caused it: then the stop's.
     private func failed(_ message: String, _ status: ExitStatus) -> ExitStatus {
         if let reason = shutdown.reason {
@@ -110,7 +80,16 @@ struct ConnectRun: Sendable {
         }
         let sinks: [any SampleSink]
         do {
-            sinks = try outputs.open(provenance: provenance(version: version, serial: serial, link: opened))
+            let provenance = CommandProvenance.make(
+                target: link.target,
+                link: opened,
+                version: version,
+                serial: serial,
+                title: title,
+                script: script,
+                linkNote: self.tuning.request.map { ", \($0.name) applied beside the run" } ?? ""
+            )
+            sinks = try outputs.open(provenance: provenance)
         } catch {
             await leaveSafe(session)
             StandardError.report("\(error); the run was aborted")

@@ -2,23 +2,50 @@ import ArgumentParser
 import Foundation
 import PicoLink
 
-/// `hcipico console DEVICE`: type a MethodSCRIPT, an empty line runs it; a signal (Ctrl-C, SIGTERM,
-/// SIGHUP) aborts a run with `Z`, disconnects and quits with its status; end of input quits.
+/// `hcipico console DEVICE`: type a MethodSCRIPT, an empty line runs it (`ConsoleSession`): line
+/// editing and history on a terminal, `help`, `:save FILE`, `--csv`/`--jsonl` for every run. A signal
+/// during a run (Ctrl-C, SIGTERM, SIGHUP) aborts it with `Z`, disconnects and quits with its status;
+/// end of input quits, with 3 when a run met a device error.
 struct ConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console",
-        abstract: "Interactive MethodSCRIPT console: type a script, an empty line runs it, Ctrl-C aborts."
+        abstract: "Interactive MethodSCRIPT console: type a script, an empty line runs it; 'help' for more.",
+        discussion: """
+            On a terminal: line editing, Up/Down history, Ctrl-C clears the line (and aborts a run). \
+            ':save FILE' writes the last run (.csv per point, .jsonl, .pstrace.csv, .svg). Piped input \
+            runs each script in turn and exits 3 when one met a device error.
+            """
     )
 
     @OptionGroup var link: LinkOptions
+
+    @Option(help: "Write every run here as CSV, a row per point, with its provenance ('-' is not allowed).")
+    var csv: String?
+
+    @Option(help: "Write every run here as JSON Lines.")
+    var jsonl: String?
+
+    @Flag(help: "Replace output files that exist already (refused otherwise).")
+    var overwrite = false
 
     func validate() throws {
         if case .simulator(let kind) = try link.target(), kind != .pico {
             throw ValidationError("console speaks MethodSCRIPT: sim:\(kind.rawValue) is not an EmStat Pico")
         }
+        if csv == "-" || jsonl == "-" { throw ValidationError("the console's outputs are files, not standard output") }
     }
 
     func run() async throws {
+        let named = [("--csv", csv), ("--jsonl", jsonl)].compactMap { option, path in
+            path.map { OutputCheck.Named(option, $0) }
+        }
+        do {
+            try OutputCheck.check(outputs: named, inputs: [], overwrite: overwrite)
+        } catch {
+            StandardError.report(error.description)
+            throw ExitStatus.badInput.exitCode
+        }
+        let target = try link.target()
         let opened: DeviceLink
         let session: PicoSession
         do {
@@ -27,64 +54,44 @@ struct ConsoleCommand: AsyncParsableCommand {
             ConnectCommand.fail(error.description)
             throw error.status.exitCode
         }
-        await converse(with: session)
+        let status = await converse(with: session, link: opened, target: target)
         await opened.close()
+        if status != .success { throw status.exitCode }
     }
 
-    private func converse(with session: PicoSession) async {
+    private func converse(with session: PicoSession, link opened: DeviceLink, target: DeviceTarget) async -> ExitStatus
+    {
         guard let version = try? await session.version() else {
             ConnectCommand.fail("no version reply")
-            return
+            return .timeout
         }
-        print("\(version.device) \(version.firmware). Type a script; an empty line runs it; Ctrl-C aborts.")
-        let running = RunningFlag()
+        let serial = try? await session.serialNumber(timeout: .seconds(1))
+        let console = ConsoleSession(
+            session: session,
+            link: opened,
+            target: target,
+            version: version,
+            serial: serial,
+            outputs: (csv, jsonl, overwrite)
+        )
+        let stop = console.stop
         let shutdown = Shutdown.shared
         shutdown.install()
-        // A stop aborts a run with Z and ends the console; at the prompt it disconnects and exits.
+        // A stop during a run aborts it with Z; the run ends as the device ends it and the console
+        // leaves (ConsoleStop). At the prompt of a terminal Ctrl-C is a key that clears the line (the
+        // editor reads it), so a stop there came from elsewhere: the console leaves at once.
         shutdown.onStop { reason in
             Task {
-                if running.value { _ = try? await session.abort() }
+                if stop.stop(reason) {
+                    _ = try? await session.abort()
+                    try? await Task.sleep(for: .seconds(4))
+                }
                 await Shutdown.bounded(.seconds(2)) { session.close() }
                 Foundation.exit(reason.exitStatus.rawValue)
             }
         }
-        var lines: [String] = []
-        prompt(lines)
-        while let line = readLine(strippingNewline: true) {
-            if !line.isEmpty {
-                lines.append(line)
-                prompt(lines)
-                continue
-            }
-            guard !lines.isEmpty else {
-                prompt(lines)
-                continue
-            }
-            let text = lines.joined(separator: "\n")
-            lines = []
-            running.value = true
-            await runOne(text, session: session)
-            running.value = false
-            prompt(lines)
-        }
-    }
-
-    private func runOne(_ text: String, session: PicoSession) async {
-        let display = LiveDisplay(showTable: true, rowsPerSecond: 1000)
-        do {
-            let run = try await session.run(text: text, title: "console")
-            for try await event in run.events {
-                display.show(event)
-                if case .ended(let aborted, let packages) = event {
-                    print(aborted ? "aborted after \(packages) packages" : "done: \(packages) packages")
-                }
-            }
-        } catch {
-            FileHandle.standardError.write(Data("hcipico: \(error)\n".utf8))
-        }
-    }
-
-    private func prompt(_ lines: [String]) {
-        FileHandle.standardError.write(Data((lines.isEmpty ? "mscript> " : "     ..> ").utf8))
+        let status = await console.converse()
+        console.syncFiles()
+        return status
     }
 }

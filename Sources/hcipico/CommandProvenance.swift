@@ -1,0 +1,43 @@
+import Foundation
+import PicoLink
+import RigCore
+
+/// The provenance `connect` and `console` give every output of a run: the tool, the device and how it
+/// was reached, its firmware and serial number, the script and its SHA-256, the start time and the
+/// link parameters.
+enum CommandProvenance {
+    static func make(
+        target: DeviceTarget,
+        link: DeviceLink,
+        version: PicoVersion,
+        serial: String?,
+        title: String,
+        script: PicoScript,
+        deviceRun: Int = 1,
+        linkNote: String = ""
+    ) -> RunProvenance {
+        let (address, addressType, transport): (String?, String?, String) =
+            switch target {
+            case .simulator(let kind): (nil, nil, "sim:\(kind.rawValue)")
+            case .radio(let address, let transport):
+                (address.description, address.type == .public ? "public" : "random", "\(transport)")
+            }
+        let text = script.lines.joined(separator: "\n")
+        return RunProvenance(
+            device: link.name,
+            deviceRun: deviceRun,
+            title: title,
+            address: address,
+            addressType: addressType,
+            transport: transport,
+            firmware: "\(version.device) \(version.firmware)",
+            serialNumber: serial,
+            scriptName: title,
+            script: text,
+            scriptSHA256: RunProvenance.scriptSHA256(of: text),
+            link: "MTU \(link.client.bearer.mtu)" + linkNote,
+            toolVersion: "hcipico \(HCIPico.configuration.version)",
+            startTime: Date().timeIntervalSince1970
+        )
+    }
+}
