@@ -1,3 +1,4 @@
+import Foundation
 import MethodSCRIPT
 import Testing
 
@@ -36,12 +37,62 @@ import Testing
         builder.add(Self.package(0, [("dc", 100), ("cc", 1000), ("cd", 1000)]))
         builder.add(Self.package(1, [("dc", 10), ("cc", 1000), ("cd", 0)]))
         let plots = builder.plots()
-        #expect(plots.map(\.title) == ["eis: Nyquist", "eis: Bode modulus", "eis: Bode phase"])
+        #expect(plots.map(\.title) == ["eis: Nyquist", "eis: Bode"])
         #expect(plots[0].equalAspect)
         #expect(plots[0].series[0].y == [1000, 0])
-        #expect(abs(plots[2].series[0].y[0] - 45) < 1e-9)
+        #expect(plots[0].series[0].markers)
+        #expect(plots[0].series[0].pointLabels.map(\.text) == ["100 Hz", "10 Hz"])
+        #expect(plots[1].series.map(\.name) == ["|Z|", "-phase"])
+        #expect(abs(plots[1].series[1].y[0] - 45) < 1e-9)
+        #expect(plots[1].series[1].onSecondAxis && plots[1].y2?.unit == "°")
         #expect(abs(plots[1].series[0].y[0] - 1414.2135623730951) < 1e-6)
         #expect(plots[1].x.logarithmic && plots[1].y.logarithmic)
+    }
+
+    @Test func nyquistLabelsAFewDecadesOfFrequency() {
+        let frequencies = (0...70).map { pow(10, 5 - Double($0) / 10) }  // 100 kHz to 10 mHz
+        let labels = PlotBuilder.frequencyLabels(frequencies)
+        #expect(labels.map(\.text) == ["100 kHz", "1 kHz", "10 Hz", "100 mHz"])
+        #expect(labels.map(\.index) == [0, 20, 40, 60])
+        // No decade inside: the ends.
+        #expect(PlotBuilder.frequencyLabels([300, 250, 200]).map(\.text) == ["300 Hz", "200 Hz"])
+        #expect(PlotBuilder.frequencyLabels([]).isEmpty)
+    }
+
+    @Test func axesCarryTheQuantityAndTheScriptsName() {
+        var builder = PlotBuilder(title: "swv")
+        let names = ["p", "c", "f", "r"]
+        let types: [VariableType] = [.appliedPotential, .current, .current, .current]
+        for step in 0..<5 {
+            builder.add(
+                PicoPackage(
+                    device: "d",
+                    run: 1,
+                    index: step,
+                    loop: 0,
+                    scan: nil,
+                    hostTime: 0,
+                    values: zip(types, names).map { PicoValue(variable: $0.0, name: $0.1, value: Double(step)) }
+                )
+            )
+        }
+        let plot = builder.plots()[0]
+        #expect(plot.x.label == "E = p" && plot.x.unit == "V")
+        #expect(plot.y.label == "I" && plot.y.unit == "A")
+        #expect(plot.series.map(\.name) == ["c", "f", "r"])
+
+        // The same without the script's names: the type codes, counted.
+        var unnamed = PlotBuilder(title: "swv")
+        for step in 0..<5 {
+            unnamed.add(Self.package(step, [("da", 0), ("ba", 1), ("ba", 2), ("ba", 3)]))
+        }
+        #expect(unnamed.plots()[0].series.map(\.name) == ["ba", "ba 2", "ba 3"])
+        #expect(unnamed.plots()[0].x.label == "E")
+    }
+
+    @Test func noPackagesIsOneEmptyPlot() {
+        let plots = PlotBuilder(title: "script").plots()
+        #expect(plots.count == 1 && plots[0].series.isEmpty && plots[0].title == "script: no data")
     }
 
     @Test func chronoamperometryUsesTheDeviceClock() {
@@ -49,7 +100,7 @@ import Testing
         builder.add(Self.package(0, [("eb", 0.1), ("ba", 1e-6)]))
         builder.add(Self.package(1, [("eb", 0.2), ("ba", 2e-6)]))
         let plot = builder.plots()[0]
-        #expect(plot.x.label == "t")
+        #expect(plot.x.label == "t" && plot.y.label == "I")
         #expect(plot.series[0].x == [0.1, 0.2])
     }
 

@@ -1,7 +1,10 @@
 /// One chart: axes, scales and the series drawn on them. `SVGPlotRenderer` draws it.
 public struct Plot: Sendable, Equatable {
     public struct Axis: Sendable, Equatable {
+        /// What the axis shows: the quantity's symbol and the script's name for it (`E = p`), the
+        /// symbol alone (`t`), or the script's name alone when the quantity has no symbol.
         public var label: String
+        /// The SI base unit (`V`, `A`, `Ω`); the renderer adds the prefix its ticks are in.
         public var unit: String
         public var logarithmic: Bool
 
@@ -13,17 +16,47 @@ public struct Plot: Sendable, Equatable {
 
         /// `"E (V)"`, or the bare label when there is no unit.
         public var title: String { unit.isEmpty ? label : "\(label) (\(unit))" }
+
+        /// The title with the unit as the ticks are printed in it (`E = p (mV)`).
+        func title(unit shown: String) -> String { shown.isEmpty ? label : "\(label) (\(shown))" }
+    }
+
+    /// A text beside one point of a series (a frequency on a Nyquist plot).
+    public struct PointLabel: Sendable, Equatable {
+        public var index: Int
+        public var text: String
+
+        public init(index: Int, text: String) {
+            self.index = index
+            self.text = text
+        }
     }
 
     public struct Series: Sendable, Equatable {
         public var name: String
         public var x: [Double]
         public var y: [Double]
+        /// A dot on every point (besides the line through them).
+        public var markers: Bool
+        /// Drawn against the plot's second (right-hand) y axis.
+        public var onSecondAxis: Bool
+        /// Texts beside some of the points, by index into `x` and `y`.
+        public var pointLabels: [PointLabel]
 
-        public init(name: String, x: [Double] = [], y: [Double] = []) {
+        public init(
+            name: String,
+            x: [Double] = [],
+            y: [Double] = [],
+            markers: Bool = false,
+            onSecondAxis: Bool = false,
+            pointLabels: [PointLabel] = []
+        ) {
             self.name = name
             self.x = x
             self.y = y
+            self.markers = markers
+            self.onSecondAxis = onSecondAxis
+            self.pointLabels = pointLabels
         }
 
         public mutating func append(x: Double, y: Double) {
@@ -33,9 +66,14 @@ public struct Plot: Sendable, Equatable {
 
         /// The points that can be drawn on the given axes: finite, and positive on a log axis.
         func drawable(x xAxis: Axis, y yAxis: Axis) -> [(Double, Double)] {
-            zip(x, y).filter { point in
-                point.0.isFinite && point.1.isFinite && (!xAxis.logarithmic || point.0 > 0)
-                    && (!yAxis.logarithmic || point.1 > 0)
+            drawableIndices(x: xAxis, y: yAxis).map { (x[$0], y[$0]) }
+        }
+
+        /// The indices of the points `drawable` keeps.
+        func drawableIndices(x xAxis: Axis, y yAxis: Axis) -> [Int] {
+            (0..<min(x.count, y.count)).filter { index in
+                let (px, py) = (x[index], y[index])
+                return px.isFinite && py.isFinite && (!xAxis.logarithmic || px > 0) && (!yAxis.logarithmic || py > 0)
             }
         }
     }
@@ -43,18 +81,24 @@ public struct Plot: Sendable, Equatable {
     public var title: String
     public var x: Axis
     public var y: Axis
+    /// A second y axis on the right, for the series marked `onSecondAxis` (the phase of a Bode plot).
+    public var y2: Axis?
     public var series: [Series]
     /// Same scale on both axes (a Nyquist plot must not distort its semicircle).
     public var equalAspect: Bool
 
-    public init(title: String, x: Axis, y: Axis, series: [Series], equalAspect: Bool = false) {
+    public init(title: String, x: Axis, y: Axis, y2: Axis? = nil, series: [Series], equalAspect: Bool = false) {
         self.title = title
         self.x = x
         self.y = y
+        self.y2 = y2
         self.series = series
         self.equalAspect = equalAspect
     }
 
+    /// The y axis `series` is drawn against.
+    func yAxis(of series: Series) -> Axis { series.onSecondAxis ? (y2 ?? y) : y }
+
     /// Number of points that will be drawn.
-    public var drawablePointCount: Int { series.reduce(0) { $0 + $1.drawable(x: x, y: y).count } }
+    public var drawablePointCount: Int { series.reduce(0) { $0 + $1.drawable(x: x, y: yAxis(of: $1)).count } }
 }

@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #endif
 
-/// Draws the run as an SVG plot (`PlotBuilder` picks the kind). An incomplete run says so in the
-/// plot's title line.
+/// Draws the run as an SVG plot (`PlotBuilder` picks the kind). An incomplete run says so under the
+/// plot's title, or in its plot area when there is nothing to draw (a run that failed before its first
+/// package).
 ///
 /// A regular file (or a new one) is replaced whole — written to a temporary file beside it, synced,
 /// then renamed over it — at most once per `refreshInterval` while the run goes on and once at the
@@ -54,10 +55,13 @@ public final class SVGSink: SampleSink {
     public func sync() throws(SinkError) {}
 
     public func finish(_ end: RunEnd) throws(SinkError) {
-        let document = renderer.render(
-            builder.plots(),
-            note: end.complete ? nil : "incomplete: \(end.reason ?? "cut short")"
-        )
+        var note: String? = nil
+        if !end.complete {
+            note = "incomplete: \(end.reason ?? "cut short")"
+        } else if builder.count == 0 {
+            note = "the run ended without sending a data package"
+        }
+        let document = renderer.render(builder.plots(), note: note)
         if replaceable {
             try replace(with: document)
         } else {
