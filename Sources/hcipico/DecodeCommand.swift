@@ -50,7 +50,13 @@ struct DecodeCommand: ParsableCommand {
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let format: Format = csv ? .csv : jsonl ? .jsonl : .table
-        let writer = DecodeWriter(format: format, family: DeviceFamily(rawValue: family) ?? .pico, name: file)
+        let writer: DecodeWriter
+        do {
+            writer = try DecodeWriter(format: format, family: DeviceFamily(rawValue: family) ?? .pico, name: file)
+        } catch {
+            FileHandle.standardError.write(Data("hcipico decode: \(error)\n".utf8))
+            throw ExitStatus.writeFailed.exitCode
+        }
         let parser = ReplyParser()
         let handler: (ReplyEvent, LineLocation) -> Void = { writer.write($0, at: $1) }
         writer.header()
@@ -68,7 +74,11 @@ struct DecodeCommand: ParsableCommand {
             parser.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count]), handler)
         }
         parser.finish(handler)
-        writer.flush()
+        writer.finish()
+        if let failure = writer.writeFailure {
+            FileHandle.standardError.write(Data("hcipico decode: \(failure)\n".utf8))
+            throw ExitStatus.writeFailed.exitCode
+        }
         if writer.malformedLines > 0 { throw ExitStatus.malformedInput.exitCode }
         if writer.deviceErrors > 0 { throw ExitStatus.deviceError.exitCode }
     }

@@ -1,8 +1,10 @@
 import Foundation
 import MethodSCRIPT
+import PicoLink
 
-/// Writes decoded events in one of the `decode` formats; output is flushed at the end of every input
-/// line that produced some, errors go to standard error.
+/// Writes decoded events in one of the `decode` formats: the table (flushed at the end of every input
+/// line that produced some), or, for `--csv` and `--jsonl`, `connect`'s per-point table and JSON Lines
+/// through `DecodedRun`; errors go to standard error.
 final class DecodeWriter {
     let format: DecodeCommand.Format
     let family: DeviceFamily
@@ -11,24 +13,41 @@ final class DecodeWriter {
     private(set) var deviceErrors = 0
     private var out = ""
     private var pendingLine = 0
+    /// The CSV or JSON Lines output (nil for the table).
+    private let run: DecodedRun?
+    private(set) var writeFailure: SinkError?
 
-    init(format: DecodeCommand.Format, family: DeviceFamily, name: String) {
+    init(format: DecodeCommand.Format, family: DeviceFamily, name: String) throws(SinkError) {
         self.format = format
         self.family = family
         self.name = name == "-" ? "<stdin>" : name
+        switch format {
+        case .table: run = nil
+        case .csv: run = DecodedRun(sink: PointCSVSink(file: try SinkFile(path: "-")), device: self.name)
+        case .jsonl: run = DecodedRun(sink: JSONLinesSink(file: try SinkFile(path: "-")), device: self.name)
+        }
     }
 
     func header() {
-        switch format {
-        case .table:
+        guard let run else {
             out +=
                 TextColumn.pad("line", 7) + "  code  " + TextColumn.pad("value", 16) + "  unit  "
                 + TextColumn.pad("status", 10, left: true)
             out += "  range\n"
-        case .csv: out += "line,code,value,unit,status,range\n"
-        case .jsonl: break
+            return flush()
         }
+        guarded { () throws(SinkError) in try run.begin() }
+    }
+
+    /// Ends the CSV or JSON Lines output with its end marker.
+    func finish() {
+        if let run { guarded { () throws(SinkError) in try run.finish() } }
         flush()
+    }
+
+    private func guarded(_ body: () throws(SinkError) -> Void) {
+        guard writeFailure == nil else { return }
+        do throws(SinkError) { try body() } catch { writeFailure = error }
     }
 
     func write(_ event: ReplyEvent, at location: LineLocation) {
@@ -36,9 +55,10 @@ final class DecodeWriter {
             flush()
             pendingLine = location.line
         }
+        if let run { guarded { () throws(SinkError) in try run.event(event) } }
         switch event {
         case .package(let samples):
-            for sample in samples { row(sample, line: location.line) }
+            if run == nil { for sample in samples { row(sample, line: location.line) } }
         case .malformed(let error, let raw):
             malformedLines += 1
             let text = EscapedText.of(raw.prefix(120))
@@ -80,19 +100,8 @@ final class DecodeWriter {
                 String(repeating: " ", count: max(0, 4 - unit.count)) + "  "
                 + TextColumn.pad(sample.status.description, 10, left: true)
             out += "  " + (rangeLabel ?? "") + "\n"
-        case .csv:
-            let value = sample.isNaN ? "NaN" : "\(sample.value)"
-            let range = sample.range.map { String($0.rawValue) } ?? ""
-            out += "\(line),\(code),\(value),\(unit),\(sample.status.rawValue),\(range)\n"
-        case .jsonl:
-            var json = "{\"line\":\(line),\"code\":\"\(code)\",\"value\":\(sample.isNaN ? "null" : "\(sample.value)")"
-            json += ",\"unit\":\"\(unit)\",\"status\":\(sample.status.rawValue)"
-            if let range = sample.range {
-                json += ",\"range\":\(range.rawValue)"
-                if let rangeLabel { json += ",\"range_label\":\"\(rangeLabel)\"" }
-            }
-            if let noise = sample.noise { json += ",\"noise\":\(noise)" }
-            out += json + "}\n"
+        case .csv, .jsonl:
+            break
         }
     }
 

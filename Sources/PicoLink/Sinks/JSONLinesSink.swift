@@ -40,7 +40,8 @@ public final class JSONLinesSink: SampleSink {
         let common =
             "{\"device\":\(JSONText.quoted(package.device)),\"run\":\(package.run),"
             + "\"scan\":\((package.scan ?? 0) + 1),\"loop\":\(package.loop + 1),\"package\":\(package.index),"
-            + "\"host_time\":\(SinkText.seconds(package.hostTime)),\"device_time\":\(deviceTime),"
+            + "\"host_time\":\(package.hostTime.isFinite ? SinkText.seconds(package.hostTime) : "null"),"
+            + "\"device_time\":\(deviceTime),"
         for value in package.values {
             lines += common
             lines += "\"name\":\(JSONText.quoted(value.name ?? value.code)),"

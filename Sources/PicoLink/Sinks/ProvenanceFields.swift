@@ -6,7 +6,7 @@ enum ProvenanceFields {
         guard let provenance else {
             return [
                 ("device", run.device), ("run", String(run.run)), ("title", run.title),
-                ("start_utc", UTCTime.iso8601(run.startTime)),
+                ("start_utc", run.startTime.isFinite ? UTCTime.iso8601(run.startTime) : "n/a"),
             ].map { ($0, oneLine($1)) }
         }
         let address = provenance.address.map { address in

@@ -31,6 +31,8 @@ enum SinkText {
 
     /// Seconds with microsecond resolution, e.g. `1763787000.123456`.
     static func seconds(_ value: Double) -> String {
+        // Unknown (a decoded transcript has no host time): an empty field.
+        guard value.isFinite else { return "" }
         let micros = Int64((value * 1_000_000).rounded())
         let whole = micros / 1_000_000
         let fraction = abs(micros % 1_000_000)
