@@ -162,7 +162,7 @@ final class ConsoleSession {
                 } else if path.hasSuffix(".pstrace.csv") {
                     try PSTraceSink(path: path, provenance: memory.provenance)
                 } else if path.hasSuffix(".svg") {
-                    SVGSink(path: path, refreshInterval: .infinity)
+                    SVGSink(path: path, refreshInterval: .infinity, provenance: memory.provenance)
                 } else {
                     try PointCSVSink(path: path, provenance: memory.provenance)
                 }

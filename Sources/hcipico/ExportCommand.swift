@@ -62,7 +62,12 @@ struct ExportCommand: AsyncParsableCommand {
                     try PointCSVSink(path: base + ".csv", overwrite: overwrite, provenance: provenance),
                     try JSONLinesSink(path: base + ".jsonl", overwrite: overwrite, provenance: provenance),
                     try PSTraceSink(path: base + ".pstrace.csv", overwrite: overwrite, provenance: provenance),
-                    SVGSink(path: base + ".svg", refreshInterval: .infinity, overwrite: overwrite),
+                    SVGSink(
+                        path: base + ".svg",
+                        refreshInterval: .infinity,
+                        overwrite: overwrite,
+                        provenance: provenance
+                    ),
                 ]
                 let info = RunInfo(
                     device: run.device,

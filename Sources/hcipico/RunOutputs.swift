@@ -59,7 +59,7 @@ struct RunOutputs: Sendable {
             )
         }
         if let jsonl { sinks.append(try JSONLinesSink(path: jsonl, overwrite: overwrite, provenance: provenance)) }
-        if let svg { sinks.append(SVGSink(path: svg, overwrite: overwrite)) }
+        if let svg { sinks.append(SVGSink(path: svg, overwrite: overwrite, provenance: provenance)) }
         if let pstrace { sinks.append(try PSTraceSink(path: pstrace, overwrite: overwrite, provenance: provenance)) }
         return sinks
     }

@@ -91,4 +91,30 @@ import FoundationXML
         #expect(parser.parse(), "SVG must be well-formed XML: \(String(describing: parser.parserError))")
         #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
     }
+
+    @Test func svgCarriesTheRunsProvenanceAsMetadata() throws {
+        let path = Self.temporaryPath("provenance.svg")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let provenance = RunProvenance(
+            device: "cell-1 <&>",
+            deviceRun: 2,
+            title: "lsv",
+            transport: "kernel",
+            firmware: "espico1500",
+            serialNumber: "PICO-7",
+            scriptName: "LSV.mscr",
+            script: "var c",
+            scriptSHA256: "ab",
+            toolVersion: "hcipico 0.1.0",
+            startTime: 0
+        )
+        let sink = SVGSink(path: path, provenance: provenance)
+        try sink.begin(RunInfo(device: "cell-1", run: 2, title: "lsv", startTime: 0))
+        try sink.write(Self.lsvPackage(0, e: -0.5, i: 1e-6))
+        try sink.finish(RunEnd(complete: true, packages: 1))
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(svg.contains("<metadata>") && svg.contains("serial: PICO-7") && svg.contains("script: LSV.mscr"))
+        #expect(svg.contains("device: cell-1 &lt;&amp;&gt;"))
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+    }
 }

@@ -32,13 +32,18 @@ public struct SVGPlotRenderer: Sendable {
 
     /// The SVG document. `note` (e.g. "incomplete: connection lost") is printed under the first title,
     /// or in the plot area when the first chart has nothing to draw, and is the document's `desc`.
-    public func render(_ plots: [Plot], note: String? = nil) -> String {
+    /// `metadata` (the run's provenance, `key: value`) goes into the document's `<metadata>`.
+    public func render(_ plots: [Plot], note: String? = nil, metadata: [(key: String, value: String)] = []) -> String {
         let plots =
             plots.isEmpty
             ? [Plot(title: "no data", x: .init(label: "", unit: ""), y: .init(label: "", unit: ""), series: [])]
             : plots
         let height = plots.count * panelHeight
-        let description = note.map { "\n<desc>\(escape($0))</desc>" } ?? ""
+        var description = note.map { "\n<desc>\(escape($0))</desc>" } ?? ""
+        if !metadata.isEmpty {
+            description +=
+                "\n<metadata>\n" + metadata.map { escape("\($0.key): \($0.value)") + "\n" }.joined() + "</metadata>"
+        }
         var svg = """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \

@@ -22,10 +22,14 @@ public final class SVGSink: SampleSink {
     private var builder = PlotBuilder(title: "")
     private var lastRender = 0.0
     private let renderer = SVGPlotRenderer()
+    /// The run's provenance, written into the document's `<metadata>`.
+    private let provenance: RunProvenance?
+    private var metadata: [(key: String, value: String)] = []
 
     /// `overwrite` allows replacing an existing regular file (checked again when it is first written).
-    public init(path: String, refreshInterval: Double = 2, overwrite: Bool = false) {
+    public init(path: String, refreshInterval: Double = 2, overwrite: Bool = false, provenance: RunProvenance? = nil) {
         self.path = path
+        self.provenance = provenance
         self.refreshInterval = refreshInterval
         self.overwrite = overwrite
         var info = stat()
@@ -40,6 +44,7 @@ public final class SVGSink: SampleSink {
 
     public func begin(_ run: RunInfo) throws(SinkError) {
         builder = PlotBuilder(title: "\(run.device) run \(run.run) (\(run.title))")
+        metadata = ProvenanceFields.fields(provenance, run: run)
         lastRender = run.startTime
     }
 
@@ -47,7 +52,9 @@ public final class SVGSink: SampleSink {
         builder.add(package)
         if replaceable, package.hostTime - lastRender >= refreshInterval {
             lastRender = package.hostTime
-            try replace(with: renderer.render(builder.plots(), note: "running: \(builder.count) packages"))
+            try replace(
+                with: renderer.render(builder.plots(), note: "running: \(builder.count) packages", metadata: metadata)
+            )
         }
     }
 
@@ -61,7 +68,7 @@ public final class SVGSink: SampleSink {
         } else if builder.count == 0 {
             note = "the run ended without sending a data package"
         }
-        let document = renderer.render(builder.plots(), note: note)
+        let document = renderer.render(builder.plots(), note: note, metadata: metadata)
         if replaceable {
             try replace(with: document)
         } else {
