@@ -40,6 +40,11 @@ for technique in cv lsv ca swv dpv eis; do
         exit 1
     }
 done
+# Every script of Examples/ (the techniques above are built from them; CV_nscans has three scans).
+"$bin" connect sim --fast --script "$root/Examples/CV_nscans.mscr" --out "$work/connect" --quiet > "$work/connect.log" 2>&1 || {
+    echo "export-check: hcipico connect --script CV_nscans.mscr failed ($work/connect.log)" >&2
+    exit 1
+}
 if "$root/.venv/bin/python" "$here/export_check.py" "$work/export" \
     && "$root/.venv/bin/python" "$here/export_check.py" "$work/connect"; then
     rm -rf "$work"

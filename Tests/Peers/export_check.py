@@ -44,6 +44,11 @@ def check_points(path, packages):
     problems = [f"column {name!r} is {table.dtype[name]}" for name in names if table.dtype[name].kind not in "iuf"]
     if len(names) < 6:
         problems.append(f"only {len(names)} columns: {names}")
+    with open(path, encoding="utf-8") as file:
+        header = next(line for line in file if not line.startswith("#")).rstrip("\n").split(",")
+    coded = [name for name in header if name.split(" ")[0] in ("da", "ba", "dc", "cc", "eb")]
+    if coded:
+        problems.append(f"columns named by type code, not by the script's variables: {coded}")
     if len(table) != packages:
         problems.append(f"{len(table)} rows for {packages} packages")
     problems += check_artefacts(path)
