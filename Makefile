@@ -86,9 +86,9 @@ peers-h4-blelinux: peers-deps
 	$(SWIFT) build --build-tests
 	@Tools/h4-peer-check.sh
 
-## peers-export: a rig of three simulated Picos (Examples/rig.toml) records for 8 s, `hcipico export`
-## writes every run, and the pinned numpy loads each per-point CSV and PSTrace CSV into numbers
-## (Tests/Peers/export-check.sh).
+## peers-export: a rig of three simulated Picos (Examples/rig.toml) records for 8 s and `hcipico export`
+## writes every run, `hcipico connect` runs every technique and Examples/ script, and the pinned numpy
+## loads each per-point CSV and PSTrace CSV into numbers (Tests/Peers/export-check.sh).
 peers-export: peers-deps
 	$(SWIFT) build --product hcipico
 	@Tests/Peers/export-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
