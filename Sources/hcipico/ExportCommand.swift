@@ -82,7 +82,12 @@ struct ExportCommand: AsyncParsableCommand {
                     count += 1
                 }
                 let complete = run.state == "complete"
-                let end = RunEnd(complete: complete, reason: complete ? nil : run.reason ?? run.state, packages: count)
+                let end = RunEnd(
+                    complete: complete,
+                    reason: complete ? nil : run.reason ?? run.state,
+                    packages: count,
+                    endTime: run.endedAt
+                )
                 for sink in sinks {
                     try sink.finish(end)
                     try sink.sync()

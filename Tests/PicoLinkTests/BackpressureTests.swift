@@ -83,7 +83,8 @@ import Testing
                 == RunEnd(
                     complete: false,
                     reason: "1900 packages overflowed: the recording fell too far behind the device",
-                    packages: 100
+                    packages: 100,
+                    endTime: end.endTime
                 )
         )
     }

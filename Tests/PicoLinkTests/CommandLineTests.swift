@@ -79,8 +79,9 @@ import Testing
         #expect(lines.prefix(13).allSatisfy { $0.hasPrefix("# ") }, "\(lines.prefix(13))")
         #expect(lines.contains("# serial: SIMPICO00001") && lines.contains("# script: lsv"))
         #expect(lines[13] == "run,scan,loop,package,host_time,p [V],c [A],c status,c range [A]")
-        let expected = 13 + 1 + 101 + 1
+        let expected = 13 + 1 + 101 + 2  // the end: its time, then its state
         #expect(lines.count == expected)
+        #expect(lines[lines.count - 2].hasPrefix("# end_utc: 20"))
         #expect(lines.last == "# end: complete, 101 packages")
         let svg = try String(contentsOf: directory.appendingPathComponent("lsv.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"))

@@ -152,7 +152,7 @@ import Testing
             try CommandLineTests.run(["connect", "sim", "--fast", "--technique", "lsv", "--csv", "-"], in: directory)
         }
         #expect(result.status == 0)
-        let lines = result.output.split(separator: "\n").filter { !$0.hasPrefix("# ") || $0.hasPrefix("# end") }
+        let lines = result.output.split(separator: "\n").filter { !$0.hasPrefix("# ") || $0.hasPrefix("# end:") }
         #expect(lines.first?.hasPrefix("run,scan,loop,package") == true, "\(lines.first ?? "")")
         #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("1,1,1,") })
         #expect(lines.last == "# end: complete, 101 packages")

@@ -56,7 +56,12 @@ import Testing
         let end = await recording.value
         #expect(
             sink.ends == [
-                RunEnd(complete: false, reason: "interrupted (SIGTERM); second signal", packages: end.packages)
+                RunEnd(
+                    complete: false,
+                    reason: "interrupted (SIGTERM); second signal",
+                    packages: end.packages,
+                    endTime: sink.ends.first?.endTime
+                )
             ]
         )
     }

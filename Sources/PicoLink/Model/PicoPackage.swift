@@ -64,10 +64,16 @@ public struct RunEnd: Sendable, Equatable {
     public var reason: String?
     /// Packages received.
     public var packages: Int
+    /// When the run ended (Unix seconds), when known: the files give it as `end_utc`.
+    public var endTime: Double?
 
-    public init(complete: Bool, reason: String? = nil, packages: Int) {
+    public init(complete: Bool, reason: String? = nil, packages: Int, endTime: Double? = nil) {
         self.complete = complete
         self.reason = reason
         self.packages = packages
+        self.endTime = endTime
     }
+
+    /// `2026-11-25T09:30:12.250Z`, or nil when the end time is not known.
+    var endUTC: String? { endTime.flatMap { $0.isFinite ? UTCTime.iso8601($0) : nil } }
 }

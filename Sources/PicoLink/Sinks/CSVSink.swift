@@ -50,6 +50,6 @@ public final class CSVSink: SampleSink {
 
     public func finish(_ end: RunEnd) throws(SinkError) {
         let how = end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))"
-        try file.write("# end: \(how), \(end.packages) packages\n")
+        try file.write((end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n")
     }
 }

@@ -56,7 +56,8 @@ public final class JSONLinesSink: SampleSink {
     public func finish(_ end: RunEnd) throws(SinkError) {
         let reason = end.reason.map(JSONText.quoted) ?? "null"
         try file.write(
-            "{\"event\":\"end\",\"complete\":\(end.complete),\"reason\":\(reason),\"packages\":\(end.packages)}\n"
+            "{\"event\":\"end\",\"complete\":\(end.complete),\"reason\":\(reason),\"packages\":\(end.packages),"
+                + "\"end_utc\":\(end.endUTC.map(JSONText.quoted) ?? "null")}\n"
         )
     }
 }

@@ -40,6 +40,7 @@ public final class PSTraceSink: SampleSink {
     public func finish(_ end: RunEnd) throws(SinkError) {
         let how = end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))"
         var notes = ProvenanceFields.fields(provenance, run: run).map { "\($0.key): \($0.value)" }
+        if let endUTC = end.endUTC { notes.append("end_utc: \(endUTC)") }
         notes.append(ProvenanceFields.oneLine("end: \(how), \(end.packages) packages"))
         notes.append("times UTC")
         let table = PSTraceTable(

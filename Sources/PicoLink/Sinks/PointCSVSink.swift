@@ -74,6 +74,6 @@ public final class PointCSVSink: SampleSink {
     public func finish(_ end: RunEnd) throws(SinkError) {
         let reason = ProvenanceFields.oneLine(end.reason ?? "cut short")
         let how = end.complete ? "complete" : "incomplete (\(reason))"
-        try file.write("# end: \(how), \(end.packages) packages\n")
+        try file.write((end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n")
     }
 }

@@ -96,7 +96,7 @@ public final class RunRecorder: @unchecked Sendable {
         guard lock.lock(before: Date().addingTimeInterval(seconds)) else { return }
         defer { lock.unlock() }
         guard ending == nil else { return }
-        let end = RunEnd(complete: false, reason: reason, packages: packageCount)
+        let end = RunEnd(complete: false, reason: reason, packages: packageCount, endTime: Date().timeIntervalSince1970)
         ending = end
         for sink in sinks { try? sink.finish(end) }
     }
@@ -151,7 +151,12 @@ public final class RunRecorder: @unchecked Sendable {
                 }
             }
             if let failure { reason = Self.describe(failure) }
-            let end = RunEnd(complete: reason == nil, reason: reason, packages: packageCount)
+            let end = RunEnd(
+                complete: reason == nil,
+                reason: reason,
+                packages: packageCount,
+                endTime: Date().timeIntervalSince1970
+            )
             ending = end
             for sink in sinks {
                 do throws(SinkError) {

@@ -68,7 +68,9 @@ public final class SVGSink: SampleSink {
         } else if builder.count == 0 {
             note = "the run ended without sending a data package"
         }
-        let document = renderer.render(builder.plots(), note: note, metadata: metadata)
+        let ended = end.endUTC.map { [(key: "end_utc", value: $0)] } ?? []
+        let state = [(key: "end", value: end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))")]
+        let document = renderer.render(builder.plots(), note: note, metadata: metadata + ended + state)
         if replaceable {
             try replace(with: document)
         } else {
