@@ -26,9 +26,14 @@ import Glibc
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBLE(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let input = UnsafeRawBufferPointer(start: data, count: size)
+    FuzzPart.countAtExit()
     guard let selector = input.first else { return 0 }
     let part = FuzzPart.allCases[Int(selector) % FuzzPart.allCases.count]
-    if let only = FuzzPart.only, !only.contains(part) { return -1 }
+    if let only = FuzzPart.only, !only.contains(part) {
+        FuzzPart.rejected += 1
+        return -1
+    }
+    FuzzPart.executed[part.index] += 1
     let body = UnsafeRawBufferPointer(rebasing: input[1...])
     switch part {
     case .att: fuzzATT(body)
@@ -46,6 +51,24 @@ public func fuzzBLE(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 enum FuzzPart: String, CaseIterable {
     case att, event, command, signaling, advertising, btsnoop, h4, reassembly, host
+
+    var index: Int { Self.allCases.firstIndex(of: self)! }
+
+    /// Inputs run per part, and inputs rejected for FUZZ_BLE_PART (libFuzzer counts both as executions);
+    /// printed at exit (libFuzzer calls the entry point from one thread).
+    nonisolated(unsafe) static var executed = [Int](repeating: 0, count: allCases.count)
+    nonisolated(unsafe) static var rejected = 0
+
+    /// Registers the printing of the counts at exit, once.
+    static func countAtExit() { _ = registered }
+
+    private static let registered: Void = {
+        _ = atexit {
+            let counts = FuzzPart.allCases.map { "\($0.rawValue) \(FuzzPart.executed[$0.index])" }
+            let line = "fuzz-ble: inputs per part: \(counts.joined(separator: ", ")); rejected \(FuzzPart.rejected)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+    }()
 
     /// The parts FUZZ_BLE_PART names (separated by commas), if set.
     static let only: Set<FuzzPart>? = {
