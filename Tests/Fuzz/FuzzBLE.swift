@@ -521,6 +521,8 @@ final class FuzzATTClock: ATTClock, @unchecked Sendable {
 /// completes every ACL packet at once, checks what the host sends, and keeps its own packets to the host
 /// until the driver delivers them. Only the fuzzer's thread uses it (the host's tasks run there too).
 final class FuzzController: HCITransport, @unchecked Sendable {
+    /// The handle of the links this controller makes (an input's own LE Connection Complete may give
+    /// another).
     static let handle: UInt16 = 0x0040
     static let aclLength: UInt16 = 27
     static let aclCount: UInt8 = 4
@@ -539,6 +541,9 @@ final class FuzzController: HCITransport, @unchecked Sendable {
     var silent = false
     private var outgoing: [(HCIPacketIndicator, [UInt8])] = []
     private var head = 0
+    /// The handles of the links the host has been told of: LE Connection Complete given, Disconnection
+    /// Complete not yet.
+    private var liveHandles: Set<UInt16> = []
 
     func send(_ type: HCIPacketIndicator, _ packet: UnsafeRawBufferPointer) throws(TransportError) {
         switch type {
@@ -551,14 +556,14 @@ final class FuzzController: HCITransport, @unchecked Sendable {
             var reader = ByteReader(packet)
             let header = try? HCIACLHeader(parsing: &reader)
             let length = packet.count - 4
-            fuzzCheck(
-                header?.length == UInt16(max(0, length)) && length > 0 && length <= Int(Self.aclLength)
-                    && header?.handle == Self.handle,
-                "the host sent an ACL packet the controller cannot take: [\(hexString(packet))]"
-            )
+            guard let header, header.length == length, length > 0, length <= Int(Self.aclLength),
+                liveHandles.contains(where: { $0 & 0x0FFF == header.handle })
+            else {
+                fatalError("the host sent an ACL packet the controller cannot take: [\(hexString(packet))]")
+            }
             event(
                 HCINumberOfCompletedPacketsEvent(handles: [
-                    HCICompletedPackets(connectionHandle: Self.handle, numCompletedPackets: 1)
+                    HCICompletedPackets(connectionHandle: header.handle, numCompletedPackets: 1)
                 ])
             )
         default:
@@ -576,7 +581,26 @@ final class FuzzController: HCITransport, @unchecked Sendable {
     func close() {}
 
     /// Hands `packet` to the host now, as the transport's reader thread would.
-    func deliver(_ type: HCIPacketIndicator, _ packet: UnsafeRawBufferPointer) { receive?(type, packet) }
+    func deliver(_ type: HCIPacketIndicator, _ packet: UnsafeRawBufferPointer) {
+        if type == .event { noteLinks(packet) }
+        receive?(type, packet)
+    }
+
+    /// Follows the links an event makes or ends.
+    private func noteLinks(_ event: UnsafeRawBufferPointer) {
+        var reader = ByteReader(event)
+        let made: (HCIStatus, UInt16)?
+        switch try? HCIEvent(parsing: &reader) {
+        case .leConnectionComplete(let complete): made = (complete.status, complete.connectionHandle)
+        case .leEnhancedConnectionComplete(let complete): made = (complete.status, complete.connectionHandle)
+        case .leEnhancedConnectionCompleteV2(let complete): made = (complete.status, complete.connectionHandle)
+        case .disconnectionComplete(let complete) where complete.status == .success:
+            liveHandles.remove(complete.connectionHandle)
+            return
+        default: return
+        }
+        if let (status, handle) = made, status == .success { liveHandles.insert(handle) }
+    }
 
     func deliver(_ type: HCIPacketIndicator, _ packet: [UInt8]) { packet.withUnsafeBytes { deliver(type, $0) } }
 
@@ -857,7 +881,8 @@ final class HostSession: @unchecked Sendable {
     }
 
     private func acl(boundary: HCIACLHeader.PacketBoundary, _ data: ArraySlice<UInt8>) {
-        let header = HCIACLHeader(handle: FuzzController.handle, packetBoundary: boundary, length: UInt16(data.count))
+        let handle = link?.connection.handle ?? FuzzController.handle
+        let header = HCIACLHeader(handle: handle, packetBoundary: boundary, length: UInt16(data.count))
         controller.deliver(.acl, header.encodedBytes + data)
     }
 
