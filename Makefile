@@ -110,7 +110,9 @@ peers-h4: peers-deps
 bench: deps
 	$(SWIFT) run -c release Bench $(SUITES)
 
-## fuzz: libFuzzer + ASan over the MethodSCRIPT decoders; bounded by FUZZ_RUNS (10 M) and FUZZ_SECONDS (900).
+## fuzz: libFuzzer + ASan over the MethodSCRIPT decoders (Tools/fuzz.sh), then over the BLE side (Tools/fuzz-ble.sh:
+## BLEWire decoders, H4 framer, L2CAP reassembly, HCIHost with a live link); each bounded by FUZZ_RUNS (10 M) and
+## FUZZ_SECONDS (900).
 fuzz: deps
 	@Tools/fuzz.sh
 

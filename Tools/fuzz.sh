@@ -2,7 +2,7 @@
 # `make fuzz`: libFuzzer (with AddressSanitizer) over ReplyParser, LineFramer, PackageDecoder and the
 # batch decoder. Bounded: FUZZ_RUNS executions (default 10,000,000) or FUZZ_SECONDS (default 900),
 # whichever comes first (inputs up to FUZZ_MAX_LEN bytes, default 512). The committed seed corpus is copied, so the run does not change the tree;
-# crashing inputs are kept in .build/fuzz/.
+# crashing inputs are kept in .build/fuzz/. Then Tools/fuzz-ble.sh fuzzes the BLE side with the same bounds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-10000000}"
@@ -18,3 +18,4 @@ echo "fuzz: $runs runs at most, $seconds s at most"
 "$work/fuzz-methodscript" -runs="$runs" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-512}" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix=.build/fuzz/ "$work/corpus"
+Tools/fuzz-ble.sh

@@ -102,4 +102,22 @@ import Testing
         #expect(again.localName == String(repeating: "\u{FFFD}", count: 84))
         #expect(again.encodedBytes == encoded)
     }
+
+    /// A fuzzer's finding: 64 UUIDs of 32 bits (256 bytes) were cut at 254 bytes, in the middle of a
+    /// UUID, which no decoder takes. A list is cut after its last whole UUID and sent as incomplete.
+    @Test func aUUIDListLongerThanAFieldIsCutAtAUUIDAndMarkedIncomplete() throws {
+        let uuids32 = (0..<64).map { BluetoothUUID(uuid32: 0x0001_0000 + UInt32($0)) }
+        let uuids128 = (0..<16).map { BluetoothUUID(high: 0x569A_1101_B87F_490C, low: UInt64($0)) }
+        let uuids16 = (0..<127).map { BluetoothUUID(UInt16(0x1800 + $0)) }
+        let encoded = AdvertisingData(serviceUUIDs: uuids16 + uuids32 + uuids128).encodedBytes
+        let again = try AdvertisingData(bytes: encoded)
+        #expect(again.serviceUUIDs == uuids16 + uuids32.prefix(63) + uuids128.prefix(15))
+        let types: [AdvertisingDataType] = try encoded.withUnsafeBytes { buffer throws in
+            var reader = AdvertisingDataReader(buffer)
+            var types: [AdvertisingDataType] = []
+            while let element = try reader.next() { types.append(element.type) }
+            return types
+        }
+        #expect(types == [.completeServiceUUIDs16, .incompleteServiceUUIDs32, .incompleteServiceUUIDs128])
+    }
 }

@@ -39,4 +39,32 @@ import Testing
         #expect(ContinuousClock.now - start >= HCIConnection.linger)
         #expect(harness.controller.commands(HCIDisconnect.opcode).count == 1)
     }
+
+    /// The link's ATT channel holds the bearer's handlers, the bearer holds the channel: once the link has
+    /// ended, the channel lets go of the handlers, so that neither outlives the link (found by the fuzzer:
+    /// both leaked with every connection).
+    @Test func anEndedLinkLetsGoOfItsBearer() async throws {
+        let harness = try await HostHarness()
+        let (bearer, channel) = try await Self.bearerOnAnEndedLink(harness)
+        harness.controller.settle()
+        #expect(await eventually { bearer.object == nil && channel.object == nil })
+    }
+
+    private static func bearerOnAnEndedLink(
+        _ harness: HostHarness
+    ) async throws -> (Weak<ATTBearer>, Weak<HCIATTChannel>) {
+        let link = try await harness.connect()
+        let bearer = ATTBearer(transport: link.att, clock: ManualATTClock())
+        try bearer.start()
+        try await link.disconnect()
+        #expect(bearer.closeReason != nil)
+        return (Weak(bearer), Weak(link.att))
+    }
+}
+
+/// A weak reference, to see an object go.
+final class Weak<Object: AnyObject>: @unchecked Sendable {
+    weak var object: Object?
+
+    init(_ object: Object) { self.object = object }
 }

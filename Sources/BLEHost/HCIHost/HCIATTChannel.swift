@@ -82,11 +82,13 @@ public final class HCIATTChannel: ATTTransport {
         report(reason)
     }
 
-    /// Calls `closed` once, if started.
+    /// Calls `closed` once, if started, and lets go of the handlers: they hold the bearer, which holds
+    /// this channel, and nothing is delivered after the end.
     private func report(_ reason: TransportError) {
         let handlers = state.withLock { state -> Handlers in
             guard !state.endReported, state.handlers.closed != nil else { return Handlers() }
             state.endReported = true
+            defer { state.handlers = Handlers() }
             return state.handlers
         }
         handlers.closed?(reason)

@@ -65,7 +65,8 @@ extension AdvertisingData {
     /// back when each UUID sits in the list of its shortest width and the name is valid UTF-8.
     ///
     /// One structure holds at most 254 bytes of data (its length octet counts the type too): a longer
-    /// name is cut at a character boundary and sent as the Shortened Local Name; other longer data is
+    /// name is cut at a character boundary and sent as the Shortened Local Name; a longer UUID list is
+    /// cut after its last whole UUID and sent as the incomplete list of its width; other longer data is
     /// cut at 254 bytes, so the length octet always tells the truth.
     public func encode(into writer: inout ByteWriter) {
         func structure(_ type: AdvertisingDataType, _ body: (inout ByteWriter) -> Void) {
@@ -83,13 +84,20 @@ extension AdvertisingData {
                 $0.write(contentsOf: name.utf8)
             }
         }
-        let lists: [(AdvertisingDataType, [BluetoothUUID])] = [
-            (.completeServiceUUIDs16, serviceUUIDs.filter { $0.uuid16 != nil }),
-            (.completeServiceUUIDs32, serviceUUIDs.filter { $0.uuid16 == nil && $0.uuid32 != nil }),
-            (.completeServiceUUIDs128, serviceUUIDs.filter { $0.uuid32 == nil }),
+        let lists: [(AdvertisingDataType, AdvertisingDataType, [BluetoothUUID])] = [
+            (.completeServiceUUIDs16, .incompleteServiceUUIDs16, serviceUUIDs.filter { $0.uuid16 != nil }),
+            (
+                .completeServiceUUIDs32, .incompleteServiceUUIDs32,
+                serviceUUIDs.filter { $0.uuid16 == nil && $0.uuid32 != nil }
+            ),
+            (.completeServiceUUIDs128, .incompleteServiceUUIDs128, serviceUUIDs.filter { $0.uuid32 == nil }),
         ]
-        for (type, uuids) in lists where !uuids.isEmpty {
-            structure(type) { writer in for uuid in uuids { uuid.encode(into: &writer, width: type.uuidWidth!) } }
+        for (complete, incomplete, uuids) in lists where !uuids.isEmpty {
+            let width = complete.uuidWidth!
+            let fitting = uuids.prefix(Self.maximumFieldLength / width)
+            structure(fitting.count == uuids.count ? complete : incomplete) { writer in
+                for uuid in fitting { uuid.encode(into: &writer, width: width) }
+            }
         }
         if let txPowerLevel { structure(.txPowerLevel) { $0.write(txPowerLevel) } }
         if let appearance { structure(.appearance) { $0.write(appearance) } }
