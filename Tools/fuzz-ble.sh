@@ -30,6 +30,8 @@ if [[ "${1:-}" == "--binary" ]]; then exit 0; fi
 # The Swift runtime's own crash backtracer reads memory AddressSanitizer then reports: leave crashes to
 # libFuzzer, which prints the stack and keeps the input.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
+# Swift weak-reference side tables are not leaks (see the file).
+export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan-ble.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 mkdir -p "$work/corpus" .build/fuzz
 cp Tests/Fuzz/corpus-ble/* "$work/corpus/"
 echo "fuzz-ble: $runs runs at most, $seconds s at most${FUZZ_BLE_PART:+, parts $FUZZ_BLE_PART only}"
