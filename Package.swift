@@ -26,6 +26,13 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The fleet side of the rig: forwarding to PostgreSQL, the status page and /metrics (the CLI only).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // MARK: Codecs (no I/O, no C)
@@ -75,6 +82,29 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "RigForward",
+            dependencies: [
+                "RigJournal", "PicoLink", "MethodSCRIPT", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RigStatus",
+            dependencies: [
+                "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/style.css")],
+            swiftSettings: strict
+        ),
+
         // libsystemd's sd_notify for the rig under systemd (the CLI only).
         .systemLibrary(
             name: "CSystemd",
@@ -100,6 +130,8 @@ let package = Package(
                 "PicoSimulator",
                 "RigCore",
                 "RigJournal",
+                "RigForward",
+                "RigStatus",
                 "CSystemd",
                 "CLineEditing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -33,13 +33,14 @@ struct ConfigReader {
         )
     }
 
-    mutating func table(_ parent: TOMLTable, _ key: String, required: Bool) -> TOMLTable? {
+    mutating func table(_ parent: TOMLTable, _ key: String, required: Bool, parent name: String = "") -> TOMLTable? {
+        let full = name.isEmpty ? key : "\(name).\(key)"
         guard let value = parent[key] else {
-            if required { problem(table: "", key: key, "missing: add a [\(key)] table") }
+            if required { problem(table: name, key: key, "missing: add a [\(full)] table") }
             return nil
         }
         guard let table = value.table else {
-            problem(table: "", key: key, "must be a table ([\(key)])")
+            problem(table: name, key: key, "must be a table ([\(full)])")
             return nil
         }
         return table

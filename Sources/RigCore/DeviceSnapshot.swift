@@ -26,8 +26,34 @@ public struct DeviceSnapshot: Sendable, Equatable {
         }
     }
 
+    /// The run in progress, as the journal knows it.
+    public struct CurrentRun: Sendable, Equatable {
+        /// The journal's key for the run.
+        public var uuid: String
+        public var deviceRun: Int
+        public var title: String
+        /// Seconds since the Unix epoch.
+        public var startedAt: Double
+        /// Packages received in this run so far.
+        public var packages: Int
+        /// The packages the script will send, when it says plainly (`ScriptExtent`).
+        public var expectedPackages: Int?
+
+        /// 0…1, when the script says how many packages it sends.
+        public var progress: Double? {
+            expectedPackages.flatMap { $0 > 0 ? min(1, Double(packages) / Double($0)) : nil }
+        }
+    }
+
     public var name: String
     public var state: State
+    public var currentRun: CurrentRun?
+    /// Values in the packages received (every run).
+    public var samples: Int = 0
+    /// The device's TX notifications received during runs.
+    public var notifications: Int = 0
+    /// The link parameters as last known (text, as in a run's provenance).
+    public var link: String?
     public var connected: Bool
     public var runs: Int
     public var completeRuns: Int

@@ -8,6 +8,10 @@ public struct RigConfig: Sendable, Equatable {
     /// Where the journal lives (relative paths are relative to the config file).
     public var journal: String
     public var devices: [DeviceConfig]
+    /// `[status]`: the status page, `/metrics` and `/healthz` (nil: none served).
+    public var status: StatusConfig?
+    /// `[forward.postgres]`: forwarding the journal to PostgreSQL (nil: none).
+    public var forward: PostgresForwardConfig?
 
     public init(name: String, journal: String, devices: [DeviceConfig]) {
         self.name = name

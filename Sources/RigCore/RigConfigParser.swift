@@ -61,7 +61,7 @@ public struct RigConfigParser: Sendable {
         }
         var reader = ConfigReader(file: file, locator: TOMLKeyLocator(text: text))
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        reader.unknownKeys(in: table, table: "", allowed: ["rig", "device"])
+        reader.unknownKeys(in: table, table: "", allowed: ["rig", "device", "status", "forward"])
         let rig = reader.table(table, "rig", required: true)
         let name = rig.flatMap { reader.string($0, table: "rig", key: "name", required: true) } ?? ""
         if !name.isEmpty, !Self.isName(name) {
@@ -70,6 +70,10 @@ public struct RigConfigParser: Sendable {
         let journal =
             rig.flatMap { reader.string($0, table: "rig", key: "journal") } ?? (name.isEmpty ? "" : "\(name).sqlite")
         if let rig { reader.unknownKeys(in: rig, table: "rig", allowed: ["name", "journal"]) }
+
+        let fleet = FleetConfigParser(folder: folder)
+        let status = reader.table(table, "status", required: false).flatMap { fleet.status($0, reader: &reader) }
+        let forward = reader.table(table, "forward", required: false).flatMap { fleet.forward($0, reader: &reader) }
 
         var devices: [(index: Int, device: DeviceConfig)] = []
         guard let entries = table["device"] else {
@@ -94,7 +98,10 @@ public struct RigConfigParser: Sendable {
         }
         guard reader.problems.isEmpty else { throw ConfigProblems(problems: reader.problems) }
         let journalPath = journal.hasPrefix("/") ? journal : folder + "/" + journal
-        return RigConfig(name: name, journal: journalPath, devices: devices.map(\.device))
+        var config = RigConfig(name: name, journal: journalPath, devices: devices.map(\.device))
+        config.status = status
+        config.forward = forward
+        return config
     }
 
     /// Letters, digits, `.`, `_` and `-`, 1 to 64 characters.

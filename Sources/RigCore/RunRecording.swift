@@ -45,9 +45,19 @@ struct RunRecording {
             rssi: rssi
         )
         try await journal { try await context.journal.runStarted(provenance) }
+        let expected = ScriptExtent.expectedPoints(config.script.lines)
         supervisor.update {
             $0.runs += 1
             $0.state = .running(run: provenance.deviceRun)
+            $0.link = provenance.link
+            $0.currentRun = DeviceSnapshot.CurrentRun(
+                uuid: id.uuidString.lowercased(),
+                deviceRun: provenance.deviceRun,
+                title: provenance.title,
+                startedAt: start,
+                packages: 0,
+                expectedPackages: expected
+            )
         }
         supervisor.state.withLock { $0.runInProgress = true }
         defer { supervisor.state.withLock { $0.runInProgress = false } }
@@ -64,6 +74,8 @@ struct RunRecording {
             try await context.journal.flush()
         }
         supervisor.update {
+            $0.currentRun = nil
+            $0.link = opened.link.parameters
             if ending.reason == nil { $0.completeRuns += 1 } else { $0.incompleteRuns += 1 }
             $0.overflowed += ending.overflowed
             if let reason = ending.reason { $0.lastError = reason }
@@ -98,6 +110,12 @@ struct RunRecording {
     /// Uploads the script and records its packages until the run ends.
     private func stream(session: PicoSession, id: UUID, start: Double) async throws(JournalFailure) -> Ending {
         var ending = Ending()
+        let notificationsAtStart = session.notificationsReceived
+        let notificationsBefore = supervisor.snapshot.notifications
+        defer {
+            let notifications = session.notificationsReceived - notificationsAtStart
+            supervisor.update { $0.notifications = notificationsBefore + notifications }
+        }
         let run: PicoRun
         do throws(PicoSessionError) {
             run = try await session.run(config.script, title: config.scriptPath)
@@ -129,7 +147,13 @@ struct RunRecording {
                 case .package(let package):
                     try await journal { try await context.journal.record(package, run: id) }
                     ending.packages += 1
-                    supervisor.update { $0.packages += 1 }
+                    let notifications = session.notificationsReceived - notificationsAtStart
+                    supervisor.update {
+                        $0.packages += 1
+                        $0.samples += package.values.count
+                        $0.notifications = notificationsBefore + notifications
+                        $0.currentRun?.packages += 1
+                    }
                 case .deviceError(let error): deviceError = error
                 case .overflowed(let count): ending.overflowed = count
                 case .ended(let wasAborted, _): aborted = wasAborted

@@ -123,6 +123,38 @@ public final class Journal: Sendable {
         }
     }
 
+    /// The packages of a run after index `after` (at most `limit`), in order: what the status page's
+    /// live plot has not shown yet. Only committed packages are ever read.
+    public func packages(of run: Int64, after index: Int, limit: Int) throws(JournalError) -> [PicoPackage] {
+        try read { db in
+            var packages: [PicoPackage] = []
+            try JournalQueries.forEachPackage(run, after: index, limit: limit, db) { packages.append($0) }
+            return packages
+        }
+    }
+
+    /// The journal's row id of the run with `uuid` (nil until its start is committed).
+    public func runID(uuid: String) throws(JournalError) -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT id FROM runs WHERE uuid = ?", arguments: [uuid]) }
+    }
+
+    /// The newest run of `device` (nil when it has none).
+    public func latestRun(device: String) throws(JournalError) -> RunSummary? {
+        try read { db in
+            guard
+                let id = try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT r.id FROM runs r JOIN devices d ON d.id = r.device_id
+                        WHERE d.name = ? ORDER BY r.started_at DESC, r.id DESC LIMIT 1
+                        """,
+                    arguments: [device]
+                )
+            else { return nil }
+            return try JournalQueries.runs(RunFilter(ids: [id]), db).first
+        }
+    }
+
     /// `PRAGMA integrity_check`: `["ok"]` for a sound file.
     public func integrityCheck() throws(JournalError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
@@ -142,6 +174,21 @@ public final class Journal: Sendable {
             throw error
         } catch {
             throw .readFailed(Self.message(error))
+        }
+    }
+
+    /// A read for the journal's extensions (forwarding, the status page).
+    func readJournal<T>(_ body: (Database) throws -> T) throws(JournalError) -> T { try read(body) }
+
+    /// A write transaction outside the writer's group commits (forward positions, pruning): GRDB
+    /// serializes it with the writer's transactions.
+    func writeJournal<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+        do {
+            return try database.write(body)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw .writeFailed(Self.message(error))
         }
     }
 

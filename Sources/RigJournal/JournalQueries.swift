@@ -29,14 +29,16 @@ enum JournalQueries {
             db,
             sql: """
                 SELECT r.id, r.uuid, d.name AS device, r.title, r.script_name, r.started_at, r.ended_at,
-                    r.packages, r.state, r.reason, r.overflowed, r.rssi
+                    r.packages, r.state, r.reason, r.overflowed, r.rssi, r.pruned_at
                 FROM runs r JOIN devices d ON d.id = r.device_id
                 \(whereClause)
-                ORDER BY r.started_at, r.id
+                ORDER BY r.started_at \(filter.latest == nil ? "" : "DESC"), r.id \(filter.latest == nil ? "" : "DESC")
+                \(filter.latest.map { "LIMIT \($0)" } ?? "")
                 """,
             arguments: arguments
         )
-        return rows.map { row in
+        let ordered = filter.latest == nil ? rows : rows.reversed()
+        return ordered.map { row in
             RunSummary(
                 id: row["id"],
                 uuid: row["uuid"],
@@ -49,7 +51,8 @@ enum JournalQueries {
                 state: row["state"],
                 reason: row["reason"],
                 overflowed: row["overflowed"],
-                rssi: row["rssi"]
+                rssi: row["rssi"],
+                prunedAt: row["pruned_at"]
             )
         }
     }
@@ -83,7 +86,13 @@ enum JournalQueries {
     }
 
     /// Walks the packages and their values in one ordered join, building one package at a time.
-    static func forEachPackage(_ run: Int64, _ db: Database, _ body: (PicoPackage) throws -> Void) throws {
+    static func forEachPackage(
+        _ run: Int64,
+        after first: Int = -1,
+        limit: Int = -1,
+        _ db: Database,
+        _ body: (PicoPackage) throws -> Void
+    ) throws {
         let device = try String.fetchOne(
             db,
             sql: "SELECT d.name FROM runs r JOIN devices d ON d.id = r.device_id WHERE r.id = ?",
@@ -97,10 +106,11 @@ enum JournalQueries {
                 SELECT p.idx, p.loop, p.scan, p.host_time, v.variable, v.name, v.value, v.status, v.current_range,
                     v.noise
                 FROM packages p JOIN package_values v ON v.run_id = p.run_id AND v.idx = p.idx
-                WHERE p.run_id = ?
+                WHERE p.run_id = ? AND p.idx > ? AND p.idx IN (
+                    SELECT idx FROM packages WHERE run_id = ? AND idx > ? ORDER BY idx LIMIT ?)
                 ORDER BY p.idx, v.position
                 """,
-            arguments: [run]
+            arguments: [run, first, run, first, limit]
         )
         var current: PicoPackage?
         while let row = try cursor.next() {

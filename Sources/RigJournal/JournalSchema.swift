@@ -15,6 +15,11 @@ import MethodSCRIPT
 ///   the value in SI base units (NULL for the device's `nan`), status bits, current range index, noise.
 /// - `variable_types`: the MethodSCRIPT table of variable types (quantity and unit).
 /// - `samples`: a view joining them, one row per value, for SQL users and Grafana.
+///
+/// Version 2 (forwarding):
+/// - `forward_positions`: per sink (`postgres`) and run, how far the run has been forwarded (`packages`
+///   sent, the last package index `last_idx`, and the run `state` the sink has), as the sink confirmed it.
+/// - `runs.pruned_at`: when the run's packages were pruned after being forwarded (NULL: never).
 enum JournalSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -27,8 +32,24 @@ enum JournalSchema {
                 try insert.execute(arguments: [info.code, info.name, info.unit])
             }
         }
+        migrator.registerMigration("v2: forward positions, pruning") { db in
+            try db.execute(sql: version2)
+        }
         return migrator
     }
+
+    private static let version2 = """
+        CREATE TABLE forward_positions (
+            sink TEXT NOT NULL,
+            run_id INTEGER NOT NULL REFERENCES runs (id),
+            packages INTEGER NOT NULL,
+            last_idx INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            forwarded_at REAL NOT NULL,
+            PRIMARY KEY (sink, run_id)
+        ) WITHOUT ROWID;
+        ALTER TABLE runs ADD COLUMN pruned_at REAL;
+        """
 
     private static let version1 = """
         CREATE TABLE rig (

@@ -18,6 +18,8 @@ public struct RunSummary: Sendable, Equatable {
     public var overflowed: Int
     /// The RSSI read as the run started, in dBm, where the path could say.
     public var rssi: Int?
+    /// When the run's packages were pruned from the journal after being forwarded (nil: never).
+    public var prunedAt: Double? = nil
 
     /// Seconds from start to end (nil while running).
     public var duration: Double? { endedAt.map { $0 - startedAt } }
@@ -31,11 +33,20 @@ public struct RunFilter: Sendable, Equatable {
     public var since: Double?
     /// Runs that started before this time.
     public var until: Double?
+    /// Only the newest this many of the runs selected (still listed oldest first).
+    public var latest: Int?
 
-    public init(ids: [Int64]? = nil, devices: [String]? = nil, since: Double? = nil, until: Double? = nil) {
+    public init(
+        ids: [Int64]? = nil,
+        devices: [String]? = nil,
+        since: Double? = nil,
+        until: Double? = nil,
+        latest: Int? = nil
+    ) {
         self.ids = ids
         self.devices = devices
         self.since = since
         self.until = until
+        self.latest = latest.map { max(0, $0) }
     }
 }

@@ -32,7 +32,7 @@ struct ExportCommand: AsyncParsableCommand {
     var overwrite = false
 
     /// The files of one run, after `DEVICE-runID`.
-    static let suffixes = [".csv", ".jsonl", ".pstrace.csv", ".svg"]
+    static let suffixes = RunExport.suffixes
 
     func run() async throws {
         var isDirectory: ObjCBool = false
@@ -57,41 +57,13 @@ struct ExportCommand: AsyncParsableCommand {
             }
             for run in runs {
                 let base = "\(out)/\(run.device)-run\(run.id)"
-                let provenance = try opened.provenance(of: run.id)
-                let sinks: [any SampleSink] = [
-                    try PointCSVSink(path: base + ".csv", overwrite: overwrite, provenance: provenance),
-                    try JSONLinesSink(path: base + ".jsonl", overwrite: overwrite, provenance: provenance),
-                    try PSTraceSink(path: base + ".pstrace.csv", overwrite: overwrite, provenance: provenance),
-                    SVGSink(
-                        path: base + ".svg",
-                        refreshInterval: .infinity,
-                        overwrite: overwrite,
-                        provenance: provenance
-                    ),
-                ]
-                let info = RunInfo(
-                    device: run.device,
-                    run: provenance.deviceRun,
-                    title: run.title,
-                    startTime: run.startedAt
-                )
-                for sink in sinks { try sink.begin(info) }
-                var count = 0
-                try opened.forEachPackage(of: run.id) { package in
-                    for sink in sinks { try sink.write(package) }
-                    count += 1
+                if let pruned = run.prunedAt {
+                    StandardError.report(
+                        "run \(run.id) (\(run.device)): its packages were pruned from the journal on \(UTCTime.iso8601(pruned)) after being forwarded to PostgreSQL; nothing written"
+                    )
+                    continue
                 }
-                let complete = run.state == "complete"
-                let end = RunEnd(
-                    complete: complete,
-                    reason: complete ? nil : run.reason ?? run.state,
-                    packages: count,
-                    endTime: run.endedAt
-                )
-                for sink in sinks {
-                    try sink.finish(end)
-                    try sink.sync()
-                }
+                let count = try RunExport.write(run, from: opened, base: base, overwrite: overwrite)
                 print(
                     "\(base).csv, .jsonl, .pstrace.csv, .svg: run \(run.id) (\(run.device), \(count) packages, \(run.state))"
                 )

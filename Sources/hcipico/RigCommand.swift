@@ -53,6 +53,13 @@ struct RigCommand: AsyncParsableCommand {
             )
             return
         }
+        let secrets: RigFleet.Secrets
+        do throws(SecretFileError) {
+            secrets = try RigFleet.Secrets(config)
+        } catch {
+            StandardError.report("\(self.config): \(error)")
+            throw ExitStatus.badInput.exitCode
+        }
         LoggingSystem.bootstrap { RigLogHandler(label: $0) }
         let logger = Logger(label: "hcipico.rig")
         let opened: Journal
@@ -92,6 +99,21 @@ struct RigCommand: AsyncParsableCommand {
                 notifier.ready(status: Self.status(rig, writer: writer))
             }
         }
+        let fleet: RigFleet
+        do {
+            fleet = try await RigFleet.start(
+                config: config,
+                secrets: secrets,
+                journal: opened,
+                writer: writer,
+                rig: rig,
+                logger: logger
+            )
+        } catch {
+            StandardError.report("\(error)")
+            await writer.close()
+            throw ExitStatus.failure.exitCode
+        }
         logger.info("rig \(config.name): \(config.devices.count) devices, journal \(config.journal)")
         rig.start()
         notifier.ready(status: "\(config.devices.count) devices starting, journal \(config.journal)")
@@ -114,10 +136,12 @@ struct RigCommand: AsyncParsableCommand {
         adapterWatch.cancel()
         await connector.hosts.shutdown()
         await writer.close()
+        await fleet.stop()
         RigSummary(
             snapshots: rig.snapshots,
             adapters: connector.adapters.reports.map(\.summary)
                 + connector.hosts.resetCounts.map { "controller on \($0.transport): \($0.resets) reset" },
+            fleet: fleet.summary,
             journal: config.journal
         ).print()
         if let failure = writer.failed ?? rig.failure.map({ JournalError.writeFailed($0) }) {

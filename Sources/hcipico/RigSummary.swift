@@ -5,6 +5,8 @@ struct RigSummary {
     let snapshots: [DeviceSnapshot]
     /// One line per adapter or controller the rig watched (what happened to it).
     let adapters: [String]
+    /// The forwarder's line, when one ran.
+    let fleet: [String]
     let journal: String
 
     func print() {
@@ -17,6 +19,7 @@ struct RigSummary {
             )
         }
         lines += adapters.map { "adapter: \($0)" }
+        lines += fleet
         lines.append("journal: \(journal)")
         Swift.print(lines.joined(separator: "\n"))
     }

@@ -65,8 +65,12 @@ final class PicoReceiver: @unchecked Sendable {
 
     func makeToken() -> UInt64 { tokens.add(1, ordering: .relaxed).newValue }
 
+    /// TX notifications received (one relaxed atomic add on the reader thread; read for metrics).
+    let notifications = Atomic<Int>(0)
+
     /// Reader thread: one notification value.
     func receive(_ chunk: UnsafeRawBufferPointer) {
+        notifications.add(1, ordering: .relaxed)
         parser.feed(chunk) { event, _ in handle(event) }
     }
 

@@ -91,6 +91,9 @@ public final class PicoSession: Sendable {
     /// Whether the link is up.
     public var isConnected: Bool { client.bearer.closeReason == nil }
 
+    /// TX notifications (the device's replies and data) received on this session so far.
+    public var notificationsReceived: Int { receiver.notifications.load(ordering: .relaxed) }
+
     /// Runs started so far.
     public var runCount: Int { runCounter.withLock { $0 } }
 

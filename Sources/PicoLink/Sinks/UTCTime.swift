@@ -5,9 +5,9 @@ import Musl
 #endif
 
 /// Times as the text sinks write them, always in UTC.
-enum UTCTime {
+public enum UTCTime {
     /// ISO 8601 with milliseconds: `2026-11-22T07:21:15.827Z`.
-    static func iso8601(_ seconds: Double) -> String {
+    public static func iso8601(_ seconds: Double) -> String {
         let milliseconds = Int64((seconds * 1000).rounded(.down))
         let (whole, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         let (date, time) = parts(fraction < 0 ? whole - 1 : whole)

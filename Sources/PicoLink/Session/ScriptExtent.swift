@@ -1,9 +1,9 @@
 /// How many data points a script will send, when it says so plainly: exactly one measurement loop of
 /// a technique hcipico knows, outside any `loop`. Then the live view can give a percentage and the
 /// time left; for any other script it says nothing it cannot know.
-enum ScriptExtent {
+public enum ScriptExtent {
     /// The points `lines` (the script without `e`) will send, or nil when the script does not say.
-    static func expectedPoints(_ lines: [String]) -> Int? {
+    public static func expectedPoints(_ lines: [String]) -> Int? {
         let commands = lines.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init) }
         let loops = commands.filter { $0.first?.hasPrefix("meas_loop_") == true }
         guard loops.count == 1, !commands.contains(where: { $0.first == "loop" }) else { return nil }

@@ -1,0 +1,111 @@
+import Foundation
+import TOMLKit
+
+/// The fleet sections of a rig config: `[status]` and `[forward.postgres]`.
+struct FleetConfigParser {
+    let folder: String
+
+    func status(_ table: TOMLTable, reader: inout ConfigReader) -> StatusConfig? {
+        reader.unknownKeys(in: table, table: "status", allowed: ["listen", "token_file"])
+        var config = StatusConfig()
+        if let listen = reader.string(table, table: "status", key: "listen") {
+            guard let (host, port) = Self.hostAndPort(listen) else {
+                reader.problem(
+                    table: "status",
+                    key: "listen",
+                    "\"\(listen)\" is not HOST:PORT (127.0.0.1:9464, 0.0.0.0:9464, [::1]:9464; port 0 picks one)"
+                )
+                return nil
+            }
+            config.host = host
+            config.port = port
+        }
+        if let token = reader.string(table, table: "status", key: "token_file") {
+            let path = resolve(token)
+            if let problem = SecretFile.problem(path) {
+                reader.problem(table: "status", key: "token_file", problem)
+            }
+            config.tokenFile = path
+        } else if !StatusConfig.isLoopback(config.host) {
+            reader.problem(
+                table: "status",
+                key: "listen",
+                "\(config.host) is reachable from other machines: add token_file (a file with the token, mode 600)"
+            )
+        }
+        return config
+    }
+
+    func forward(_ table: TOMLTable, reader: inout ConfigReader) -> PostgresForwardConfig? {
+        reader.unknownKeys(in: table, table: "forward", allowed: ["postgres"])
+        guard let postgres = reader.table(table, "postgres", required: false, parent: "forward") else { return nil }
+        let name = "forward.postgres"
+        reader.unknownKeys(
+            in: postgres,
+            table: name,
+            allowed: ["url", "password_env", "password_file", "sslmode", "batch", "retention"]
+        )
+        guard let url = reader.string(postgres, table: name, key: "url", required: true) else { return nil }
+        let parts: (endpoint: PostgresForwardConfig.Endpoint, user: String, database: String)
+        switch PostgresForwardConfig.parse(url: url) {
+        case .success(let parsed): parts = parsed
+        case .failure(let problem):
+            reader.problem(table: name, key: "url", problem.message)
+            return nil
+        }
+        var config = PostgresForwardConfig(url: url, endpoint: parts.endpoint, user: parts.user, database: parts.database)
+        config.passwordEnvironment = reader.string(postgres, table: name, key: "password_env")
+        if let file = reader.string(postgres, table: name, key: "password_file") {
+            let path = resolve(file)
+            if let problem = SecretFile.problem(path) { reader.problem(table: name, key: "password_file", problem) }
+            config.passwordFile = path
+        }
+        if config.passwordEnvironment != nil && config.passwordFile != nil {
+            reader.problem(table: name, key: "password_file", "give password_env or password_file, not both")
+        }
+        if let mode = reader.string(postgres, table: name, key: "sslmode") {
+            if let known = PostgresForwardConfig.SSLMode(rawValue: mode) {
+                config.sslMode = known
+            } else {
+                let modes = PostgresForwardConfig.SSLMode.allCases.map(\.rawValue).joined(separator: ", ")
+                reader.problem(table: name, key: "sslmode", "\"\(mode)\" is not one of \(modes)")
+            }
+        }
+        if case .socket = config.endpoint, config.sslMode != .disable, postgres["sslmode"] != nil {
+            reader.problem(table: name, key: "sslmode", "a Unix socket takes no TLS: use sslmode = \"disable\"")
+        }
+        if case .socket = config.endpoint { config.sslMode = .disable }
+        if let batch = reader.integer(postgres, table: name, index: nil, key: "batch") {
+            if (1...1_000_000).contains(batch) {
+                config.batch = batch
+            } else {
+                reader.problem(table: name, key: "batch", "\(batch) is not between 1 and 1000000 packages")
+            }
+        }
+        config.retention = reader.duration(postgres, table: name, index: nil, key: "retention")
+        return config
+    }
+
+    private func resolve(_ path: String) -> String { path.hasPrefix("/") ? path : folder + "/" + path }
+
+    /// `HOST:PORT`, `[IPv6]:PORT`.
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                return nil
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, !host.contains(" "), let port = Int(portText), (0...65535).contains(port) else {
+            return nil
+        }
+        return (String(host), port)
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+import RigJournal
+import Synchronization
+
+/// Forwards a rig's journal to PostgreSQL: at least once, in order within each run, idempotent.
+///
+/// Each batch is one PostgreSQL transaction: the runs' rows (with the position they reach), then the
+/// packages and their values by `COPY`. The journal's position moves only after that commit, so a
+/// crash or an outage anywhere resends; on every (re)connect the positions of unfinished runs are
+/// taken from PostgreSQL, whose primary keys — (rig, run UUID, package index) — refuse a duplicate
+/// outright, so a resend can never store a package twice. Failures are retried with back-off (1 s
+/// doubling to 30 s), for as long as the outage lasts.
+public final class PostgresForwarder: Sendable {
+    /// The journal's name for this sink (its positions are kept under it).
+    public static let sink = "postgres"
+
+    private let journal: Journal
+    private let settings: ForwarderSettings
+    private let logger: Logger
+    private let state = Mutex(ForwarderStatus())
+    private let wakeSignal = WakeSignal()
+
+    public init(journal: Journal, settings: ForwarderSettings, logger: Logger) {
+        self.journal = journal
+        self.settings = settings
+        self.logger = logger
+    }
+
+    public var status: ForwarderStatus { state.withLock { $0 } }
+
+    /// The URL without password.
+    public var target: String { settings.target }
+
+    /// A commit happened: forward it without waiting for the next poll.
+    public func wake() { wakeSignal.signal() }
+
+    /// Set by `finish`: return from `run` once up to date.
+    private let draining = Atomic<Bool>(false)
+
+    /// Asks `run` to forward what is committed and then return; it returns at the latest after
+    /// `patience` (what is left stays in the journal for the next start).
+    public func finish(running task: Task<Void, Never>, patience: Duration) async {
+        draining.store(true, ordering: .relaxed)
+        wakeSignal.signal()
+        let deadline = Task {
+            try? await Task.sleep(for: patience)
+            task.cancel()
+        }
+        await task.value
+        deadline.cancel()
+    }
+
+    /// Forwards until the calling task is cancelled; then returns (a batch in flight is abandoned by
+    /// rolling back, and resent by the next run).
+    public func run() async {
+        var connection: PostgresConnection?
+        var failures = 0
+        var lastLag = 0.0
+        var lastPrune = 0.0
+        while !Task.isCancelled {
+            do {
+                if connection == nil {
+                    let opened = try await connect()
+                    connection = opened
+                    try await PostgresSchema.migrate(opened, logger: logger)
+                    try await resync(opened)
+                    logger.info("forward: connected to \(settings.target)")
+                }
+                guard let connection else { continue }
+                let now = Date().timeIntervalSince1970
+                if let batch = try journal.forwardBatch(sink: Self.sink, limit: settings.batch) {
+                    state.withLock { $0.state = .forwarding }
+                    try await send(batch, over: connection)
+                    try journal.confirmForwarded(sink: Self.sink, batch: batch)
+                    state.withLock { $0.forwardedPackages += batch.packages.count }
+                    failures = 0
+                    if now - lastLag >= 0.5 {
+                        try updateLag()
+                        lastLag = now
+                    }
+                    continue
+                }
+                failures = 0
+                try updateLag()
+                lastLag = now
+                state.withLock { $0.state = .idle }
+                if draining.load(ordering: .relaxed) { break }
+                if let retention = settings.retention, now - lastPrune >= 60 {
+                    lastPrune = now
+                    prune(retention: retention)
+                }
+                await wakeSignal.wait(upTo: .seconds(1))
+            } catch {
+                if Task.isCancelled { break }
+                failures += 1
+                let message = Self.describe(error)
+                let pause = min(30.0, pow(2.0, Double(min(failures - 1, 5))))
+                state.withLock {
+                    $0.state = .waiting
+                    $0.errors += 1
+                    $0.lastError = message
+                }
+                try? updateLag()
+                logger.warning("forward: \(message); retrying in \(Int(pause)) s")
+                if let broken = connection {
+                    connection = nil
+                    try? await broken.close()
+                }
+                try? await Task.sleep(for: .seconds(pause))
+            }
+        }
+        if let connection { try? await connection.close() }
+    }
+
+    private func connect() async throws -> PostgresConnection {
+        var configuration: PostgresConnection.Configuration
+        switch settings.endpoint {
+        case .socket(let path):
+            configuration = .init(
+                unixSocketPath: path,
+                username: settings.user,
+                password: settings.password,
+                database: settings.database
+            )
+        case .tcp(let host, let port):
+            configuration = .init(
+                host: host,
+                port: port,
+                username: settings.user,
+                password: settings.password,
+                database: settings.database,
+                tls: try Self.tls(settings.tls)
+            )
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+    }
+
+    static func tls(_ mode: ForwarderSettings.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        switch mode {
+        case .disable:
+            return .disable
+        case .prefer:
+            return .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: configuration))
+        case .verifyFull:
+            return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+    }
+
+    /// Takes the positions of the runs not wholly confirmed from PostgreSQL: after a failure the journal
+    /// cannot know whether the last batch was committed, PostgreSQL can.
+    private func resync(_ connection: PostgresConnection) async throws {
+        let pending = try journal.unconfirmedRuns(sink: Self.sink)
+        guard !pending.isEmpty else { return }
+        var known: Set<String> = []
+        let rows = try await connection.query(
+            """
+            SELECT run_uuid::text, packages, last_idx, state FROM hcipico.runs
+            WHERE rig = \(settings.rig) AND run_uuid::text = ANY(\(pending.map { $0.lowercased() }))
+            """,
+            logger: logger
+        )
+        for try await (uuid, packages, lastIndex, runState) in rows.decode((String, Int, Int, String).self) {
+            known.insert(uuid.lowercased())
+            try journal.setForwardPosition(
+                sink: Self.sink,
+                run: uuid.lowercased(),
+                packages: packages,
+                lastIndex: lastIndex,
+                state: runState
+            )
+        }
+        for uuid in pending where !known.contains(uuid.lowercased()) {
+            try journal.setForwardPosition(sink: Self.sink, run: uuid, packages: 0, lastIndex: -1, state: "")
+        }
+    }
+
+    private func send(_ batch: ForwardBatch, over connection: PostgresConnection) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            // postgres-nio quotes COPY's table name whole, so the schema comes from the search path.
+            try await connection.query("SET LOCAL search_path TO hcipico", logger: logger)
+            for run in batch.runs { try await upsert(run, over: connection) }
+            if !batch.packages.isEmpty {
+                let rows = ForwardRows(rig: settings.rig, batch: batch)
+                try await connection.copyFrom(
+                    table: "packages",
+                    columns: ForwardRows.packageColumns,
+                    logger: logger
+                ) { writer in
+                    for chunk in rows.packageChunks() { try await writer.write(chunk) }
+                }
+                try await connection.copyFrom(
+                    table: "package_values",
+                    columns: ForwardRows.valueColumns,
+                    logger: logger
+                ) { writer in
+                    for chunk in rows.valueChunks() { try await writer.write(chunk) }
+                }
+            }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    private func upsert(_ run: ForwardBatch.Run, over connection: PostgresConnection) async throws {
+        let started = Date(timeIntervalSince1970: run.startedAt)
+        let ended = run.endedAt.map { Date(timeIntervalSince1970: $0) }
+        try await connection.query(
+            """
+            INSERT INTO hcipico.runs (rig, run_uuid, journal_run_id, device, device_run, title, state, reason,
+                started_at, ended_at, packages, last_idx, overflowed, address, address_type, transport, firmware,
+                serial_number, script_name, script, script_sha256, link, tool_version, rssi)
+            VALUES (\(settings.rig), \(run.uuid)::uuid, \(run.id), \(run.device), \(run.deviceRun), \(run.title),
+                \(run.state), \(run.reason), \(started), \(ended), \(run.forwardedAfter), \(run.lastIndexAfter),
+                \(run.overflowed), \(run.address), \(run.addressType), \(run.transport), \(run.firmware),
+                \(run.serialNumber), \(run.scriptName), \(run.script), \(run.scriptSHA256), \(run.link),
+                \(run.toolVersion), \(run.rssi))
+            ON CONFLICT (rig, run_uuid) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+                ended_at = excluded.ended_at, packages = excluded.packages, last_idx = excluded.last_idx,
+                overflowed = excluded.overflowed, link = excluded.link, rssi = excluded.rssi
+            """,
+            logger: logger
+        )
+    }
+
+    private func updateLag() throws {
+        let lag = try journal.forwardLag(sink: Self.sink)
+        let now = Date().timeIntervalSince1970
+        state.withLock {
+            $0.lagPackages = lag.packages
+            $0.lagSeconds = lag.oldestHostTime.map { max(0, now - $0) } ?? 0
+        }
+    }
+
+    private func prune(retention: Double) {
+        do {
+            let pruned = try journal.prune(sink: Self.sink, endedBefore: Date().timeIntervalSince1970 - retention)
+            guard pruned.runs > 0 else { return }
+            state.withLock {
+                $0.prunedRuns += pruned.runs
+                $0.prunedPackages += pruned.packages
+            }
+            logger.info("forward: pruned \(pruned.packages) packages of \(pruned.runs) forwarded runs from the journal")
+        } catch {
+            logger.warning("forward: pruning failed: \(error)")
+        }
+    }
+
+    /// PostgreSQL's own words (SQLSTATE and message) where it sent some; postgres-nio hides them
+    /// from `description` so that no query text reaches a log by accident.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let info = error.serverInfo, let message = info[.message] {
+            let state = info[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            let detail = info[.detail].map { ": \($0)" } ?? ""
+            return "PostgreSQL: \(message)\(detail)\(state)"
+        }
+        if let underlying = error.underlying { return "PostgreSQL \(error.code): \(underlying)" }
+        return "PostgreSQL: \(error.code)"
+    }
+}

@@ -1,0 +1,72 @@
+import Synchronization
+
+/// Wakes one waiting task, or the next one to wait when none waits yet (a signal is never lost, and
+/// several signals before a wait count once).
+final class WakeSignal: Sendable {
+    private struct State {
+        var signalled = false
+        var waiter: CheckedContinuation<Void, Never>?
+        var generation: UInt64 = 0
+    }
+    private let state = Mutex(State())
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.signalled = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns at the next signal (at once if one came since the last wait), after `timeout`, or when
+    /// the task is cancelled.
+    func wait(upTo timeout: Duration) async {
+        let generation = state.withLock { state -> UInt64? in
+            if state.signalled {
+                state.signalled = false
+                return nil
+            }
+            state.generation &+= 1
+            return state.generation
+        }
+        guard let generation else { return }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.release(generation)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    guard state.generation == generation, !state.signalled, !Task.isCancelled else {
+                        state.signalled = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            release(generation)
+        }
+        timer.cancel()
+    }
+
+    private func release(_ generation: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.generation == generation else { return nil }
+            guard let waiter = state.waiter else {
+                // The waiter has not settled yet: let it return at once (a spurious wake is harmless).
+                state.signalled = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+}

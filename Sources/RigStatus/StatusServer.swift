@@ -1,0 +1,158 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import RigJournal
+import Synchronization
+
+/// The rig's web side on one port: the status page and its assets, `/api/status`, `/api/runs`, the
+/// live event stream (`/events`, server-sent events), run downloads from the journal, `/metrics` and
+/// `/healthz`. Read-only: no route starts or stops a measurement.
+///
+/// ```swift
+/// let server = StatusServer(sources: sources, host: "127.0.0.1", port: 9464, token: nil, logger: logger)
+/// let task = Task { try await server.run() }
+/// let port = await server.boundPort()    // once listening
+/// task.cancel()                          // stops it
+/// ```
+public final class StatusServer: Sendable {
+    private let sources: StatusSources
+    private let host: String
+    private let port: Int
+    private let token: String?
+    private let logger: Logger
+    public let metrics: RigMetrics
+    private let bound = Mutex<(port: Int?, waiters: [CheckedContinuation<Int, Never>])>((nil, []))
+
+    /// `token`: when set, every request must carry it (see `TokenCheck`).
+    public init(sources: StatusSources, host: String, port: Int, token: String?, logger: Logger) {
+        self.sources = sources
+        self.host = host
+        self.port = port
+        self.token = token
+        self.logger = logger
+        metrics = RigMetrics(sources: sources)
+    }
+
+    /// Serves until the calling task is cancelled. Throws when the address cannot be bound.
+    public func run() async throws {
+        let router = Router()
+        if let token { router.add(middleware: TokenCheck(token: token)) }
+        routes(router)
+        var serverLogger = logger
+        serverLogger.logLevel = .warning
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { [self] channel in
+                let port = channel.localAddress?.port ?? self.port
+                let waiters = bound.withLock { state in
+                    defer { state = (port, []) }
+                    return state.waiters
+                }
+                for waiter in waiters { waiter.resume(returning: port) }
+            },
+            logger: serverLogger
+        )
+        try await app.run()
+    }
+
+    /// The port once listening (the one asked for, or the one picked for port 0).
+    public func boundPort() async -> Int {
+        await withCheckedContinuation { continuation in
+            let port = bound.withLock { state -> Int? in
+                if let port = state.port { return port }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let port { continuation.resume(returning: port) }
+        }
+    }
+
+    private func routes(_ router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in Self.asset(StatusPageAssets.index, type: "text/html; charset=utf-8") }
+        router.get("/assets/app.js") { _, _ in
+            Self.asset(StatusPageAssets.script, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/assets/style.css") { _, _ in Self.asset(StatusPageAssets.style, type: "text/css; charset=utf-8") }
+        router.get("/healthz") { [sources] _, _ in
+            if let failure = sources.writer.failed {
+                return Self.text("journal failed: \(failure)\n", status: .serviceUnavailable)
+            }
+            let stalled = sources.writer.stalledFor
+            if stalled >= 10 { return Self.text("journal stalled for \(Int(stalled)) s\n", status: .serviceUnavailable) }
+            return Self.text("ok\n", status: .ok)
+        }
+        router.get("/metrics") { [metrics] _, _ in
+            Self.text(metrics.exposition(), status: .ok, type: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.get("/api/status") { [self] _, _ in try json(statusDocument()) }
+        router.get("/api/runs") { [sources] request, _ in
+            let limit = request.uri.queryParameters.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 50
+            let runs = try sources.journal.runs(RunFilter(latest: limit))
+            return try Self.json(runs.reversed().map(RunDocument.init))
+        }
+        for suffix in RunExport.suffixes {
+            router.get("/runs/:id/\(suffix.dropFirst())") { [sources] _, context in
+                guard let id = context.parameters.get("id", as: Int64.self) else {
+                    return Self.text("not a run id\n", status: .badRequest)
+                }
+                return try RunDownload.response(run: id, suffix: suffix, journal: sources.journal)
+            }
+        }
+        router.get("/events") { [self] _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody { [self] writer in try await stream(into: &writer) }
+            )
+        }
+    }
+
+    /// The event stream: `status` at once and every second, `plot` whenever the journal has committed
+    /// new packages of a device's run, a keep-alive comment every 15 s.
+    private func stream(into writer: inout any ResponseBodyWriter) async throws {
+        var feed = LivePlotFeed()
+        var lastKeepAlive = ContinuousClock.now
+        var tick = 0
+        while !Task.isCancelled {
+            var text = ""
+            if tick % 4 == 0 {
+                let document = try StatusDocument.encoder.encode(statusDocument())
+                text += "event: status\ndata: \(String(decoding: document, as: UTF8.self))\n\n"
+            }
+            for event in try feed.events(journal: sources.journal, devices: sources.devices()) { text += event }
+            if ContinuousClock.now - lastKeepAlive >= .seconds(15) {
+                text += ": keep-alive\n\n"
+                lastKeepAlive = .now
+            }
+            if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+            tick += 1
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        try await writer.finish(nil)
+    }
+
+    private func statusDocument() -> StatusDocument {
+        StatusDocument(sources) { [sources] uuid in (try? sources.journal.runID(uuid: uuid)) ?? nil }
+    }
+
+    private func json<T: Encodable>(_ value: T) throws -> Response { try Self.json(value) }
+
+    static func json<T: Encodable>(_ value: T) throws -> Response {
+        let data = try StatusDocument.encoder.encode(value)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status, type: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func asset(_ bytes: [UInt8], type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

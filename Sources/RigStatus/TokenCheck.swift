@@ -1,0 +1,41 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Every request must carry the token — `Authorization: Bearer TOKEN`, or HTTP Basic with any user
+/// and the token as password (so a browser asks for it and sends it with the page's event stream).
+/// Anything else gets 401 and an empty body. Tokens are compared by their SHA-256, in constant time.
+struct TokenCheck<Context: RequestContext>: RouterMiddleware {
+    private let digest: [UInt8]
+
+    init(token: String) {
+        digest = Array(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers[.authorization], accepts(header) else {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"hcipico\""])
+        }
+        return try await next(request, context)
+    }
+
+    func accepts(_ header: String) -> Bool {
+        let offered: String
+        if header.hasPrefix("Bearer ") {
+            offered = String(header.dropFirst("Bearer ".count))
+        } else if header.hasPrefix("Basic "), let data = Data(base64Encoded: String(header.dropFirst("Basic ".count))),
+            let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
+        {
+            offered = String(pair[pair.index(after: colon)...])
+        } else {
+            return false
+        }
+        let candidate = Array(SHA256.hash(data: Data(offered.utf8)))
+        return zip(candidate, digest).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
