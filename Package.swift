@@ -206,6 +206,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "RigFleetTests",
+            dependencies: [
+                "RigForward", "RigStatus", "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "HCIHostTests",
             dependencies: ["BLEHost", "BLEWire", "BLELinux", "BLETesting"],
             swiftSettings: strict

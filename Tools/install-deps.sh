@@ -11,7 +11,10 @@ build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-c
 # depmod) + cpio build and boot the kernel-tier guest; gcc/libc6-dev build att_rtt;
 # python3-venv holds the pinned Bumble (Tools/install-peers.sh). Debian's kernel is fetched
 # with `apt-get download` and unpacked under .build/peers/, never installed.
-test_packages=(qemu-system-x86 busybox-static bluez kmod cpio gcc libc6-dev python3-venv)
+# postgresql (server + client) runs the throwaway clusters of Tools/pg-cluster.sh for the forwarder's
+# tests; chromium + chromium-driver load the rig's status page under the pinned Selenium.
+test_packages=(qemu-system-x86 busybox-static bluez kmod cpio gcc libc6-dev python3-venv
+    postgresql chromium chromium-driver)
 
 case "${1:-build}" in
     build) wanted=("${build_packages[@]}") ;;

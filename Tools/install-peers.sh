@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Creates .venv/ in the checkout with the pinned Bumble the test peers in Tests/Peers/ use, and the
-# pinned numpy that Tests/Peers/export-check.sh loads exported files with.
+# Creates .venv/ in the checkout with the pinned Bumble the test peers in Tests/Peers/ use, the
+# pinned numpy that Tests/Peers/export-check.sh loads exported files with, the pinned Selenium that
+# drives Debian's chromium (chromium-driver) over the rig's status page, and the pinned
+# prometheus-client whose parser reads the rig's /metrics.
 # Idempotent: returns at once when the pinned versions are already installed. Fails loudly.
 #
 #   Tools/install-peers.sh            create or check .venv/
@@ -9,6 +11,8 @@ set -euo pipefail
 
 BUMBLE_VERSION=0.0.236
 NUMPY_VERSION=2.4.6
+SELENIUM_VERSION=4.51.0
+PROMETHEUS_CLIENT_VERSION=0.26.0
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
 python=${PYTHON:-python3}
@@ -18,7 +22,9 @@ installed_version() {  # the version of package $1 in .venv, empty when it is no
 }
 
 if [ -x "$venv/bin/python" ] && [ "$(installed_version bumble)" = "$BUMBLE_VERSION" ] \
-    && [ "$(installed_version numpy)" = "$NUMPY_VERSION" ]; then
+    && [ "$(installed_version numpy)" = "$NUMPY_VERSION" ] \
+    && [ "$(installed_version selenium)" = "$SELENIUM_VERSION" ] \
+    && [ "$(installed_version prometheus-client)" = "$PROMETHEUS_CLIENT_VERSION" ]; then
     exit 0
 fi
 
@@ -31,15 +37,18 @@ if [ ! -x "$venv/bin/python" ]; then
         exit 1
     }
 fi
-echo "install-peers: installing bumble==$BUMBLE_VERSION and numpy==$NUMPY_VERSION from PyPI"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "bumble==$BUMBLE_VERSION" "numpy==$NUMPY_VERSION" || {
-    echo "install-peers: pip install bumble==$BUMBLE_VERSION numpy==$NUMPY_VERSION failed" >&2
+pins=("bumble==$BUMBLE_VERSION" "numpy==$NUMPY_VERSION" "selenium==$SELENIUM_VERSION"
+    "prometheus-client==$PROMETHEUS_CLIENT_VERSION")
+echo "install-peers: installing ${pins[*]} from PyPI"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pins[@]}" || {
+    echo "install-peers: pip install ${pins[*]} failed" >&2
     exit 1
 }
-for pin in "bumble $BUMBLE_VERSION" "numpy $NUMPY_VERSION"; do
+for pin in "bumble $BUMBLE_VERSION" "numpy $NUMPY_VERSION" "selenium $SELENIUM_VERSION" \
+    "prometheus-client $PROMETHEUS_CLIENT_VERSION"; do
     set -- $pin
     got=$(installed_version "$1")
     [ "$got" = "$2" ] || { echo "install-peers: $1 is '$got' after install, wanted $2" >&2; exit 1; }
 done
-echo "install-peers: bumble $BUMBLE_VERSION and numpy $NUMPY_VERSION ready in $venv"
+echo "install-peers: bumble $BUMBLE_VERSION, numpy $NUMPY_VERSION, selenium $SELENIUM_VERSION and" \
+    "prometheus-client $PROMETHEUS_CLIENT_VERSION ready in $venv"

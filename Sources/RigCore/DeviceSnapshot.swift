@@ -39,6 +39,22 @@ public struct DeviceSnapshot: Sendable, Equatable {
         /// The packages the script will send, when it says plainly (`ScriptExtent`).
         public var expectedPackages: Int?
 
+        public init(
+            uuid: String,
+            deviceRun: Int,
+            title: String,
+            startedAt: Double,
+            packages: Int,
+            expectedPackages: Int? = nil
+        ) {
+            self.uuid = uuid
+            self.deviceRun = deviceRun
+            self.title = title
+            self.startedAt = startedAt
+            self.packages = packages
+            self.expectedPackages = expectedPackages
+        }
+
         /// 0…1, when the script says how many packages it sends.
         public var progress: Double? {
             expectedPackages.flatMap { $0 > 0 ? min(1, Double(packages) / Double($0)) : nil }

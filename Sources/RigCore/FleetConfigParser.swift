@@ -45,15 +45,24 @@ struct FleetConfigParser {
             table: name,
             allowed: ["url", "password_env", "password_file", "sslmode", "batch", "retention"]
         )
-        guard let url = reader.string(postgres, table: name, key: "url", required: true) else { return nil }
-        let parts: (endpoint: PostgresForwardConfig.Endpoint, user: String, database: String)
-        switch PostgresForwardConfig.parse(url: url) {
-        case .success(let parsed): parts = parsed
-        case .failure(let problem):
+        // Every key is checked even when the URL is not usable, so one pass reports everything.
+        let url = reader.string(postgres, table: name, key: "url", required: true)
+        var usable = true
+        var config = PostgresForwardConfig(url: "", endpoint: .socket(path: ""), user: "", database: "")
+        switch url.map(PostgresForwardConfig.parse(url:)) {
+        case .success(let parts)?:
+            config = PostgresForwardConfig(
+                url: url ?? "",
+                endpoint: parts.endpoint,
+                user: parts.user,
+                database: parts.database
+            )
+        case .failure(let problem)?:
             reader.problem(table: name, key: "url", problem.message)
-            return nil
+            usable = false
+        case nil:
+            usable = false
         }
-        var config = PostgresForwardConfig(url: url, endpoint: parts.endpoint, user: parts.user, database: parts.database)
         config.passwordEnvironment = reader.string(postgres, table: name, key: "password_env")
         if let file = reader.string(postgres, table: name, key: "password_file") {
             let path = resolve(file)
@@ -71,7 +80,7 @@ struct FleetConfigParser {
                 reader.problem(table: name, key: "sslmode", "\"\(mode)\" is not one of \(modes)")
             }
         }
-        if case .socket = config.endpoint, config.sslMode != .disable, postgres["sslmode"] != nil {
+        if usable, case .socket = config.endpoint, config.sslMode != .disable, postgres["sslmode"] != nil {
             reader.problem(table: name, key: "sslmode", "a Unix socket takes no TLS: use sslmode = \"disable\"")
         }
         if case .socket = config.endpoint { config.sslMode = .disable }
@@ -83,7 +92,7 @@ struct FleetConfigParser {
             }
         }
         config.retention = reader.duration(postgres, table: name, index: nil, key: "retention")
-        return config
+        return usable ? config : nil
     }
 
     private func resolve(_ path: String) -> String { path.hasPrefix("/") ? path : folder + "/" + path }

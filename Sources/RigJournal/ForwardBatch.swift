@@ -78,4 +78,9 @@ public struct ForwardLag: Sendable, Equatable {
     public var packages: Int
     /// The host time of the oldest of them (nil when none waits).
     public var oldestHostTime: Double?
+
+    public init(packages: Int, oldestHostTime: Double?) {
+        self.packages = packages
+        self.oldestHostTime = oldestHostTime
+    }
 }

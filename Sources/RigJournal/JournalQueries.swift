@@ -28,7 +28,7 @@ enum JournalQueries {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT r.id, r.uuid, d.name AS device, r.title, r.script_name, r.started_at, r.ended_at,
+                SELECT r.id, r.uuid, d.name AS device, r.device_run, r.title, r.script_name, r.started_at, r.ended_at,
                     r.packages, r.state, r.reason, r.overflowed, r.rssi, r.pruned_at
                 FROM runs r JOIN devices d ON d.id = r.device_id
                 \(whereClause)
@@ -43,6 +43,7 @@ enum JournalQueries {
                 id: row["id"],
                 uuid: row["uuid"],
                 device: row["device"],
+                deviceRun: row["device_run"],
                 title: row["title"],
                 scriptName: row["script_name"],
                 startedAt: row["started_at"],

@@ -4,6 +4,8 @@ public struct RunSummary: Sendable, Equatable {
     public var id: Int64
     public var uuid: String
     public var device: String
+    /// The run's number among its device's runs (as the provenance's `device_run`).
+    public var deviceRun: Int = 0
     public var title: String
     public var scriptName: String
     /// Seconds since the Unix epoch.

@@ -31,7 +31,7 @@ struct LivePlotFeed {
             if let current = device.currentRun, let id = try journal.runID(uuid: current.uuid) {
                 target = (id, "\(device.name) run \(current.deviceRun): \(current.title)")
             } else if let latest = try journal.latestRun(device: device.name) {
-                target = (latest.id, "\(device.name) run \(latest.id): \(latest.title)")
+                target = (latest.id, "\(device.name) run \(latest.deviceRun): \(latest.title)")
             } else {
                 target = nil
             }

@@ -148,6 +148,7 @@ struct RunDocument: Encodable {
     var id: Int64
     var uuid: String
     var device: String
+    var deviceRun: Int
     var title: String
     var state: String
     var reason: String?
@@ -161,6 +162,7 @@ struct RunDocument: Encodable {
         id = run.id
         uuid = run.uuid
         device = run.device
+        deviceRun = run.deviceRun
         title = run.title
         state = run.state
         reason = run.reason

@@ -40,7 +40,7 @@ public final class StatusServer: Sendable {
         if let token { router.add(middleware: TokenCheck(token: token)) }
         routes(router)
         var serverLogger = logger
-        serverLogger.logLevel = .warning
+        serverLogger.logLevel = .critical
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),

@@ -1,82 +1,81 @@
 // hcipico status page. Fills the header and the device table from `status` (GET api/status once, then
 // the `events` stream), draws one live plot per device from `plot` events and lists the run history
 // (GET api/runs). Server strings only ever go into textContent or attributes, never innerHTML.
-// URLs are relative so the page also works behind a reverse proxy path.
+// URLs are relative, so the page also works below a reverse proxy's path.
 'use strict';
 (function () {
   const REDRAW_MS = 200;          // at most ~5 plot redraws a second
   const RUNS_EVERY_MS = 10000;
-  const RESYNC_MS = 30000;        // at most one stream reconnect a while to repair a plot gap
+  const RESYNC_MS = 30000;        // at most one stream reconnect this often to repair a plot gap
   const DASH = '\u2014';
+  const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
   const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd',
-    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];  // tab10, as in the SVG downloads
   const RAMP = [[13, 8, 135], [106, 0, 168], [177, 42, 144], [225, 100, 98], [252, 166, 54]];
   const PREFIX = { '-15': 'f', '-12': 'p', '-9': 'n', '-6': '\u00b5', '-3': 'm', '0': '', '3': 'k', '6': 'M', '9': 'G', '12': 'T' };
-  const DEVICE_COLUMNS = ['Device', 'State', 'Current run', 'Progress', 'Packages', 'Reconnects',
-    'Last error', 'Link', 'RSSI', 'Firmware'];
-  const RUN_COLUMNS = ['ID', 'Device', 'Run', 'Title', 'State', 'Reason', 'Started', 'Duration', 'Packages', 'Downloads'];
 
   const $ = (id) => document.getElementById(id);
   const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
-  const plots = new Map();        // device name -> plot state (see plotFor)
-  let lastStatusTime = -Infinity; // `time` of the newest status applied
-  let lastStatusAt = 0;           // local clock when it arrived
-  let runIds = null;              // device -> current run id, to notice run changes
-  let source = null;
-  let lastResync = 0;
+  const plots = new Map();  // device name -> plot state (see plotFor)
+  let streamed = false;     // a status arrived on the stream (newer than the initial fetch)
+  let lastStatusAt = 0;     // local clock of the last status
+  let runIds = null;        // device -> its current run's id, to notice runs starting and ending
+  let source = null, lastResync = 0;
 
-  // ---- small DOM and formatting helpers ----
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
+  // GET a path relative to the page. Without the user:password@ a typed URL may carry (fetch refuses
+  // such URLs; the browser still sends the credentials it has for the page).
+  function get(path) {
+    const url = new URL(path, document.baseURI);
+    url.username = url.password = '';
+    return fetch(url, { cache: 'no-store' }).then((r) => { if (!r.ok) throw new Error('HTTP ' + r.status); return r; });
   }
+
+  // ---- DOM and formatting helpers ----
+  const clone = (id) => $(id).content.firstElementChild.cloneNode(true);
   function setText(node, text) {
     text = text === null || text === undefined ? '' : String(text);
     if (node.textContent !== text) node.textContent = text;
   }
   function setAttr(node, name, value) {
-    value = String(value);
-    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+    if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
   }
-  function badge(node, state) {
-    setText(node, state || DASH);
+  function badge(node, state, text) {
+    setText(node, text || state || DASH);
     setAttr(node, 'class', 'badge state-' + String(state || 'unknown').replace(/[^a-z]/gi, ''));
   }
   const fmtInt = (n) => (isNum(n) ? n.toLocaleString() : DASH);
+  const minus = (s) => s.replace(/^-/, '\u2212');
   function fmtBytes(n) {
     if (!isNum(n)) return DASH;
     const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
     let i = 0;
-    while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
-    return (i === 0 ? String(n) : n.toFixed(n < 100 ? 1 : 0)) + '\u00a0' + units[i];
+    for (; n >= 1024 && i < units.length - 1; i++) n /= 1024;
+    return (i ? n.toFixed(n < 100 ? 1 : 0) : n) + '\u00a0' + units[i];
   }
   function fmtDuration(s) {
     if (!isNum(s) || s < 0) return DASH;
     if (s < 60) return s.toFixed(s < 10 ? 1 : 0) + ' s';
-    const m = Math.floor(s / 60), h = Math.floor(m / 60), d = Math.floor(h / 24);
+    const m = Math.floor(s / 60), h = Math.floor(m / 60);
     if (m < 60) return m + ' min ' + Math.floor(s % 60) + ' s';
-    if (h < 24) return h + ' h ' + (m % 60) + ' min';
-    return d + ' d ' + (h % 24) + ' h';
+    return h < 24 ? h + ' h ' + (m % 60) + ' min' : Math.floor(h / 24) + ' d ' + (h % 24) + ' h';
   }
-  function fmtTime(t) {
+  function fmtTime(t) {  // local time; with the date when not today
     if (!isNum(t)) return DASH;
     const d = new Date(t * 1000), p = (v) => String(v).padStart(2, '0');
     const time = p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
     if (d.toDateString() === new Date().toDateString()) return time;
     return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + time;
   }
-  const minus = (s) => s.replace(/^-/, '\u2212');
-  // The SI prefix exponent for values of this magnitude (none for °, %, unitless; seconds not above s).
+  // The SI prefix (as a power of ten) for values of this magnitude: none for °, % or no unit,
+  // and seconds never become kiloseconds.
   function prefixExp(unit, magnitude) {
     if (!unit || unit === '\u00b0' || unit === '%' || !(magnitude > 0)) return 0;
     const e = Math.floor(Math.log10(magnitude) / 3 + 1e-9) * 3;
     return Math.max(-15, Math.min(unit === 's' ? 0 : 12, e));
   }
-  function fmtSI(v, unit) {  // one value with its own prefix: 1.5 µA (log axis ticks)
-    const e = prefixExp(unit, Math.abs(v));
+  function fmtSI(v, unit) {  // one value with its own prefix (log axis ticks): 1 µA, 10 µA, 100 µA, 1 mA
     if (!unit && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-3)) return minus(v.toExponential(0));
+    const e = prefixExp(unit, Math.abs(v));
     const s = minus(String(Number((v / 10 ** e).toPrecision(3))));
     return unit ? s + ' ' + PREFIX[e] + unit : s;
   }
@@ -84,10 +83,6 @@
   // ---- header and device table ----
   function applyStatus(st) {
     if (!st || typeof st !== 'object') return;
-    if (isNum(st.time)) {
-      if (st.time < lastStatusTime) return;  // an older snapshot (the initial fetch lost the race)
-      lastStatusTime = st.time;
-    }
     lastStatusAt = Date.now();
     setText($('rig-name'), st.rig || 'hcipico');
     document.title = (st.rig || 'hcipico') + ' \u2013 rig status';
@@ -96,155 +91,142 @@
     setText($('journal-size'), fmtBytes(j.size_bytes));
     setText($('journal-packages'), fmtInt(j.committed_packages));
     const problem = j.failed ? 'failed: ' + j.failed
-      : isNum(j.stalled_seconds) && j.stalled_seconds >= 5 ? 'stalled for ' + fmtDuration(j.stalled_seconds) : '';
+      : j.stalled_seconds >= 5 ? 'stalled for ' + fmtDuration(j.stalled_seconds) : '';
     $('journal-problem-box').hidden = !problem;
     setText($('journal-problem'), problem);
-    applyForwarder(st.forwarder);
+    const f = st.forwarder, on = !!(f && f.enabled);
+    setAttr($('forwarder'), 'data-state', on ? f.state || 'unknown' : 'off');
+    setAttr($('forwarder'), 'title', on && f.target ? f.target : '');
+    badge($('fwd-state'), on ? f.state : 'off', on ? f.state : 'not configured');
+    const lagTime = on && isNum(f.lag_seconds) ? ' / ' + fmtDuration(f.lag_seconds) : '';
+    setText($('fwd-lag'), on ? 'lag ' + fmtInt(f.lag_packages) + ' pkg' + lagTime : '');
+    setText($('fwd-errors'), on ? 'errors ' + fmtInt(f.errors) : '');
+    setText($('fwd-error'), on && f.last_error ? f.last_error : '');
+    setAttr($('fwd-error'), 'title', on && f.last_error ? f.last_error : '');
     applyDevices(Array.isArray(st.devices) ? st.devices : []);
     setText($('updated'), 'Status of ' + fmtTime(isNum(st.time) ? st.time : Date.now() / 1000) + '.');
   }
 
-  function applyForwarder(f) {
-    const on = !!(f && f.enabled);
-    setAttr($('forwarder'), 'data-state', on ? f.state || 'unknown' : 'off');
-    if (on) badge($('fwd-state'), f.state); else { setText($('fwd-state'), 'not configured'); setAttr($('fwd-state'), 'class', 'badge state-off'); }
-    setAttr($('forwarder'), 'title', on && f.target ? f.target : '');
-    setText($('fwd-lag'), on ? 'lag ' + fmtInt(f.lag_packages) + ' pkg' + (isNum(f.lag_seconds) ? ' / ' + fmtDuration(f.lag_seconds) : '') : '');
-    setText($('fwd-errors'), on ? 'errors ' + fmtInt(f.errors) : '');
-    setText($('fwd-error'), on && f.last_error ? f.last_error : '');
-    setAttr($('fwd-error'), 'title', on && f.last_error ? f.last_error : '');
-  }
-
-  function deviceRow(name) {
-    const body = $('devices-body');
-    for (const row of body.rows) if (row.dataset.device === name) return row;
-    const row = el('tr');
-    row.dataset.device = name;
-    for (const label of DEVICE_COLUMNS) {
-      const td = el('td');
-      td.dataset.label = label;
-      row.appendChild(td);
-    }
-    const c = row.cells;
-    c[0].className = 'name';
-    c[1].append(el('span', 'badge'), el('div', 'sub'));
-    c[3].className = 'progress';
-    const bar = el('div', 'bar');
-    bar.setAttribute('role', 'progressbar');
-    bar.append(el('div', 'fill'));
-    c[3].append(bar, el('span', 'pct'));
-    for (const i of [4, 5, 8]) c[i].className = 'num';
-    c[6].className = 'last-error';
-    c[7].className = 'link small';
-    body.appendChild(row);
-    return row;
-  }
-
   function applyDevices(devices) {
-    const names = new Set();
+    const body = $('devices-body'), rows = new Map(), ids = new Map();
+    for (const row of Array.from(body.rows)) rows.set(row.dataset.device, row);
     let changed = false;
-    const ids = new Map();
     for (const d of devices) {
-      if (!d || typeof d.name !== 'string') continue;
-      names.add(d.name);
-      const row = deviceRow(d.name), c = row.cells, run = d.run || null;
+      if (!d || typeof d.name !== 'string' || ids.has(d.name)) continue;
+      let row = rows.get(d.name);
+      if (!row) { row = clone('device-row'); row.dataset.device = d.name; }
+      if (body.rows[ids.size] !== row) body.insertBefore(row, body.rows[ids.size] || null);  // the server's order
+      rows.delete(d.name);
+      ids.set(d.name, null);
+      const cell = (cls) => row.querySelector('.' + cls), run = d.run || null;
       setAttr(row, 'data-state', d.state || 'unknown');
-      setText(c[0], d.name);
-      setAttr(c[0], 'title', d.connected ? 'connected' : 'not connected');
-      badge(c[1].firstChild, d.state);
-      setText(c[1].lastChild, d.state_text && d.state_text !== d.state ? d.state_text : '');
-      setText(c[2], run ? '#' + (run.device_run !== undefined && run.device_run !== null ? run.device_run : '?') + (run.title ? ' ' + run.title : '') : DASH);
+      setText(cell('name'), d.name);
+      setAttr(cell('name'), 'title', d.connected ? 'connected' : 'not connected');
+      badge(cell('badge'), d.state);
+      setText(cell('sub'), d.state_text && d.state_text !== d.state ? d.state_text : '');
+      const number = run && (isNum(run.device_run) ? '#' + run.device_run : '#?');
+      setText(cell('run'), run ? number + (run.title ? ' ' + run.title : '') : DASH);
       const p = run && isNum(run.progress) ? Math.max(0, Math.min(1, run.progress)) : null;
-      c[3].firstChild.hidden = p === null;
-      c[3].firstChild.firstChild.style.width = p === null ? '0' : (p * 100).toFixed(1) + '%';
-      setAttr(c[3].firstChild, 'aria-valuenow', p === null ? '' : Math.round(p * 100));
-      setText(c[3].lastChild, p === null ? DASH : Math.floor(p * 100) + '%');
-      setText(c[4], fmtInt(d.packages) + (d.overflowed > 0 ? ' (' + fmtInt(d.overflowed) + ' lost)' : ''));
-      setAttr(c[4], 'title', 'runs ' + fmtInt(d.runs) + ', complete ' + fmtInt(d.complete_runs) + ', incomplete ' + fmtInt(d.incomplete_runs));
-      setText(c[5], fmtInt(d.reconnects));
-      setText(c[6], d.last_error || DASH);
-      c[6].classList.toggle('error-text', !!d.last_error);
-      setAttr(c[6], 'title', d.last_error || '');
-      setText(c[7], d.link || DASH);
-      setText(c[8], isNum(d.rssi) ? minus(String(d.rssi)) + ' dBm' : DASH);
-      setText(c[9], d.firmware || DASH);
-      const id = run && run.id !== undefined ? run.id : null;
+      cell('bar').hidden = p === null;
+      cell('fill').style.width = ((p || 0) * 100).toFixed(1) + '%';
+      setAttr(cell('bar'), 'aria-valuenow', p === null ? '' : Math.round(p * 100));
+      setText(cell('pct'), p === null ? DASH : Math.floor(p * 100) + '%');
+      setText(cell('packages'), fmtInt(d.packages) + (d.overflowed > 0 ? ' (' + fmtInt(d.overflowed) + ' lost)' : ''));
+      setAttr(cell('packages'), 'title', 'runs ' + fmtInt(d.runs) + ': ' + fmtInt(d.complete_runs) + ' complete, '
+        + fmtInt(d.incomplete_runs) + ' incomplete');
+      setText(cell('reconnects'), fmtInt(d.reconnects));
+      setText(cell('last-error'), d.last_error || DASH);
+      setAttr(cell('last-error'), 'title', d.last_error || '');
+      cell('last-error').classList.toggle('error-text', !!d.last_error);
+      setText(cell('link'), d.link || DASH);
+      setText(cell('rssi'), isNum(d.rssi) ? minus(String(d.rssi)) + ' dBm' : DASH);
+      setText(cell('firmware'), d.firmware || DASH);
+      const id = run ? String(run.id ?? run.uuid) : null;  // (a run's journal id can be missing)
       ids.set(d.name, id);
       if (runIds && runIds.get(d.name) !== id) changed = true;
       const plot = plotFor(d.name);
-      if (plot.running !== !!run) { plot.running = !!run; markDirty(plot); }
+      if (plot.running !== !!run) { plot.running = !!run; describe(plot); }
     }
-    for (const row of Array.from($('devices-body').rows)) if (!names.has(row.dataset.device)) row.remove();
-    $('devices-empty').hidden = names.size > 0;
-    if (!names.size) setText($('devices-empty'), 'No devices configured.');
+    for (const row of rows.values()) row.remove();  // gone from the rig's configuration
+    for (const [name, p] of plots) if (!ids.has(name)) { p.canvas.parentNode.remove(); plots.delete(name); }
+    $('devices-empty').hidden = ids.size > 0;
+    setText($('devices-empty'), 'No devices configured.');
     runIds = ids;
-    if (changed) setTimeout(loadRuns, 300);  // a run began or ended: its history row changed
+    if (changed) setTimeout(loadRuns, 300);  // a run began or ended: the history changed
   }
 
   // ---- plots ----
   function plotFor(name) {
     let p = plots.get(name);
     if (p) return p;
-    const card = el('article', 'plot-card');
-    card.dataset.device = name;
-    const head = el('header');
-    const title = el('h3', null, name);
-    const info = el('span', 'muted small');
-    head.append(title, info);
-    const canvas = el('canvas');
-    canvas.dataset.device = name;
-    canvas.dataset.points = '0';
-    canvas.setAttribute('role', 'img');
-    card.append(head, canvas);
+    const card = clone('plot-card'), canvas = card.querySelector('canvas');
+    card.dataset.device = canvas.dataset.device = name;
     $('plots').appendChild(card);
-    p = { name, card, canvas, title, info, run: null, heading: '', x: {}, y: {}, series: [], points: 0,
-      running: false, dirty: true };
+    p = { name, canvas, title: card.querySelector('h3'), info: card.querySelector('.info'), run: null,
+      heading: '', x: {}, y: {}, series: [], points: 0, running: false, dirty: false };
     plots.set(name, p);
+    describe(p);
     if (window.ResizeObserver) new ResizeObserver(() => markDirty(p)).observe(canvas);
     markDirty(p);
     return p;
   }
 
-  const tr = (v, log) => (!isNum(v) ? null : log ? (v > 0 ? Math.log10(v) : null) : v);
+  function describe(p) {  // the card's title and point count (text, not canvas)
+    setText(p.title, p.heading || p.name);
+    setText(p.info, (p.running ? 'live \u00b7 ' : '') + p.points.toLocaleString() + ' points');
+    setAttr(p.canvas, 'aria-label', (p.heading || p.name) + ': ' + p.points + ' points');
+  }
+
+  // A value in axis units (log10 on a log axis), or null when it cannot be drawn.
+  const tr = (v, log) => (!isNum(v) ? null : !log ? v : v > 0 ? Math.log10(v) : null);
 
   function applyPlot(ev) {
     if (!ev || typeof ev.device !== 'string') return;
-    const p = plotFor(ev.device);
+    const p = plotFor(ev.device), wasLog = [!!p.x.log, !!p.y.log];
     let gap = false;
     if (ev.reset || ev.run !== p.run) {
-      gap = !ev.reset && p.run !== null;  // a new run without its reset: we missed events
+      gap = !ev.reset;  // another run without a reset first: we missed events
       p.series = [];
+      p.points = 0;
       p.run = ev.run === undefined ? null : ev.run;
     }
     if (typeof ev.title === 'string') p.heading = ev.title;
     if (ev.x) p.x = ev.x;
     if (ev.y) p.y = ev.y;
+    const drawable = (x, y) => tr(x, p.x.log) !== null && tr(y, p.y.log) !== null;
+    let recount = wasLog[0] !== !!p.x.log || wasLog[1] !== !!p.y.log;
     (Array.isArray(ev.series) ? ev.series : []).forEach((s, position) => {
-      const i = isNum(s.index) ? s.index : position;
-      while (p.series.length <= i) p.series.push({ name: '', x: [], y: [] });
-      const have = p.series[i];
+      const i = isNum(s.index) ? s.index : position;  // a series' index is its place in the array
+      while (p.series.length <= i) p.series.push({ name: '', x: [], y: [], n: 0 });  // n: the server's count
+      const have = p.series[i], xs = Array.isArray(s.x) ? s.x : [], ys = Array.isArray(s.y) ? s.y : [];
       if (typeof s.name === 'string') have.name = s.name;
-      const xs = Array.isArray(s.x) ? s.x : [], ys = Array.isArray(s.y) ? s.y : [];
-      const from = isNum(s.from) ? s.from : have.x.length;
-      if (from < have.x.length) {          // points we already have: drop ours, keep the server's
-        have.x.length = from; have.y.length = from;
-      } else if (from > have.x.length) {   // points we never got: break the line there, resync
+      const from = isNum(s.from) ? s.from : have.n, count = Math.min(xs.length, ys.length);
+      if (from < have.n) {         // some we have already: the server's copy wins
+        have.x.length = have.y.length = Math.max(0, have.x.length - (have.n - from));
+        recount = true;
+      } else if (from > have.n) {  // some we never got: break the line there, then resync
         have.x.push(null); have.y.push(null);
         gap = true;
       }
-      for (let k = 0; k < Math.min(xs.length, ys.length); k++) { have.x.push(xs[k]); have.y.push(ys[k]); }
+      have.n = from + count;
+      for (let k = 0; k < count; k++) {
+        have.x.push(xs[k]); have.y.push(ys[k]);
+        if (drawable(xs[k], ys[k])) p.points++;
+      }
     });
-    let n = 0;
-    for (const s of p.series) for (let k = 0; k < s.x.length; k++) if (tr(s.x[k], p.x.log) !== null && tr(s.y[k], p.y.log) !== null) n++;
-    p.points = n;
-    setAttr(p.canvas, 'data-points', n);
+    if (recount) {
+      p.points = 0;
+      for (const s of p.series) for (let k = 0; k < s.x.length; k++) if (drawable(s.x[k], s.y[k])) p.points++;
+    }
+    setAttr(p.canvas, 'data-points', p.points);
     setAttr(p.canvas, 'data-run', p.run === null ? '' : p.run);
+    describe(p);
     if (gap) resync();
     markDirty(p);
   }
 
   let drawTimer = null, lastDraw = 0;
-  function markDirty(p) {
+  function markDirty(p) {  // coalesce: one redraw of every dirty plot per frame, at most every REDRAW_MS
     p.dirty = true;
     if (drawTimer !== null) return;
     drawTimer = setTimeout(() => requestAnimationFrame(() => {
@@ -254,18 +236,13 @@
     }), Math.max(0, lastDraw + REDRAW_MS - Date.now()));
   }
 
-  function niceStep(span, count) {
-    const raw = span / Math.max(1, count), mag = 10 ** Math.floor(Math.log10(raw)), f = raw / mag;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-  }
-  // Ticks for [lo, hi] (log10 values on a log axis): positions in axis units and their labels.
+  // Ticks between lo and hi (axis units), about `count` of them: {at, text}.
   function ticks(lo, hi, axis, count) {
     const unit = axis.unit || '', out = [];
-    if (axis.log) {
-      const d0 = Math.ceil(lo - 1e-9), d1 = Math.floor(hi + 1e-9);
-      const every = Math.max(1, Math.ceil((d1 - d0 + 1) / Math.max(2, count)));
-      for (let d = d0; d <= d1; d++) if (d % every === 0) out.push({ at: d, text: fmtSI(10 ** d, unit) });
-      if (out.length < 3 && (hi - lo) * 3 <= count * 1.25) {  // few decades: 1, 2, 5 steps inside them
+    if (axis.log) {  // decades (every n-th when crowded); 1-2-5 inside them when there are few
+      const every = Math.max(1, Math.ceil((Math.floor(hi) - Math.ceil(lo) + 1) / Math.max(2, count)));
+      for (let d = Math.ceil(lo - 1e-9); d <= hi + 1e-9; d++) if (d % every === 0) out.push({ at: d, text: fmtSI(10 ** d, unit) });
+      if (!out.length || (out.length < 3 && (hi - lo) * 3 <= count * 1.25)) {
         out.length = 0;
         for (let d = Math.floor(lo); d <= Math.ceil(hi); d++) {
           for (const m of [1, 2, 5]) {
@@ -276,188 +253,165 @@
       }
       return out;
     }
-    const step = niceStep(hi - lo, count);
-    const e = prefixExp(unit, Math.max(Math.abs(lo), Math.abs(hi)));
+    const raw = (hi - lo) / Math.max(1, count), mag = 10 ** Math.floor(Math.log10(raw)), f = raw / mag;
+    const step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+    const e = prefixExp(unit, Math.max(Math.abs(lo), Math.abs(hi)));  // one prefix for the axis
     const decimals = Math.min(12, Math.max(0, Math.ceil(-Math.log10(step / 10 ** e) - 1e-9)));
     for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) {
-      const v = k * step;
-      let text = k === 0 ? '0' : (v / 10 ** e).toFixed(decimals);
-      text = minus(text) + (k !== 0 && unit ? ' ' + PREFIX[e] + unit : '');
-      out.push({ at: v, text });
+      const text = k === 0 ? '0' : minus((k * step / 10 ** e).toFixed(decimals)) + (unit ? ' ' + PREFIX[e] + unit : '');
+      out.push({ at: k * step, text });
     }
     return out;
   }
-  function colour(i, n) {
-    if (n <= PALETTE.length) return PALETTE[i % PALETTE.length];
-    const t = (i / Math.max(1, n - 1)) * (RAMP.length - 1), k = Math.min(RAMP.length - 2, Math.floor(t)), f = t - k;
-    const c = RAMP[k].map((v, j) => Math.round(v + (RAMP[k + 1][j] - v) * f));
-    return 'rgb(' + c.join(',') + ')';
+  function colour(i, n) {  // the palette, or past ten series a ramp from the first to the last
+    if (n <= PALETTE.length) return PALETTE[i];
+    const t = (i / (n - 1)) * (RAMP.length - 1), k = Math.min(RAMP.length - 2, Math.floor(t));
+    return 'rgb(' + RAMP[k].map((v, j) => Math.round(v + (RAMP[k + 1][j] - v) * (t - k))).join(',') + ')';
   }
   const axisTitle = (a) => (a.unit ? (a.label || '') + ' (' + a.unit + ')' : a.label || '');
+  function span(lo, hi, log) {  // a flat range still gets an axis; then 3 % air on each side
+    if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { const d = log ? 0.5 : Math.abs(hi) * 0.1 || 1; lo -= d; hi += d; }
+    return [lo - (hi - lo) * 0.03, hi + (hi - lo) * 0.03];
+  }
 
   function drawPlot(p) {
     const c = p.canvas, w = c.clientWidth, h = c.clientHeight, dpr = window.devicePixelRatio || 1;
-    setText(p.title, p.heading || p.name);
-    setText(p.info, (p.running ? 'live \u00b7 ' : '') + p.points.toLocaleString() + ' points');
-    setAttr(c, 'aria-label', (p.heading || p.name) + ': ' + p.points + ' points');
     if (!w || !h) return;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
-    }
-    const g = c.getContext('2d');
+    if (c.width !== Math.round(w * dpr)) c.width = Math.round(w * dpr);
+    if (c.height !== Math.round(h * dpr)) c.height = Math.round(h * dpr);
+    const g = c.getContext('2d'), xa = p.x || {}, ya = p.y || {};
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
-    g.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-    g.textBaseline = 'middle';
-    const xa = p.x || {}, ya = p.y || {};
     let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
     for (const s of p.series) {
       for (let k = 0; k < s.x.length; k++) {
         const x = tr(s.x[k], xa.log), y = tr(s.y[k], ya.log);
         if (x === null || y === null) continue;
-        if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
       }
     }
     if (!(x1 >= x0)) {
-      g.fillStyle = '#5b6470'; g.textAlign = 'center'; g.font = '14px system-ui, sans-serif';
+      g.fillStyle = '#5b6470'; g.textAlign = 'center'; g.textBaseline = 'middle'; g.font = '14px ' + FONT;
       g.fillText('no data yet', w / 2, h / 2);
       return;
     }
-    const widen = (lo, hi, log) => {   // a flat range still gets an axis; then 3 % air each side
-      if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { const d = log ? 0.5 : Math.abs(hi) * 0.1 || 1; lo -= d; hi += d; }
-      const a = (hi - lo) * 0.03;
-      return [lo - a, hi + a];
-    };
-    [x0, x1] = widen(x0, x1, xa.log);
-    [y0, y1] = widen(y0, y1, ya.log);
-    // Legend (only with more than one series): rows of swatch + name above the plot area.
-    const named = p.series.filter((s) => s.x.length);
-    let legend = [];
-    if (p.series.length > PALETTE.length) {
-      legend = [{ text: (p.series[0].name || '1') + ' \u2026 ' + (p.series[p.series.length - 1].name || p.series.length), ramp: true }];
-    } else if (named.length > 1) {
-      legend = p.series.map((s, i) => ({ text: s.name || 'series ' + (i + 1), colour: colour(i, p.series.length) }));
+    [x0, x1] = span(x0, x1, xa.log);
+    [y0, y1] = span(y0, y1, ya.log);
+    // The legend (more than one series): swatches and names in rows above the plot area.
+    g.font = '11px ' + FONT;
+    const n = p.series.length, legend = [];
+    if (n > PALETTE.length) {
+      legend.push({ ramp: true, text: (p.series[0].name || '1') + ' \u2026 ' + (p.series[n - 1].name || n) });
+    } else if (p.series.filter((s) => s.x.length).length > 1) {
+      p.series.forEach((s, i) => legend.push({ colour: colour(i, n), text: s.name || 'series ' + (i + 1) }));
     }
-    const rows = [];
-    let rowW = Infinity;
+    let lx = Infinity, ly = -2;
     for (const item of legend) {
-      item.w = (item.ramp ? 40 : 18) + g.measureText(item.text).width + 14;
-      if (rowW + item.w > w - 16) { rows.push([]); rowW = 0; }
-      rows[rows.length - 1].push(item);
-      rowW += item.w;
+      item.swatch = item.ramp ? 40 : 18;
+      const iw = item.swatch + g.measureText(item.text).width + 14;
+      if (lx + iw > w - 8) { lx = 8; ly += 16; }
+      Object.assign(item, { x: lx, y: ly });
+      lx += iw;
     }
-    const top = 8 + rows.length * 16 + (rows.length ? 4 : 0), bottom = 40;
-    const plotH = Math.max(20, h - top - bottom);
+    // Layout: y ticks fix the left margin; x ticks thin out until their labels do not touch.
+    const top = legend.length ? ly + 14 : 8, plotH = Math.max(20, h - top - 40);
     const yt = ticks(y0, y1, ya, plotH / 36);
-    const yw = Math.max(...yt.map((t) => g.measureText(t.text).width), 10);
-    const left = 22 + yw + 8;
+    const left = 30 + Math.max(10, ...yt.map((t) => g.measureText(t.text).width));
     let xt = [], count = (w - left - 16) / 80;
-    for (let tries = 0; tries < 4; tries++) {   // fewer x ticks until their labels do not touch
+    for (let tries = 0; tries < 4; tries++) {
       xt = ticks(x0, x1, xa, count);
-      const widest = Math.max(...xt.map((t) => g.measureText(t.text).width), 10);
+      const widest = Math.max(10, ...xt.map((t) => g.measureText(t.text).width));
       if (xt.length < 2 || (w - left - 16) / xt.length > widest + 14) break;
       count = Math.max(1, (w - left - 16) / (widest + 24));
     }
-    const lastW = xt.length ? g.measureText(xt[xt.length - 1].text).width : 0;
-    const right = Math.max(12, lastW / 2 + 4), plotW = Math.max(20, w - left - right);
+    const right = Math.max(12, xt.length ? g.measureText(xt[xt.length - 1].text).width / 2 + 4 : 0);
+    const plotW = Math.max(20, w - left - right);
     const X = (v) => left + ((v - x0) / (x1 - x0)) * plotW, Y = (v) => top + plotH - ((v - y0) / (y1 - y0)) * plotH;
-    // Grid, frame, ticks.
+    // Grid, frame, tick labels, axis titles.
     g.strokeStyle = '#e3e7ec'; g.lineWidth = 1; g.beginPath();
     for (const t of xt) { const px = Math.round(X(t.at)) + 0.5; g.moveTo(px, top); g.lineTo(px, top + plotH); }
     for (const t of yt) { const py = Math.round(Y(t.at)) + 0.5; g.moveTo(left, py); g.lineTo(left + plotW, py); }
     g.stroke();
     g.strokeStyle = '#8a939e'; g.strokeRect(Math.round(left) + 0.5, Math.round(top) + 0.5, Math.round(plotW), Math.round(plotH));
-    g.fillStyle = '#2b3138'; g.textAlign = 'right';
+    g.fillStyle = '#2b3138'; g.textAlign = 'right'; g.textBaseline = 'middle';
     for (const t of yt) g.fillText(t.text, left - 6, Y(t.at));
     g.textAlign = 'center'; g.textBaseline = 'top';
     for (const t of xt) g.fillText(t.text, X(t.at), top + plotH + 5);
-    g.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+    g.font = '12px ' + FONT;
     g.fillText(axisTitle(xa), left + plotW / 2, top + plotH + 22);
     g.save(); g.translate(4, top + plotH / 2); g.rotate(-Math.PI / 2); g.fillText(axisTitle(ya), 0, 0); g.restore();
-    // Series: lines through the points in order, broken at nulls (and non-positive values on log axes).
+    // Series: a line through the points in order, broken where a point cannot be drawn; a dot
+    // for a point alone between such breaks.
     g.save(); g.beginPath(); g.rect(left, top, plotW, plotH); g.clip();
     g.lineWidth = 1.5; g.lineJoin = 'round';
     p.series.forEach((s, i) => {
-      g.strokeStyle = g.fillStyle = colour(i, p.series.length);
+      g.strokeStyle = g.fillStyle = colour(i, n);
       g.beginPath();
-      let run = 0, lx = 0, ly = 0;
-      const dot = () => { if (run === 1) g.fillRect(lx - 1.5, ly - 1.5, 3, 3); };
+      let len = 0, lx = 0, ly = 0;
+      const dot = () => { if (len === 1) g.fillRect(lx - 1.5, ly - 1.5, 3, 3); };
       for (let k = 0; k < s.x.length; k++) {
         const x = tr(s.x[k], xa.log), y = tr(s.y[k], ya.log);
-        if (x === null || y === null) { dot(); run = 0; continue; }
+        if (x === null || y === null) { dot(); len = 0; continue; }
         lx = X(x); ly = Y(y);
-        if (run++ === 0) g.moveTo(lx, ly); else g.lineTo(lx, ly);
+        if (len++ === 0) g.moveTo(lx, ly); else g.lineTo(lx, ly);
       }
       dot();
       g.stroke();
     });
     g.restore();
-    // Legend.
-    g.textAlign = 'left'; g.textBaseline = 'middle'; g.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-    rows.forEach((row, r) => {
-      let x = left;
-      const y = 8 + r * 16 + 6;
-      for (const item of row) {
-        if (item.ramp) {
-          const grad = g.createLinearGradient(x, 0, x + 32, 0);
-          RAMP.forEach((c, j) => grad.addColorStop(j / (RAMP.length - 1), 'rgb(' + c.join(',') + ')'));
-          g.fillStyle = grad; g.fillRect(x, y - 4, 32, 8); x += 40;
-        } else {
-          g.fillStyle = item.colour; g.fillRect(x, y - 1.5, 14, 3); x += 18;
-        }
-        g.fillStyle = '#2b3138'; g.fillText(item.text, x, y);
-        x += item.w - (item.ramp ? 40 : 18);
+    g.font = '11px ' + FONT; g.textAlign = 'left'; g.textBaseline = 'middle';
+    for (const item of legend) {
+      if (item.ramp) {
+        const grad = g.createLinearGradient(item.x, 0, item.x + 32, 0);
+        RAMP.forEach((rgb, j) => grad.addColorStop(j / (RAMP.length - 1), 'rgb(' + rgb.join(',') + ')'));
+        g.fillStyle = grad; g.fillRect(item.x, item.y - 4, 32, 8);
+      } else {
+        g.fillStyle = item.colour; g.fillRect(item.x, item.y - 1.5, 14, 3);
       }
-    });
+      g.fillStyle = '#2b3138'; g.fillText(item.text, item.x + item.swatch, item.y);
+    }
   }
 
   // ---- run history ----
-  let runsBusy = false, runsText = '';
+  let runsBusy = false, runsAgain = false, runsText = '';
   function loadRuns() {
-    if (runsBusy) return;
+    if (runsBusy) { runsAgain = true; return; }
     runsBusy = true;
-    fetch('api/runs?limit=50', { cache: 'no-store' })
-      .then((r) => { if (!r.ok) throw new Error('HTTP ' + r.status); return r.text(); })
+    get('api/runs?limit=50').then((r) => r.text())
       .then((text) => {
         setText($('runs-note'), '');
-        if (text !== runsText) { runsText = text; renderRuns(JSON.parse(text)); }
+        if (text !== runsText) { renderRuns(JSON.parse(text)); runsText = text; }
       })
       .catch((err) => setText($('runs-note'), '(could not load: ' + err.message + ')'))
-      .finally(() => { runsBusy = false; });
+      .finally(() => { runsBusy = false; if (runsAgain) { runsAgain = false; loadRuns(); } });
   }
   function renderRuns(runs) {
     if (!Array.isArray(runs)) runs = [];
-    const body = el('tbody');
-    body.id = 'runs-body';
-    const now = Date.now() / 1000;
+    const body = $('runs-body'), now = Date.now() / 1000;
+    body.textContent = '';
     for (const r of runs) {
-      const row = el('tr');
+      const row = clone('run-row'), cell = (cls) => row.querySelector('.' + cls);
       row.dataset.runId = r.id;
       row.dataset.device = r.device || '';
-      const ended = isNum(r.ended_at) ? r.ended_at : r.state === 'running' ? now : null;
-      const cells = [fmtInt(r.id), r.device || DASH, fmtInt(r.device_run), r.title || DASH, null, r.reason || DASH,
-        fmtTime(r.started_at), ended !== null && isNum(r.started_at) ? fmtDuration(ended - r.started_at) + (isNum(r.ended_at) ? '' : '\u2026') : DASH,
-        fmtInt(r.packages), null];
-      cells.forEach((text, i) => {
-        const td = el('td', [0, 2, 8].includes(i) ? 'num' : i === 5 && r.reason ? 'error-text' : null, text === null ? undefined : text);
-        td.dataset.label = RUN_COLUMNS[i];
-        row.appendChild(td);
-      });
-      badge(row.cells[4].appendChild(el('span')), r.state);
-      const dl = row.cells[9];
-      dl.className = 'downloads';
-      if (r.pruned) dl.appendChild(el('span', 'muted', 'pruned'));
-      else {
-        for (const [path, text] of [['csv', 'CSV'], ['pstrace.csv', 'PSTrace'], ['svg', 'SVG'], ['jsonl', 'JSONL']]) {
-          const a = el('a', null, text);
-          a.href = 'runs/' + encodeURIComponent(r.id) + '/' + path;
-          a.setAttribute('download', '');
-          dl.appendChild(a);
-        }
+      setText(cell('id'), fmtInt(r.id));
+      setText(cell('device'), r.device || DASH);
+      setText(cell('device-run'), fmtInt(r.device_run));
+      setText(cell('title'), r.title || DASH);
+      badge(cell('badge'), r.state);
+      setText(cell('reason'), r.reason || DASH);
+      cell('reason').classList.toggle('error-text', !!r.reason);
+      setText(cell('started'), fmtTime(r.started_at));
+      const end = isNum(r.ended_at) ? r.ended_at : r.state === 'running' ? now : NaN;
+      const ongoing = isNum(r.ended_at) ? '' : '\u2026';
+      setText(cell('duration'), isNum(r.started_at) && isNum(end) ? fmtDuration(end - r.started_at) + ongoing : DASH);
+      setText(cell('packages'), fmtInt(r.packages));
+      for (const a of row.querySelectorAll('.downloads a')) {
+        a.href = 'runs/' + encodeURIComponent(r.id) + '/' + a.dataset.path;
+        a.hidden = !!r.pruned;
       }
+      cell('pruned').hidden = !r.pruned;
       body.appendChild(row);
     }
-    $('runs-body').replaceWith(body);
     $('runs-empty').hidden = runs.length > 0;
   }
 
@@ -474,38 +428,32 @@
       try { apply(JSON.parse(e.data)); } catch (err) { console.warn('bad ' + e.type + ' event:', err); }
     };
     es.onopen = () => setConn('open', 'live');
-    es.addEventListener('status', (e) => parse(e, applyStatus));
+    es.addEventListener('status', (e) => { streamed = true; parse(e, applyStatus); });
     es.addEventListener('plot', (e) => parse(e, applyPlot));
     es.onerror = () => {
       if (es !== source) return;
-      if (es.readyState === EventSource.CLOSED) {  // the browser gave up (e.g. HTTP error): retry ourselves
+      if (es.readyState === EventSource.CLOSED) {  // the browser gave up (an HTTP error): retry anyway
         setConn('closed', 'disconnected \u2013 retrying\u2026');
         setTimeout(() => { if (es === source) connect(); }, 5000);
-      } else setConn('reconnecting', 'reconnecting\u2026');
+      } else setConn('reconnecting', 'reconnecting\u2026');  // EventSource retries by itself
     };
   }
-  // A gap in a plot: reconnect so the server sends every plot afresh (reset), not too often.
-  function resync() {
+  function resync() {  // a gap in a plot: reconnect, and the server sends every plot afresh
     if (Date.now() - lastResync < RESYNC_MS) return;
     lastResync = Date.now();
     connect();
   }
 
-  function tick() {  // a quiet stream (e.g. the rig hung) shows as stale
-    if ($('conn').dataset.state === 'open' && lastStatusAt && Date.now() - lastStatusAt > 5000) {
-      setConn('stale', 'no update for ' + fmtDuration((Date.now() - lastStatusAt) / 1000));
-    } else if ($('conn').dataset.state === 'stale' && Date.now() - lastStatusAt <= 5000) setConn('open', 'live');
-  }
-
-  function start() {
-    const statusLoaded = fetch('api/status', { cache: 'no-store' })
-      .then((r) => { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); })
-      .then(applyStatus)
-      .catch((err) => setText($('devices-empty'), 'Could not load the status: ' + err.message));
-    statusLoaded.then(connect);
-    loadRuns();
-    setInterval(loadRuns, RUNS_EVERY_MS);
-    setInterval(tick, 1000);
-  }
-  start();
+  get('api/status').then((r) => r.json())
+    .then((st) => { if (!streamed) applyStatus(st); })
+    .catch((err) => { if (!streamed) setText($('devices-empty'), 'Could not load the status: ' + err.message); });
+  connect();
+  loadRuns();
+  setInterval(loadRuns, RUNS_EVERY_MS);
+  setInterval(() => {  // a stream that is open but quiet (the rig hung) shows as stale
+    const state = $('conn').dataset.state, quiet = Date.now() - lastStatusAt;
+    if ((state === 'open' || state === 'stale') && lastStatusAt && quiet > 5000) {
+      setConn('stale', 'no update for ' + fmtDuration(quiet / 1000));
+    } else if (state === 'stale') setConn('open', 'live');
+  }, 1000);
 })();

@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import RigCore
+import RigJournal
+import Testing
+
+@testable import RigStatus
+
+
+/// The status server in process, over real HTTP on a loopback port.
+@Suite struct StatusServerTests {
+    /// The request runs on a thread of its own: a blocking `recv` on the cooperative pool could starve
+    /// the server's own handlers, which run there too.
+    static func get(_ port: Int, _ path: String, authorization: String? = nil) async throws -> PlainHTTP.Reply {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        try PlainHTTP.get(port: port, path: path, headers: authorization.map { ["Authorization": $0] } ?? [:])
+                    }
+                )
+            }
+        }
+    }
+
+    /// A journal with one complete run of 40 packages, served with `token`; `body` gets the port.
+    func serving(token: String?, _ body: (Int, Journal) async throws -> Void) async throws {
+        let path = FleetFixtures.path()
+        defer { FleetFixtures.remove(path) }
+        let journal = try Journal.open(path: path, rig: "lab-1")
+        let writer = journal.writer(commitInterval: 0.005)
+        let run = FleetFixtures.provenance(device: "pico-a", start: 1_000)
+        try await writer.runStarted(run)
+        for index in 0..<40 { try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: run.runID) }
+        try await writer.runEnded(run.runID, JournalRunEnd(complete: true, reason: nil, time: 1_001))
+        try await writer.flush()
+        var snapshot = DeviceSnapshot(name: "pico-a")
+        snapshot.state = .idle(nextRun: nil)
+        snapshot.connected = true
+        snapshot.runs = 1
+        snapshot.completeRuns = 1
+        snapshot.packages = 40
+        snapshot.samples = 80
+        snapshot.lastRSSI = -42
+        snapshot.link = "interval 7.5 ms, latency 0, timeout 2000 ms"
+        let devices = [snapshot]
+        let sources = StatusSources(rig: "lab-1", version: "hcipico test", journal: journal, writer: writer) { devices }
+        let server = StatusServer(sources: sources, host: "127.0.0.1", port: 0, token: token, logger: Logger(label: "test"))
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let port = await server.boundPort()
+        try await body(port, journal)
+        task.cancel()
+        _ = await task.result
+        await writer.close()
+    }
+
+    @Test func withoutATokenEverythingIsServed() async throws {
+        try await serving(token: nil) { port, _ in
+            let page = try await Self.get(port, "/")
+            #expect(page.status == 200 && page.body.contains("<html") && page.headers["content-type"]?.hasPrefix("text/html") == true)
+            #expect(try await Self.get(port, "/assets/app.js").status == 200)
+            #expect(try await Self.get(port, "/healthz").body == "ok\n")
+            let status = try await Self.get(port, "/api/status")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(status.body.utf8)) as? [String: Any])
+            #expect(json["rig"] as? String == "lab-1")
+            let devices = try #require(json["devices"] as? [[String: Any]])
+            #expect(devices.first?["state"] as? String == "idle" && devices.first?["rssi"] as? Int == -42)
+            let runs = try await Self.get(port, "/api/runs?limit=5")
+            #expect(runs.body.contains("\"packages\":40") && runs.body.contains("\"state\":\"complete\""))
+            let csv = try await Self.get(port, "/runs/1/csv")
+            #expect(csv.status == 200 && csv.headers["content-disposition"]?.contains("pico-a-run1.csv") == true)
+            #expect(csv.body.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == 41)
+            #expect(try await Self.get(port, "/runs/99/csv").status == 404)
+        }
+    }
+
+    @Test func metricsFollowTheRigAndTheJournal() async throws {
+        try await serving(token: nil) { port, _ in
+            let metrics = try await Self.get(port, "/metrics").body
+            #expect(metrics.contains("hcipico_device_packages_total{device=\"pico-a\"} 40"))
+            #expect(metrics.contains("hcipico_device_samples_total{device=\"pico-a\"} 80"))
+            #expect(metrics.contains("hcipico_device_rssi_dbm{device=\"pico-a\"} -42"))
+            #expect(metrics.contains("hcipico_device_connection_interval_seconds{device=\"pico-a\"} 0.0075"))
+            #expect(metrics.contains("hcipico_journal_packages_committed_total 40"))
+            #expect(metrics.contains("hcipico_device_state{device=\"pico-a\",state=\"idle\"} 1"))
+            #expect(metrics.contains("hcipico_journal_commit_duration_seconds_count"))
+            // A second scrape does not count twice.
+            let again = try await Self.get(port, "/metrics").body
+            #expect(again.contains("hcipico_device_packages_total{device=\"pico-a\"} 40"))
+        }
+    }
+
+    @Test func aTokenIsAskedOfEveryRequest() async throws {
+        try await serving(token: "correct horse") { port, _ in
+            for path in ["/", "/metrics", "/healthz", "/api/status", "/events", "/runs/1/csv"] {
+                let refused = try await Self.get(port, path)
+                #expect(refused.status == 401 && refused.body.isEmpty, "\(path)")
+                #expect(refused.headers["www-authenticate"] == "Basic realm=\"hcipico\"")
+                #expect(try await Self.get(port, path, authorization: "Bearer wrong").status == 401)
+            }
+            #expect(try await Self.get(port, "/metrics", authorization: "Bearer correct horse").status == 200)
+            let basic = "Basic " + Data("anyone:correct horse".utf8).base64EncodedString()
+            #expect(try await Self.get(port, "/api/status", authorization: basic).status == 200)
+        }
+    }
+
+    @Test func theTokenCheckAcceptsOnlyTheToken() {
+        let token = TokenMatcher(token: "t0k3n")
+        #expect(token.accepts("Bearer t0k3n"))
+        #expect(token.accepts("Basic " + Data("x:t0k3n".utf8).base64EncodedString()))
+        #expect(!token.accepts("Bearer t0k3"))
+        #expect(!token.accepts("Bearer t0k3n "))
+        #expect(!token.accepts("Basic " + Data("t0k3n".utf8).base64EncodedString()))
+        #expect(!token.accepts("Basic !!!"))
+        #expect(!token.accepts("t0k3n"))
+    }
+
+    @Test func linkIntervals() {
+        #expect(LinkText.intervalSeconds("interval 7.5 ms, latency 0, timeout 2000 ms") == 0.0075)
+        #expect(LinkText.intervalSeconds("simulated, MTU 517") == nil)
+        #expect(LinkText.intervalSeconds("low-latency being applied") == nil)
+    }
+}
