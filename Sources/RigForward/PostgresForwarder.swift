@@ -37,17 +37,22 @@ public final class PostgresForwarder: Sendable {
     /// A commit happened: forward it without waiting for the next poll.
     public func wake() { wakeSignal.signal() }
 
+    /// The connection in use, for `finish` to close.
+    private let current = Mutex<PostgresConnection?>(nil)
+
     /// Set by `finish`: return from `run` once up to date.
     private let draining = Atomic<Bool>(false)
 
     /// Asks `run` to forward what is committed and then return; it returns at the latest after
     /// `patience` (what is left stays in the journal for the next start).
     public func finish(running task: Task<Void, Never>, patience: Duration) async {
-        draining.store(true, ordering: .relaxed)
+        draining.store(true, ordering: .releasing)
         wakeSignal.signal()
-        let deadline = Task {
-            try? await Task.sleep(for: patience)
+        let deadline = Task { [self] in
+            guard (try? await Task.sleep(for: patience)) != nil else { return }
             task.cancel()
+            // An operation on a dead server may not heed cancellation; closing the connection ends it.
+            try? await current.withLock { $0 }?.close()
         }
         await task.value
         deadline.cancel()
@@ -65,15 +70,22 @@ public final class PostgresForwarder: Sendable {
                 if connection == nil {
                     let opened = try await connect()
                     connection = opened
-                    try await PostgresSchema.migrate(opened, logger: logger)
-                    try await resync(opened)
+                    current.withLock { $0 = opened }
+                    try await Self.bounded(opened, Self.operationLimit) { [self] in
+                        try await PostgresSchema.migrate(opened, logger: logger)
+                        try await resync(opened)
+                    }
                     logger.info("forward: connected to \(settings.target)")
                 }
                 guard let connection else { continue }
                 let now = Date().timeIntervalSince1970
+                // Read before the journal: only a pass that began after `finish` sees its last commits.
+                let drainRequested = draining.load(ordering: .acquiring)
                 if let batch = try journal.forwardBatch(sink: Self.sink, limit: settings.batch) {
                     state.withLock { $0.state = .forwarding }
-                    try await send(batch, over: connection)
+                    try await Self.bounded(connection, Self.operationLimit) { [self] in
+                        try await send(batch, over: connection)
+                    }
                     try journal.confirmForwarded(sink: Self.sink, batch: batch)
                     state.withLock { $0.forwardedPackages += batch.packages.count }
                     failures = 0
@@ -87,7 +99,7 @@ public final class PostgresForwarder: Sendable {
                 try updateLag()
                 lastLag = now
                 state.withLock { $0.state = .idle }
-                if draining.load(ordering: .relaxed) { break }
+                if drainRequested { break }
                 if let retention = settings.retention, now - lastPrune >= 60 {
                     lastPrune = now
                     prune(retention: retention)
@@ -113,6 +125,51 @@ public final class PostgresForwarder: Sendable {
             }
         }
         if let connection { try? await connection.close() }
+    }
+
+    /// How long one transaction (or the schema check after connecting) may take before the connection
+    /// is taken for dead: a server that vanishes mid-COPY can leave a write waiting on a socket nobody
+    /// answers.
+    static let operationLimit: Duration = .seconds(20)
+
+    /// Runs `body`; if it has not finished within `limit`, closes `connection`, which fails whatever
+    /// waits on it, and throws `OperationTimedOut`.
+    static func bounded(
+        _ connection: PostgresConnection,
+        _ limit: Duration,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let outcome = Settlement()
+        // The operation runs apart, so that one which never returns (a driver waiting on a connection that
+        // died under it) cannot hold the forwarder: the watchdog settles first and the connection is closed.
+        let operation = Task {
+            do {
+                try await body()
+                outcome.settle(.success(()))
+            } catch {
+                outcome.settle(.failure(error))
+            }
+        }
+        let watchdog = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            outcome.settle(.failure(OperationTimedOut(limit: limit)))
+            operation.cancel()
+            try? await connection.close()
+        }
+        defer { watchdog.cancel() }
+        // A connection that closes (the server went away) ends the operation at once, whatever the
+        // driver makes of the queries it had in flight.
+        connection.closeFuture.whenComplete { _ in outcome.settle(.failure(ConnectionClosed())) }
+        try await outcome.wait()
+    }
+
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection to PostgreSQL closed" }
+    }
+
+    struct OperationTimedOut: Error, CustomStringConvertible {
+        var limit: Duration
+        var description: String { "PostgreSQL did not answer within \(limit.components.seconds) s; the connection was closed" }
     }
 
     private func connect() async throws -> PostgresConnection {
@@ -185,25 +242,11 @@ public final class PostgresForwarder: Sendable {
     private func send(_ batch: ForwardBatch, over connection: PostgresConnection) async throws {
         try await connection.query("BEGIN", logger: logger)
         do {
-            // postgres-nio quotes COPY's table name whole, so the schema comes from the search path.
-            try await connection.query("SET LOCAL search_path TO hcipico", logger: logger)
             for run in batch.runs { try await upsert(run, over: connection) }
             if !batch.packages.isEmpty {
-                let rows = ForwardRows(rig: settings.rig, batch: batch)
-                try await connection.copyFrom(
-                    table: "packages",
-                    columns: ForwardRows.packageColumns,
-                    logger: logger
-                ) { writer in
-                    for chunk in rows.packageChunks() { try await writer.write(chunk) }
-                }
-                try await connection.copyFrom(
-                    table: "package_values",
-                    columns: ForwardRows.valueColumns,
-                    logger: logger
-                ) { writer in
-                    for chunk in rows.valueChunks() { try await writer.write(chunk) }
-                }
+                let columns = ForwardColumns(rig: settings.rig, batch: batch)
+                try await connection.query(columns.packagesInsert, logger: logger)
+                try await connection.query(columns.valuesInsert, logger: logger)
             }
             try await connection.query("COMMIT", logger: logger)
         } catch {
