@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export bench-kernel
+	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet bench-kernel
 
 all: build
 
@@ -40,7 +40,7 @@ unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu, numpy):
+## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu, numpy, PostgreSQL, Chromium):
 ## tier-1 smoke (Bumble's own host against the Bumble peer over H4/TCP), the kernel tier (one qemu
 ## boot: every kernel-path case), BLELinux's H4-over-TCP transport against Bumble, and the files of
 ## `hcipico export` loaded with numpy.
@@ -54,7 +54,7 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export
+test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export peers-fleet
 
 peers-tier1: peers-deps
 	@Tests/Peers/tier1-smoke.sh
@@ -92,6 +92,14 @@ peers-h4-blelinux: peers-deps
 peers-export: peers-deps
 	$(SWIFT) build --product hcipico
 	@Tests/Peers/export-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
+
+## peers-fleet: the rig's fleet side against real peers (Tests/Peers/fleet-check.sh): a throwaway PostgreSQL
+## cluster stopped and started twice under a forwarding rig of three simulators (every value exactly once, in
+## order), the status page in headless Chromium (three devices, a growing live plot; screenshots kept in
+## .build/peers/fleet/), /metrics parsed and checked against the journal, the token on a 0.0.0.0 bind.
+peers-fleet: peers-deps
+	$(SWIFT) build --product hcipico
+	@Tests/Peers/fleet-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
 ## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), `scan` and `gatt`

@@ -159,8 +159,10 @@ let package = Package(
                 "CParserBaseline",
                 "BLELinux",
                 "RigJournal",
+                "RigForward",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

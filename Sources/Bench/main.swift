@@ -19,6 +19,7 @@ let suites: [BenchSuite] = [
     ArrivalsBench.suite,
     SerialBench.suite,
     RigBench.suite,
+    ForwardBench.suite,
     HostFloodBench.suite,
     SoakBench.suite,
 ]

@@ -61,8 +61,9 @@ public struct PostgresForwardConfig: Sendable, Equatable {
     /// Reads `postgres://USER@HOST[:PORT]/DATABASE` or `postgres://USER@/DATABASE?host=/socket/dir`
     /// (libpq's form for a Unix socket: `host` names the socket's folder). Returns the parts, or why the
     /// URL cannot be used.
-    public static func parse(url text: String) -> Result<(endpoint: Endpoint, user: String, database: String), URLProblem>
-    {
+    public static func parse(
+        url text: String
+    ) -> Result<(endpoint: Endpoint, user: String, database: String), URLProblem> {
         guard let url = URLComponents(string: text), let scheme = url.scheme else {
             return .failure(URLProblem("\"\(text)\" is not a URL (postgres://USER@HOST:PORT/DATABASE)"))
         }

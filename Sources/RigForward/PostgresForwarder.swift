@@ -169,7 +169,9 @@ public final class PostgresForwarder: Sendable {
 
     struct OperationTimedOut: Error, CustomStringConvertible {
         var limit: Duration
-        var description: String { "PostgreSQL did not answer within \(limit.components.seconds) s; the connection was closed" }
+        var description: String {
+            "PostgreSQL did not answer within \(limit.components.seconds) s; the connection was closed"
+        }
     }
 
     private func connect() async throws -> PostgresConnection {

@@ -65,7 +65,11 @@ public final class RigMetrics: Sendable {
             increment("hcipico_journal_packages_committed_total", [], by: committed - counted.committedPackages)
             counted.committedPackages = max(counted.committedPackages, committed)
             if let forward {
-                increment("hcipico_forward_packages_total", [], by: forward.forwardedPackages - counted.forwardedPackages)
+                increment(
+                    "hcipico_forward_packages_total",
+                    [],
+                    by: forward.forwardedPackages - counted.forwardedPackages
+                )
                 increment("hcipico_forward_errors_total", [], by: forward.errors - counted.forwardErrors)
                 counted.forwardedPackages = max(counted.forwardedPackages, forward.forwardedPackages)
                 counted.forwardErrors = max(counted.forwardErrors, forward.errors)

@@ -16,8 +16,14 @@ enum RunDownload {
                 status: .gone
             )
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-download-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hcipico-download-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(
+            at: folder,
+            withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700]
+        )
         defer { try? FileManager.default.removeItem(at: folder) }
         let name = "\(run.device)-run\(run.id)"
         try RunExport.write(run, from: journal, base: folder.appendingPathComponent(name).path, overwrite: false)

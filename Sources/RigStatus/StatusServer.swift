@@ -80,7 +80,9 @@ public final class StatusServer: Sendable {
                 return Self.text("journal failed: \(failure)\n", status: .serviceUnavailable)
             }
             let stalled = sources.writer.stalledFor
-            if stalled >= 10 { return Self.text("journal stalled for \(Int(stalled)) s\n", status: .serviceUnavailable) }
+            if stalled >= 10 {
+                return Self.text("journal stalled for \(Int(stalled)) s\n", status: .serviceUnavailable)
+            }
             return Self.text("ok\n", status: .ok)
         }
         router.get("/metrics") { [metrics] _, _ in
@@ -148,7 +150,11 @@ public final class StatusServer: Sendable {
         )
     }
 
-    static func text(_ text: String, status: HTTPResponse.Status, type: String = "text/plain; charset=utf-8") -> Response {
+    static func text(
+        _ text: String,
+        status: HTTPResponse.Status,
+        type: String = "text/plain; charset=utf-8"
+    ) -> Response {
         Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 

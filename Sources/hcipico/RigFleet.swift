@@ -85,7 +85,9 @@ final class RigFleet: Sendable {
             let started = PostgresForwarder(journal: journal, settings: settings, logger: logger)
             writer.onCommit { _ in started.wake() }
             forwarding = Task { await started.run() }
-            logger.info("forward: to \(forward.url)\(forward.retention.map { ", journal retention \(DurationText.text($0))" } ?? "")")
+            logger.info(
+                "forward: to \(forward.url)\(forward.retention.map { ", journal retention \(DurationText.text($0))" } ?? "")"
+            )
             forwarder = started
         }
         var server: StatusServer?

@@ -35,11 +35,18 @@ import Testing
         let writer = journal.writer(commitInterval: 0.005)
         let first = FleetFixtures.provenance(device: "pico-a", start: 1_000)
         try await writer.runStarted(first)
-        for index in 0..<10 { try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: first.runID) }
+        for index in 0..<10 {
+            try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: first.runID)
+        }
         try await writer.flush()
         var device = DeviceSnapshot(name: "pico-a")
         device.currentRun = DeviceSnapshot.CurrentRun(
-            uuid: first.runID.uuidString.lowercased(), deviceRun: 1, title: "CV.mscr", startedAt: 1_000, packages: 10)
+            uuid: first.runID.uuidString.lowercased(),
+            deviceRun: 1,
+            title: "CV.mscr",
+            startedAt: 1_000,
+            packages: 10
+        )
         var feed = LivePlotFeed()
 
         let whole = try decode(try feed.events(journal: journal, devices: [device]))
@@ -47,7 +54,9 @@ import Testing
         #expect(whole[0].series[0].x.count == 10 && whole[0].series[0].y[3] == nil)
         #expect(try feed.events(journal: journal, devices: [device]).isEmpty)
 
-        for index in 10..<15 { try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: first.runID) }
+        for index in 10..<15 {
+            try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: first.runID)
+        }
         try await writer.flush()
         let appended = try decode(try feed.events(journal: journal, devices: [device]))
         #expect(appended.count == 1 && !appended[0].reset)

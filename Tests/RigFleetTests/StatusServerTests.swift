@@ -6,7 +6,6 @@ import Testing
 
 @testable import RigStatus
 
-
 /// The status server in process, over real HTTP on a loopback port.
 @Suite struct StatusServerTests {
     /// The request runs on a thread of its own: a blocking `recv` on the cooperative pool could starve
@@ -16,7 +15,11 @@ import Testing
             Thread.detachNewThread {
                 continuation.resume(
                     with: Result {
-                        try PlainHTTP.get(port: port, path: path, headers: authorization.map { ["Authorization": $0] } ?? [:])
+                        try PlainHTTP.get(
+                            port: port,
+                            path: path,
+                            headers: authorization.map { ["Authorization": $0] } ?? [:]
+                        )
                     }
                 )
             }
@@ -31,7 +34,9 @@ import Testing
         let writer = journal.writer(commitInterval: 0.005)
         let run = FleetFixtures.provenance(device: "pico-a", start: 1_000)
         try await writer.runStarted(run)
-        for index in 0..<40 { try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: run.runID) }
+        for index in 0..<40 {
+            try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: run.runID)
+        }
         try await writer.runEnded(run.runID, JournalRunEnd(complete: true, reason: nil, time: 1_001))
         try await writer.flush()
         var snapshot = DeviceSnapshot(name: "pico-a")
@@ -45,7 +50,13 @@ import Testing
         snapshot.link = "interval 7.5 ms, latency 0, timeout 2000 ms"
         let devices = [snapshot]
         let sources = StatusSources(rig: "lab-1", version: "hcipico test", journal: journal, writer: writer) { devices }
-        let server = StatusServer(sources: sources, host: "127.0.0.1", port: 0, token: token, logger: Logger(label: "test"))
+        let server = StatusServer(
+            sources: sources,
+            host: "127.0.0.1",
+            port: 0,
+            token: token,
+            logger: Logger(label: "test")
+        )
         let task = Task { try await server.run() }
         defer { task.cancel() }
         let port = await server.boundPort()
@@ -58,7 +69,10 @@ import Testing
     @Test func withoutATokenEverythingIsServed() async throws {
         try await serving(token: nil) { port, _ in
             let page = try await Self.get(port, "/")
-            #expect(page.status == 200 && page.body.contains("<html") && page.headers["content-type"]?.hasPrefix("text/html") == true)
+            #expect(
+                page.status == 200 && page.body.contains("<html")
+                    && page.headers["content-type"]?.hasPrefix("text/html") == true
+            )
             #expect(try await Self.get(port, "/assets/app.js").status == 200)
             #expect(try await Self.get(port, "/healthz").body == "ok\n")
             let status = try await Self.get(port, "/api/status")

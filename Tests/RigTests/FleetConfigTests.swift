@@ -55,7 +55,10 @@ import Testing
         #expect(forward.endpoint == PostgresForwardConfig.Endpoint.tcp(host: "db.lab", port: 6543))
         #expect(forward.user == "hcipico" && forward.database == "lab")
         #expect(forward.passwordEnvironment == "PGPASS_LAB" && forward.passwordFile == nil)
-        #expect(forward.sslMode == PostgresForwardConfig.SSLMode.verifyFull && forward.batch == 250 && forward.retention == 30 * 86400)
+        #expect(
+            forward.sslMode == PostgresForwardConfig.SSLMode.verifyFull && forward.batch == 250
+                && forward.retention == 30 * 86400
+        )
     }
 
     @Test func aUnixSocketURLNamesTheSocketFile() throws {
