@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deps test-deps peers-deps generate check-generated lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet bench-kernel
+	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet bench-kernel bench-page
 
 all: build
 
@@ -80,6 +80,14 @@ bench-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build -c release --product hcipico
 	@Tests/Peers/bench-kernel.sh --hcipico "$$($(SWIFT) build -c release --show-bin-path)/hcipico" \
 		--att-rtt $(ATT_RTT) --rounds $(BENCH_ROUNDS) --count $(BENCH_COUNT)
+
+## bench-page: the status page's freshness (package received -> drawn, p50/p99) and its CPU cost on the rig
+## (release build, three real-time simulators, headless Chromium; Tests/Peers/page_bench.py). PAGE_WINDOW (30 s).
+PAGE_WINDOW ?= 30
+bench-page: peers-deps
+	$(SWIFT) build -c release --product hcipico
+	@"$(CURDIR)/.venv/bin/python" Tests/Peers/page_bench.py --bin "$$($(SWIFT) build -c release --show-bin-path)/hcipico" \
+		--examples Examples --window $(PAGE_WINDOW)
 
 ## peers-h4-blelinux: BLELinux's H4-over-TCP transport against Bumble's emulated controller.
 peers-h4-blelinux: peers-deps

@@ -13,6 +13,8 @@ struct LivePlotFeed {
         var title: String
         var builder: PlotBuilder
         var lastIndex = -1
+        /// The host time of the newest package read (when the rig received it).
+        var latestHostTime: Double?
         /// What the client was last sent: the title and axes, the series' names and point counts.
         var axes: String?
         var names: [String] = []
@@ -42,7 +44,10 @@ struct LivePlotFeed {
             }
             let fresh = try journal.packages(of: target.id, after: track.lastIndex, limit: Self.readLimit)
             for package in fresh { track.builder.add(package) }
-            if let last = fresh.last { track.lastIndex = last.index }
+            if let last = fresh.last {
+                track.lastIndex = last.index
+                track.latestHostTime = last.hostTime
+            }
             if let event = event(device: device.name, track: &track, changed: !fresh.isEmpty) { events.append(event) }
             tracks[device.name] = track
         }
@@ -68,6 +73,7 @@ struct LivePlotFeed {
             device: device,
             run: track.run,
             reset: reset,
+            latestHostTime: track.latestHostTime,
             title: plot.title,
             x: .init(label: plot.x.label, unit: plot.x.unit, log: plot.x.logarithmic),
             y: .init(label: plot.y.label, unit: plot.y.unit, log: plot.y.logarithmic),
@@ -105,6 +111,8 @@ struct PlotEvent: Encodable {
     var device: String
     var run: Int64
     var reset: Bool
+    /// When the rig received the newest package in the plot (seconds since the epoch).
+    var latestHostTime: Double?
     var title: String
     var x: Axis
     var y: Axis

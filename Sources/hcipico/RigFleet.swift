@@ -146,10 +146,10 @@ final class RigFleet: Sendable {
         return RigFleet(forwarder: forwarder, forwarding: forwarding, server: server, tasks: tasks)
     }
 
-    /// Stops the forwarder, after up to 3 s to forward the last commits (what is left waits in the
+    /// Stops the forwarder, after up to 2 s to forward the last commits (what is left waits in the
     /// journal for the next start), then the server.
     func stop() async {
-        if let forwarder, let forwarding { await forwarder.finish(running: forwarding, patience: .seconds(3)) }
+        if let forwarder, let forwarding { await forwarder.finish(running: forwarding, patience: .seconds(2)) }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
     }

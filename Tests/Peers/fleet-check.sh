@@ -4,8 +4,9 @@
 # (Tests/Peers/fleet_check.py does the checking):
 #
 #   1. Outage: a rig of three simulated Picos forwards to PostgreSQL while the server is stopped and
-#      started again twice; after SIGTERM every journal package is in PostgreSQL exactly once, with
-#      the same values, in order, and the runs' states agree. Meanwhile the status page, loaded in
+#      started again twice, then is killed (SIGKILL) during a third outage and started again; after
+#      SIGTERM every journal package is in PostgreSQL exactly once, with the same values, in order, and
+#      the runs' states agree (the killed runs' "rig restarted" included). Meanwhile the status page, loaded in
 #      Chromium, shows three devices and a live plot whose point count grows between two screenshots.
 #   2. Metrics and access: the status server bound to 0.0.0.0 with a token; /metrics parses and its
 #      counters agree with the journal; a request without the token (or with a wrong one) gets 401;

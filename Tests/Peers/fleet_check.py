@@ -148,7 +148,7 @@ def outage(args, env):
         {"name": '"pico-ca"', "transport": '"sim"', "script": '"CA.mscr"', "schedule": '"continuous"'},
         {"name": '"pico-eis"', "transport": '"sim"', "script": '"EIS.mscr"', "every": '"10s"'},
     ])
-    log = open(os.path.join(folder, "rig.log"), "w")
+    log = open(os.path.join(folder, "rig.log"), "a")
     rig = start_rig(args.bin, config, log, env)
     try:
         wait_for("the status page answers", lambda: http(port, "/healthz")[0] == 200, 30)
@@ -194,6 +194,19 @@ def outage(args, env):
                 and s["forwarder"].get("state") in ("idle", "forwarding")), 60)
         time.sleep(2)
         check(env["HCIHICO_PW"] not in html, "the page never holds the password")
+        # A crash during an outage: the backlog stays in the journal, and the next start forwards it.
+        subprocess.run([args.pg_cluster, "stop", args.cluster], check=True)
+        time.sleep(4)
+        backlog = status(port)["forwarder"].get("lag_packages", 0)
+        rig.kill()
+        rig.wait()
+        check(backlog > 0, f"killed (SIGKILL) with {backlog} packages not yet forwarded")
+        subprocess.run([args.pg_cluster, "start", args.cluster], check=True)
+        rig = start_rig(args.bin, config, log, env)
+        wait_for("the restarted rig catches up", lambda: (
+            (s := status(port)) and s["forwarder"].get("lag_packages", 1) < 50
+            and s["forwarder"].get("forwarded_packages", 0) >= backlog), 60)
+        time.sleep(2)
     finally:
         stop_rig(rig, "outage")
         log.close()

@@ -16,7 +16,7 @@
 #   --out DIR         keep console, peer log, btsnoop, xunit here (default: a new directory
 #                     under .build/peers/runs/)
 #   --quiet           print the guest console only on failure
-# Environment: ACCEL (default "-accel tcg -cpu qemu64,+rdrand"), MEM (MB, default 1024),
+# Environment: ACCEL (default "-accel tcg -cpu qemu64,+rdrand"), MEM (MB, default 2048),
 #   BTATTACH_SPEED (guest UART speed, default 115200), PEERS_CACHE, KERNEL_PACKAGE,
 #   KERNEL_BOOT=bzimage (boot Debian's bzImage instead of the unpacked ELF kernel via PVH).
 # In the guest the command sees BLE_KERNEL_TESTS=1, BLE_PEER (first peripheral), BLE_PEERS
@@ -125,7 +125,7 @@ append="console=ttyS0 quiet panic=-1 TEST_TIMEOUT=$test_timeout BLE_PEER=${peers
 append+=" BTATTACH_SPEED=${BTATTACH_SPEED:-115200}$guest_env"
 # shellcheck disable=SC2086 # ACCEL is a list of options
 timeout --kill-after=5 $((test_timeout + 60)) qemu-system-x86_64 ${ACCEL:--accel tcg -cpu qemu64,+rdrand} \
-    -m "${MEM:-1024}" -smp 1 -M pc -nographic -monitor none -no-reboot -nodefaults \
+    -m "${MEM:-2048}" -smp 1 -M pc -nographic -monitor none -no-reboot -nodefaults \
     -kernel "$kernel_image" -initrd "$out/initramfs.cpio" -append "$append" \
     -serial stdio -serial "tcp:127.0.0.1:$port,nodelay=on" < /dev/null > "$out/console.raw" 2>&1 ||
     qemu_status=$?
