@@ -121,7 +121,13 @@ public final class PostgresForwarder: Sendable {
                     connection = nil
                     try? await broken.close()
                 }
-                try? await Task.sleep(for: .seconds(pause))
+                // The backlog keeps growing while PostgreSQL is away: the lag is brought up to date each
+                // second of the pause, so the page and /metrics show it.
+                let resume = ContinuousClock.now + .seconds(pause)
+                while !Task.isCancelled && ContinuousClock.now < resume {
+                    try? await Task.sleep(for: min(.seconds(1), resume - ContinuousClock.now))
+                    try? updateLag()
+                }
             }
         }
         if let connection { try? await connection.close() }

@@ -39,7 +39,8 @@ struct RunsCommand: AsyncParsableCommand {
                     + TextColumn.pad((run.scriptName as NSString).lastPathComponent, 17, left: true) + " "
                     + JournalSelection.text(run.startedAt) + "  " + TextColumn.pad(duration, 9) + " "
                     + TextColumn.pad(String(run.packages), 9) + "  " + TextColumn.pad(run.state, 10, left: true) + "  "
-                    + (run.reason ?? "")
+                    + [run.reason, run.prunedAt.map { _ in "(packages pruned after forwarding)" }].compactMap { $0 }
+                    .joined(separator: " ")
             )
         }
     }
@@ -52,6 +53,7 @@ struct RunsCommand: AsyncParsableCommand {
             "\"started_at\":\(run.startedAt)", "\"ended_at\":\(run.endedAt.map { "\($0)" } ?? "null")",
             "\"packages\":\(run.packages)", "\"overflowed\":\(run.overflowed)", "\"state\":\(quoted(run.state))",
             "\"reason\":\(run.reason.map(quoted) ?? "null")", "\"rssi\":\(run.rssi.map { "\($0)" } ?? "null")",
+            "\"pruned_at\":\(run.prunedAt.map { "\($0)" } ?? "null")",
         ]
         return "{" + fields.joined(separator: ",") + "}"
     }
