@@ -62,6 +62,10 @@ struct RigCommand: AsyncParsableCommand {
         }
         LoggingSystem.bootstrap { RigLogHandler(label: $0) }
         let logger = Logger(label: "hcipico.rig")
+        // Signals are caught from here on: one that comes while the journal opens or the status server
+        // starts is kept, and ends the rig cleanly as soon as it runs.
+        let shutdown = Shutdown.shared
+        shutdown.install(cleanupBound: .seconds(5))
         let opened: Journal
         do {
             opened = try Journal.open(path: config.journal, rig: config.name)
@@ -86,8 +90,6 @@ struct RigCommand: AsyncParsableCommand {
             toolVersion: "hcipico \(HCIPico.configuration.version)",
             onFailure: { message in ending.end(.journalFailed(message)) }
         )
-        let shutdown = Shutdown.shared
-        shutdown.install(cleanupBound: .seconds(5))
         shutdown.onStop { reason in ending.end(.signal(reason)) }
         let configPath = self.config
         let journalOverride = journal
