@@ -67,9 +67,6 @@ public struct ForwardBatch: Sendable {
     public var values: [Value] = []
 
     public init() {}
-
-    /// The host time of the oldest package in the batch (what the sink lags behind by).
-    public var oldestHostTime: Double? { packages.lazy.map(\.hostTime).min() }
 }
 
 /// How far a sink is behind the journal.

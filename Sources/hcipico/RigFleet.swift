@@ -9,19 +9,16 @@ import RigStatus
 /// (page, `/metrics`, `/healthz`). Secrets are read here, once, and go nowhere but to their use.
 final class RigFleet: Sendable {
     let forwarder: PostgresForwarder?
-    let server: StatusServer?
     private let forwarding: Task<Void, Never>?
     private let tasks: [Task<Void, Never>]
 
     private init(
         forwarder: PostgresForwarder?,
         forwarding: Task<Void, Never>?,
-        server: StatusServer?,
         tasks: [Task<Void, Never>]
     ) {
         self.forwarder = forwarder
         self.forwarding = forwarding
-        self.server = server
         self.tasks = tasks
     }
 
@@ -90,7 +87,6 @@ final class RigFleet: Sendable {
             )
             forwarder = started
         }
-        var server: StatusServer?
         if let status = config.status {
             let forwarderStatus = forwarder
             let sources = StatusSources(
@@ -141,9 +137,8 @@ final class RigFleet: Sendable {
             }
             let shown = status.host.contains(":") ? "[\(status.host)]" : status.host
             logger.info("status page: http://\(shown):\(port)/\(secrets.token == nil ? "" : " (token required)")")
-            server = started
         }
-        return RigFleet(forwarder: forwarder, forwarding: forwarding, server: server, tasks: tasks)
+        return RigFleet(forwarder: forwarder, forwarding: forwarding, tasks: tasks)
     }
 
     /// Stops the forwarder, after up to 2 s to forward the last commits (what is left waits in the
