@@ -40,7 +40,14 @@ let package = Package(
         .target(name: "MethodSCRIPT", swiftSettings: strict),
 
         // MARK: Protocol engines
-        .target(name: "BLEHost", dependencies: ["BLEWire"], swiftSettings: strict),
+        .target(
+            name: "BLEHost",
+            dependencies: [
+                "BLEWire", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: Linux: the only importer of CBlueZ
         .systemLibrary(
@@ -196,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BLEHostTests",
-            dependencies: ["BLEHost", "BLEWire", "BLETesting"],
+            dependencies: ["BLEHost", "BLEWire", "BLETesting", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Code tables (`att-errors.csv`, `hci-errors.csv`, `ad-types.csv`) → an open `RawRepresentable` struct
+/// Code tables (`att-errors.csv`, `hci-errors.csv`, `smp-errors.csv`, `ad-types.csv`) → an open `RawRepresentable` struct
 /// per table: a named constant per row, the spec name of each, and every other raw value still representable
 /// (a peer may send codes a later spec defines).
 struct BLECodeTableGenerator {
@@ -23,6 +23,12 @@ struct BLECodeTableGenerator {
             path: "Specs/ble/hci-errors.csv",
             type: "HCIStatus",
             doc: "An HCI error code, as the Status and Reason parameters carry it (Core 5.4 Vol 1 Part F §1.3).",
+            wire: true
+        ),
+        Table(
+            path: "Specs/ble/smp-errors.csv",
+            type: "SMPReason",
+            doc: "A Pairing Failed reason (Core 5.4 Vol 3 Part H §3.5.5 Table 3.7).",
             wire: true
         ),
         Table(

@@ -7,6 +7,7 @@ struct BLESampler {
     static let handWritten: [String: (expression: String, bytes: [UInt8])] = [
         "ATTErrorCode": ("ATTErrorCode(rawValue: 0x0A)", [0x0A]),
         "HCIStatus": ("HCIStatus(rawValue: 0x0C)", [0x0C]),
+        "SMPReason": ("SMPReason(rawValue: 0x04)", [0x04]),
         "ATTInformationData": (
             "ATTInformationData(pairs: [.init(handle: 0x0013, uuid: BluetoothUUID(0x2902)), "
                 + ".init(handle: 0x0014, uuid: BluetoothUUID(0x2901))])",
@@ -107,7 +108,7 @@ struct BLESampler {
         let bytes: [UInt8]
         switch shape.header {
         case .none, .returnParameters: bytes = body
-        case .att(let opcode): bytes = [opcode] + body
+        case .att(let opcode), .smp(let opcode): bytes = [opcode] + body
         case .hciCommand(let opcode):
             bytes = Self.littleEndian(Int(opcode), width: 2) + [UInt8(body.count)] + body
         case .hciEvent(let code): bytes = [code, UInt8(body.count)] + body

@@ -10,6 +10,8 @@ struct BLEShape {
         case hciEvent(code: UInt8)
         case leMeta(subevent: UInt8)
         case signaling(code: UInt8)
+        /// A Security Manager command: its code octet, then exactly its fields.
+        case smp(code: UInt8)
         /// Return parameters of a command (inside Command Complete): no header of their own.
         case returnParameters
     }
@@ -30,6 +32,7 @@ struct BLEShape {
         switch header {
         case .none, .returnParameters: []
         case .att(let opcode): [(String(format: "opcode 0x%02X", opcode), "1")]
+        case .smp(let code): [(String(format: "code 0x%02X", code), "1")]
         case .hciCommand(let opcode): [(String(format: "opcode 0x%04X", opcode), "2"), ("parameter length", "1")]
         case .hciEvent(let code): [(String(format: "event 0x%02X", code), "1"), ("parameter length", "1")]
         case .leMeta(let sub):
@@ -66,7 +69,8 @@ struct BLEShape {
         case .leMeta(let sub):
             out += "    public static let eventCode: UInt8 = 0x3E\n"
             out += String(format: "    public static let subeventCode: UInt8 = 0x%02X\n", sub)
-        case .signaling(let code): out += String(format: "    public static let code: UInt8 = 0x%02X\n", code)
+        case .signaling(let code), .smp(let code):
+            out += String(format: "    public static let code: UInt8 = 0x%02X\n", code)
         }
         out += extraMembers
         let minimum = (["\(headerLength)"] + fields.map(\.type.minimumExpression)).filter { $0 != "0" }
@@ -104,6 +108,7 @@ struct BLEShape {
         switch header {
         case .none, .returnParameters: break
         case .att: check("readUInt8", "opcode", "opcode", "reader")
+        case .smp: check("readUInt8", "code", "code", "reader")
         case .hciCommand:
             check("readUInt16", "opcode", "opcode", "reader")
             limit("readUInt8")
@@ -125,7 +130,7 @@ struct BLEShape {
             out += "        \(field.name) = \(field.type.decodeExpression(reader: body, trailing: trailing))\n"
         }
         switch header {
-        case .att: out += "        try reader.expectEnd()\n"
+        case .att, .smp: out += "        try reader.expectEnd()\n"
         case .hciCommand, .hciEvent, .leMeta, .signaling:
             out += "        // Octets past the known parameters are skipped: later spec versions may append fields.\n"
             out += "        try reader.skip(parameterLength)\n"
@@ -140,6 +145,7 @@ struct BLEShape {
         switch header {
         case .none, .returnParameters: break
         case .att: out += "        writer.write(Self.opcode)\n"
+        case .smp: out += "        writer.write(Self.code)\n"
         case .hciCommand:
             out +=
                 "        writer.write(Self.opcode)\n        let lengthOffset = writer.count\n        writer.write(UInt8(0))\n"

@@ -30,6 +30,7 @@ struct BLEWireGenerator: SpecGenerator {
         files += try BLEATTGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
         files += try BLEHCIGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
         files += try BLEL2CAPGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
+        files += try BLESMPGenerator().generate(root: root, sampler: &sampler, vectors: &vectors)
         files += try BLECodeTableGenerator().generate(root: root)
         files.append(try BLEUUIDGenerator().generate(root: root))
         files.append(try BLEAssignedNumbersGenerator().generate(root: root))

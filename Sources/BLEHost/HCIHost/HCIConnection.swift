@@ -2,8 +2,9 @@ public import BLEWire
 import Synchronization
 
 /// One LE link of an `HCIHost`. `att` carries the ATT fixed channel (CID 4) as an `ATTTransport`;
-/// the LE signaling channel (CID 5) is answered by the host itself; `events` reports parameter, data
-/// length and PHY changes and, last, the disconnection.
+/// the LE signaling channel (CID 5) is answered by the host itself; the Security Manager (CID 6) pairs
+/// and encrypts on request (`pair`, `startEncryption`); `events` reports parameter, data length and
+/// PHY changes and, last, the disconnection.
 public final class HCIConnection: Sendable, CustomStringConvertible {
     public let handle: UInt16
     public let peer: BluetoothAddress
@@ -20,6 +21,8 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
     public static let eventLimit = 256
     let eventSink: AsyncStream<HCIConnectionEvent>.Continuation
     let reassembler = L2CAPReassembler()
+    /// SMP commands (CID 6) for the pairing running on this link (see `HCIConnection+Security`).
+    let securityInbox = TimedMailbox<SecurityInboxItem>()
     /// The LE Connection Update a peer's accepted request asks for, and the reply to the controller's
     /// LE Remote Connection Parameter Request: each the newest only (see `NewestCommandSender`).
     let parameterUpdates = NewestCommandSender()
@@ -40,6 +43,18 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         /// The last LE Data Length Change and successful PHY Update Complete (nil: none seen).
         var dataLength: LinkDataLengthState?
         var phy: LinkPHYState?
+        /// A pairing runs: SMP commands go to `securityInbox`.
+        var pairing = false
+        /// The link's encryption (nil: not encrypted).
+        var encryption: LinkEncryption?
+        /// LE Enable Encryption was sent: the next Encryption Change goes to `encryptionWaiter`, or waits
+        /// in `encryptionResult` when it comes first.
+        var encryptionPending: (key: LinkEncryption, id: UInt64)?
+        var encryptionResult: HCIStatus?
+        var encryptionWaiter: CheckedContinuation<HCIStatus?, Never>?
+        var encryptionAttempts: UInt64 = 0
+        /// The authentication requirements of the peer's last Security Request.
+        var securityRequest: UInt8?
     }
 
     init(
@@ -151,6 +166,8 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
             if state.disconnectReason == nil { state.disconnectReason = reason }
         }
         att.linkClosed(transportError)
+        securityInbox.push(.closed(reason))
+        finishEncryption(nil)
         report(.disconnected(reason: reason))
         eventSink.finish()
         wakeDisconnectWaiters()
@@ -161,6 +178,7 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         switch channel {
         case 0x0004: att.deliver(payload)
         case 0x0005: receiveSignaling(payload)
+        case 0x0006: receiveSecurity(payload)
         default: host.state.withLock { $0.statistics.droppedL2CAP += 1 }
         }
     }

@@ -86,6 +86,13 @@ extension HCIHost {
             connection(update.connectionHandle)?.report(
                 .phyUpdated(status: update.status, tx: update.txPHY, rx: update.rxPHY)
             )
+        case .encryptionChange(let change):
+            connection(change.connectionHandle)?.encryptionChanged(
+                status: change.status,
+                enabled: change.encryptionEnabled != 0
+            )
+        case .encryptionKeyRefreshComplete(let refresh):
+            connection(refresh.connectionHandle)?.encryptionChanged(status: refresh.status, enabled: true)
         case .numberOfCompletedPackets, .leReadRemoteFeaturesComplete:
             break
         }

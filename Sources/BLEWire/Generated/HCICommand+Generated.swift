@@ -25,6 +25,7 @@ public enum HCICommand: WireCodable {
     case leCreateConnectionCancel(HCILECreateConnectionCancel)
     case leConnectionUpdate(HCILEConnectionUpdate)
     case leReadRemoteFeatures(HCILEReadRemoteFeatures)
+    case leEnableEncryption(HCILEEnableEncryption)
     case leRemoteConnectionParameterRequestReply(HCILERemoteConnectionParameterRequestReply)
     case leRemoteConnectionParameterRequestNegativeReply(HCILERemoteConnectionParameterRequestNegativeReply)
     case leSetDataLength(HCILESetDataLength)
@@ -62,6 +63,7 @@ public enum HCICommand: WireCodable {
         (0x200E, "HCI_LE_Create_Connection_Cancel", HCILECreateConnectionCancel.supportedCommandsBit),
         (0x2013, "HCI_LE_Connection_Update", HCILEConnectionUpdate.supportedCommandsBit),
         (0x2016, "HCI_LE_Read_Remote_Features", HCILEReadRemoteFeatures.supportedCommandsBit),
+        (0x2019, "HCI_LE_Enable_Encryption", HCILEEnableEncryption.supportedCommandsBit),
         (0x2020, "HCI_LE_Remote_Connection_Parameter_Request_Reply", HCILERemoteConnectionParameterRequestReply.supportedCommandsBit),
         (0x2021, "HCI_LE_Remote_Connection_Parameter_Request_Negative_Reply", HCILERemoteConnectionParameterRequestNegativeReply.supportedCommandsBit),
         (0x2022, "HCI_LE_Set_Data_Length", HCILESetDataLength.supportedCommandsBit),
@@ -100,6 +102,7 @@ public enum HCICommand: WireCodable {
         case HCILECreateConnectionCancel.opcode: self = .leCreateConnectionCancel(try HCILECreateConnectionCancel(parsing: &reader))
         case HCILEConnectionUpdate.opcode: self = .leConnectionUpdate(try HCILEConnectionUpdate(parsing: &reader))
         case HCILEReadRemoteFeatures.opcode: self = .leReadRemoteFeatures(try HCILEReadRemoteFeatures(parsing: &reader))
+        case HCILEEnableEncryption.opcode: self = .leEnableEncryption(try HCILEEnableEncryption(parsing: &reader))
         case HCILERemoteConnectionParameterRequestReply.opcode: self = .leRemoteConnectionParameterRequestReply(try HCILERemoteConnectionParameterRequestReply(parsing: &reader))
         case HCILERemoteConnectionParameterRequestNegativeReply.opcode: self = .leRemoteConnectionParameterRequestNegativeReply(try HCILERemoteConnectionParameterRequestNegativeReply(parsing: &reader))
         case HCILESetDataLength.opcode: self = .leSetDataLength(try HCILESetDataLength(parsing: &reader))
@@ -139,6 +142,7 @@ public enum HCICommand: WireCodable {
         case .leCreateConnectionCancel: HCILECreateConnectionCancel.opcode
         case .leConnectionUpdate: HCILEConnectionUpdate.opcode
         case .leReadRemoteFeatures: HCILEReadRemoteFeatures.opcode
+        case .leEnableEncryption: HCILEEnableEncryption.opcode
         case .leRemoteConnectionParameterRequestReply: HCILERemoteConnectionParameterRequestReply.opcode
         case .leRemoteConnectionParameterRequestNegativeReply: HCILERemoteConnectionParameterRequestNegativeReply.opcode
         case .leSetDataLength: HCILESetDataLength.opcode
@@ -176,6 +180,7 @@ public enum HCICommand: WireCodable {
         case .leCreateConnectionCancel(let command): command.encode(into: &writer)
         case .leConnectionUpdate(let command): command.encode(into: &writer)
         case .leReadRemoteFeatures(let command): command.encode(into: &writer)
+        case .leEnableEncryption(let command): command.encode(into: &writer)
         case .leRemoteConnectionParameterRequestReply(let command): command.encode(into: &writer)
         case .leRemoteConnectionParameterRequestNegativeReply(let command): command.encode(into: &writer)
         case .leSetDataLength(let command): command.encode(into: &writer)

@@ -1323,6 +1323,56 @@ public struct HCILEReadRemoteFeatures: WireCodable, HCICommandPacket {
     }
 }
 
+/// HCI_LE_Enable_Encryption: Core 5.4 Vol 4 Part E §7.8.24.
+///
+///     | opcode 0x2019 (2) | parameter length (1) | connectionHandle (2) | randomNumber (8) | encryptedDiversifier (2) | longTermKey (16) |
+public struct HCILEEnableEncryption: WireCodable, HCICommandPacket {
+    public static let opcode: UInt16 = 0x2019
+    /// Where HCI_Read_Local_Supported_Commands reports this command (Vol 4 Part E §6.27).
+    public static let supportedCommandsBit: (octet: Int, bit: Int)? = (octet: 28, bit: 0)
+    public static var minimumLength: Int { 3 + 2 + 8 + 2 + 16 }
+
+    public var connectionHandle: UInt16
+    public var randomNumber: UInt64
+    public var encryptedDiversifier: UInt16
+    public var longTermKey: [UInt8]
+
+    public init(connectionHandle: UInt16, randomNumber: UInt64, encryptedDiversifier: UInt16, longTermKey: [UInt8]) {
+        self.connectionHandle = connectionHandle
+        self.randomNumber = randomNumber
+        self.encryptedDiversifier = encryptedDiversifier
+        self.longTermKey = longTermKey
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        let opcodeOffset = reader.offset
+        let opcode = try reader.readUInt16()
+        guard opcode == Self.opcode else {
+            throw DecodeError(offset: opcodeOffset, reason: .invalidValue(field: "opcode", value: UInt64(opcode)))
+        }
+        let parameterLength = Int(try reader.readUInt8())
+        var body = try reader.limited(to: parameterLength)
+        connectionHandle = try body.readUInt16()
+        randomNumber = try body.readUInt64()
+        encryptedDiversifier = try body.readUInt16()
+        longTermKey = Array(try body.readBytes(16))
+        // Octets past the known parameters are skipped: later spec versions may append fields.
+        try reader.skip(parameterLength)
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode)
+        let lengthOffset = writer.count
+        writer.write(UInt8(0))
+        writer.write(connectionHandle)
+        writer.write(randomNumber)
+        writer.write(encryptedDiversifier)
+        writer.writeFixed(longTermKey, count: 16)
+        writer.patch(UInt8(truncatingIfNeeded: writer.count - lengthOffset - 1), at: lengthOffset)
+    }
+}
+
 /// HCI_LE_Remote_Connection_Parameter_Request_Reply: Core 5.4 Vol 4 Part E §7.8.31.
 ///
 ///     | opcode 0x2020 (2) | parameter length (1) | connectionHandle (2) | intervalMin (2) | intervalMax (2) | maxLatency (2) | timeout (2) | minCELength (2) | maxCELength (2) |

@@ -6,9 +6,11 @@
 /// `HCI event code` or `LE subevent code`), so a host can skip events it does not handle.
 public enum HCIEvent: WireCodable {
     case disconnectionComplete(HCIDisconnectionCompleteEvent)
+    case encryptionChange(HCIEncryptionChangeEvent)
     case commandComplete(HCICommandCompleteEvent)
     case commandStatus(HCICommandStatusEvent)
     case numberOfCompletedPackets(HCINumberOfCompletedPacketsEvent)
+    case encryptionKeyRefreshComplete(HCIEncryptionKeyRefreshCompleteEvent)
     case leConnectionComplete(HCILEConnectionCompleteEvent)
     case leAdvertisingReport(HCILEAdvertisingReportEvent)
     case leConnectionUpdateComplete(HCILEConnectionUpdateCompleteEvent)
@@ -25,9 +27,11 @@ public enum HCIEvent: WireCodable {
     /// Every event of the table: event code, LE subevent code (nil unless LE Meta) and spec name.
     public static let table: [(code: UInt8, subevent: UInt8?, name: String)] = [
         (0x05, nil, "HCI_Disconnection_Complete"),
+        (0x08, nil, "HCI_Encryption_Change [v1]"),
         (0x0E, nil, "HCI_Command_Complete"),
         (0x0F, nil, "HCI_Command_Status"),
         (0x13, nil, "HCI_Number_Of_Completed_Packets"),
+        (0x30, nil, "HCI_Encryption_Key_Refresh_Complete"),
         (0x3E, 0x01, "HCI_LE_Connection_Complete"),
         (0x3E, 0x02, "HCI_LE_Advertising_Report"),
         (0x3E, 0x03, "HCI_LE_Connection_Update_Complete"),
@@ -45,9 +49,11 @@ public enum HCIEvent: WireCodable {
         let code = try reader.peekUInt8()
         switch code {
         case HCIDisconnectionCompleteEvent.eventCode: self = .disconnectionComplete(try HCIDisconnectionCompleteEvent(parsing: &reader))
+        case HCIEncryptionChangeEvent.eventCode: self = .encryptionChange(try HCIEncryptionChangeEvent(parsing: &reader))
         case HCICommandCompleteEvent.eventCode: self = .commandComplete(try HCICommandCompleteEvent(parsing: &reader))
         case HCICommandStatusEvent.eventCode: self = .commandStatus(try HCICommandStatusEvent(parsing: &reader))
         case HCINumberOfCompletedPacketsEvent.eventCode: self = .numberOfCompletedPackets(try HCINumberOfCompletedPacketsEvent(parsing: &reader))
+        case HCIEncryptionKeyRefreshCompleteEvent.eventCode: self = .encryptionKeyRefreshComplete(try HCIEncryptionKeyRefreshCompleteEvent(parsing: &reader))
         case 0x3E:
             var subeventReader = reader
             try subeventReader.skip(2)
@@ -77,9 +83,11 @@ public enum HCIEvent: WireCodable {
     public func encode(into writer: inout ByteWriter) {
         switch self {
         case .disconnectionComplete(let event): event.encode(into: &writer)
+        case .encryptionChange(let event): event.encode(into: &writer)
         case .commandComplete(let event): event.encode(into: &writer)
         case .commandStatus(let event): event.encode(into: &writer)
         case .numberOfCompletedPackets(let event): event.encode(into: &writer)
+        case .encryptionKeyRefreshComplete(let event): event.encode(into: &writer)
         case .leConnectionComplete(let event): event.encode(into: &writer)
         case .leAdvertisingReport(let event): event.encode(into: &writer)
         case .leConnectionUpdateComplete(let event): event.encode(into: &writer)

@@ -45,6 +45,50 @@ public struct HCIDisconnectionCompleteEvent: WireCodable {
     }
 }
 
+/// HCI_Encryption_Change [v1]: Core 5.4 Vol 4 Part E §7.7.8.
+///
+///     | event 0x08 (1) | parameter length (1) | status (HCIStatus) | connectionHandle (2) | encryptionEnabled (1) |
+public struct HCIEncryptionChangeEvent: WireCodable {
+    public static let eventCode: UInt8 = 0x08
+    public static var minimumLength: Int { 2 + HCIStatus.minimumLength + 2 + 1 }
+
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+    public var encryptionEnabled: UInt8
+
+    public init(status: HCIStatus, connectionHandle: UInt16, encryptionEnabled: UInt8) {
+        self.status = status
+        self.connectionHandle = connectionHandle
+        self.encryptionEnabled = encryptionEnabled
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        let eventCodeOffset = reader.offset
+        let eventCode = try reader.readUInt8()
+        guard eventCode == Self.eventCode else {
+            throw DecodeError(offset: eventCodeOffset, reason: .invalidValue(field: "eventCode", value: UInt64(eventCode)))
+        }
+        let parameterLength = Int(try reader.readUInt8())
+        var body = try reader.limited(to: parameterLength)
+        status = try HCIStatus(parsing: &body)
+        connectionHandle = try body.readUInt16()
+        encryptionEnabled = try body.readUInt8()
+        // Octets past the known parameters are skipped: later spec versions may append fields.
+        try reader.skip(parameterLength)
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.eventCode)
+        let lengthOffset = writer.count
+        writer.write(UInt8(0))
+        status.encode(into: &writer)
+        writer.write(connectionHandle)
+        writer.write(encryptionEnabled)
+        writer.patch(UInt8(truncatingIfNeeded: writer.count - lengthOffset - 1), at: lengthOffset)
+    }
+}
+
 /// HCI_Command_Complete: Core 5.4 Vol 4 Part E §7.7.14.
 ///
 ///     | event 0x0E (1) | parameter length (1) | numHCICommandPackets (1) | commandOpcode (2) | returnParameters (0+) |
@@ -165,6 +209,46 @@ public struct HCINumberOfCompletedPacketsEvent: WireCodable {
         let lengthOffset = writer.count
         writer.write(UInt8(0))
         writer.write(UInt8(truncatingIfNeeded: handles.count)); for element in handles { element.encode(into: &writer) }
+        writer.patch(UInt8(truncatingIfNeeded: writer.count - lengthOffset - 1), at: lengthOffset)
+    }
+}
+
+/// HCI_Encryption_Key_Refresh_Complete: Core 5.4 Vol 4 Part E §7.7.39.
+///
+///     | event 0x30 (1) | parameter length (1) | status (HCIStatus) | connectionHandle (2) |
+public struct HCIEncryptionKeyRefreshCompleteEvent: WireCodable {
+    public static let eventCode: UInt8 = 0x30
+    public static var minimumLength: Int { 2 + HCIStatus.minimumLength + 2 }
+
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+
+    public init(status: HCIStatus, connectionHandle: UInt16) {
+        self.status = status
+        self.connectionHandle = connectionHandle
+    }
+
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
+        try reader.require(Self.minimumLength)
+        let eventCodeOffset = reader.offset
+        let eventCode = try reader.readUInt8()
+        guard eventCode == Self.eventCode else {
+            throw DecodeError(offset: eventCodeOffset, reason: .invalidValue(field: "eventCode", value: UInt64(eventCode)))
+        }
+        let parameterLength = Int(try reader.readUInt8())
+        var body = try reader.limited(to: parameterLength)
+        status = try HCIStatus(parsing: &body)
+        connectionHandle = try body.readUInt16()
+        // Octets past the known parameters are skipped: later spec versions may append fields.
+        try reader.skip(parameterLength)
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.eventCode)
+        let lengthOffset = writer.count
+        writer.write(UInt8(0))
+        status.encode(into: &writer)
+        writer.write(connectionHandle)
         writer.patch(UInt8(truncatingIfNeeded: writer.count - lengthOffset - 1), at: lengthOffset)
     }
 }
