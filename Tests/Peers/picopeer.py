@@ -33,6 +33,7 @@ from h4server import H4Server
 from peerlink import PeerController, PeerLink, strip_extended_features
 from profiles import CORRUPTIONS, ProfileServer, corrupt
 from profiles import advertising_data as profile_advertising_data
+from secure import IO_CAPABILITIES, add_protected_service, configure_pairing, forget_bonds, watch_pairing
 from vsp import VSP_SERVICE_UUID, VspServer
 
 FIRST_PERIPHERAL_ADDRESS = 0xF0_11_22_33_44_55  # random static (two top bits set)
@@ -79,11 +80,17 @@ async def start_peripheral(link, index: int, options) -> Device:
         advertisement = advertising_data(name)
     if options.corrupt:
         corrupt(device, options.corrupt, emit)
+    if options.protect:
+        add_protected_service(device)
+        if server is not None:
+            server.rx.permissions |= server.rx.Permissions.WRITE_REQUIRES_ENCRYPTION
+    configure_pairing(device, options, emit, address)
 
     def on_connection(connection):
         if server is not None:
             server.open(connection)
         emit("connected", peripheral=address, handle=connection.handle, central=str(connection.peer_address))
+        watch_pairing(device, connection, emit, address)
 
         def on_disconnection(reason):
             if server is not None:
@@ -129,13 +136,14 @@ async def main(options) -> int:
     central.total_num_le_acl_data_packets = options.le_acl_count
     if options.legacy_only:
         strip_extended_features(central)
-    for index in range(options.peripherals):
-        await start_peripheral(link, index, options)
+    devices = [await start_peripheral(link, index, options) for index in range(options.peripherals)]
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    # SIGHUP: the peripherals forget every bond (a device whose pairing was deleted on its side).
+    loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(forget_bonds(devices, emit)))
 
     port = 0
     server = None
@@ -190,6 +198,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--legacy-only", action="store_true",
                         help="central-side controller reports no extended advertising support")
     parser.add_argument("--central-address", default=DEFAULT_CENTRAL_ADDRESS)
+    parser.add_argument("--pairing", choices=("sc", "legacy"),
+                        help="peripherals pair with LE Secure Connections or LE legacy pairing, MITM asked for (secure.py)")
+    parser.add_argument("--io", choices=tuple(IO_CAPABILITIES), default="none",
+                        help="the peripherals' IO capability for pairing")
+    parser.add_argument("--passkey", type=int, default=123456, help="the passkey the peripherals show or type")
+    parser.add_argument("--protect", action="store_true",
+                        help="add values that need an encrypted or authenticated link; VSP RX writes need encryption")
     parser.add_argument("-v", "--verbose", action="count", default=0)
     options = parser.parse_args(argv)
     if options.le_acl_len < 27 or options.le_acl_len > 251:

@@ -5,6 +5,12 @@ public struct LinkEncryption: Sendable, Hashable {
     public var keySize: UInt8
     public var authenticated: Bool
     public var secureConnections: Bool
+
+    public init(keySize: UInt8, authenticated: Bool, secureConnections: Bool) {
+        self.keySize = keySize
+        self.authenticated = authenticated
+        self.secureConnections = secureConnections
+    }
 }
 
 /// What the link's SMP channel hands the pairing task.
