@@ -57,7 +57,10 @@ struct ConnectRun: Sendable {
         do {
             version = try await session.version()
         } catch {
-            return failed("no version reply: \(error)", error.exitStatus)
+            return failed(
+                "no version reply: \(error)\(SecurityHint.suffix(for: error, mode: link.security?.mode))",
+                error.exitStatus
+            )
         }
         // The serial number (`i`) for the outputs' provenance, only when there are outputs; a device that
         // does not answer within a second has none.

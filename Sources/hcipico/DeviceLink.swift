@@ -13,12 +13,21 @@ struct DeviceLink {
     private(set) var capture: BTSnoopWriter? = nil
     /// What the bearer dropped, told on standard error.
     let drops: DroppedPDUReport
+    /// `--security` on hcipico's own host (nil otherwise).
+    private(set) var security: HostLinkSecurity? = nil
 
-    init(client: GATTClient, name: String, path: Path, capture: BTSnoopWriter? = nil) {
+    init(
+        client: GATTClient,
+        name: String,
+        path: Path,
+        capture: BTSnoopWriter? = nil,
+        security: HostLinkSecurity? = nil
+    ) {
         self.client = client
         self.name = name
         self.path = path
         self.capture = capture
+        self.security = security
         drops = DroppedPDUReport(device: name)
         drops.install(on: client.bearer)
     }
@@ -48,6 +57,7 @@ struct DeviceLink {
         simulatorFault: SimulatorFault? = nil,
         simulatorTrace: Bool = false,
         simulatorSeed: UInt64? = nil,
+        security: SecurityRequest? = nil,
         mtu: Int = ATTBearer.maximumMTU
     ) async throws(Failure) -> DeviceLink {
         switch target {
@@ -66,6 +76,7 @@ struct DeviceLink {
                 transport: transport,
                 timeout: timeout,
                 btsnoop: btsnoop,
+                security: security,
                 mtu: mtu
             )
         }
@@ -76,6 +87,7 @@ struct DeviceLink {
         transport: TransportSpec,
         timeout: Duration,
         btsnoop: String?,
+        security: SecurityRequest?,
         mtu: Int
     ) async throws(Failure) -> DeviceLink {
         let capture: BTSnoopWriter?
@@ -88,7 +100,12 @@ struct DeviceLink {
         case .kernel(let adapter):
             let socket: L2CAPATTSocket
             do {
-                socket = try await L2CAPATTSocket.connect(to: address, adapter: adapter, timeout: timeout)
+                socket = try await L2CAPATTSocket.connect(
+                    to: address,
+                    adapter: adapter,
+                    security: security?.mode.upfront.map(SecurityMode.kernelLevel),
+                    timeout: timeout
+                )
             } catch {
                 capture?.close()
                 throw Failure(description: error.message, status: error.exitStatus)
@@ -113,8 +130,9 @@ struct DeviceLink {
             }
             let host = HCIHost(transport: capture.map { BTSnoopCaptureTransport(wrapping: hci, writer: $0) } ?? hci)
             let connection: HCIConnection
+            let controller: HCIControllerInfo
             do {
-                _ = try await host.start()
+                controller = try await host.start()
                 connection = try await host.connect(to: address, timeout: timeout)
             } catch {
                 await host.shutdown()
@@ -122,17 +140,25 @@ struct DeviceLink {
                 throw Failure(description: "\(transport): \(error)", status: error.exitStatus)
             }
             do {
+                let guardian = security.map {
+                    HostLinkSecurity(connection: connection, controller: controller.publicAddress, request: $0)
+                }
+                try await guardian?.prepare()
                 let client = try await gattClient(
                     over: connection.att,
                     name: address.description,
                     capture: nil,
                     mtu: mtu
                 )
+                if let guardian, security?.mode == .auto {
+                    client.onInsufficientSecurity { code in await guardian.raise(code) }
+                }
                 return DeviceLink(
                     client: client,
                     name: address.description,
                     path: .host(host, connection),
-                    capture: capture
+                    capture: capture,
+                    security: guardian
                 )
             } catch {
                 await host.shutdown()

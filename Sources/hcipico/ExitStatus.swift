@@ -18,6 +18,9 @@ enum ExitStatus: Int32, CaseIterable, Error {
     /// An output could not be written (`ENOSPC`, `EIO`…): the device run was aborted, what is on disk is
     /// kept, and its end marker says why.
     case writeFailed = 6
+    /// Pairing or encryption failed (a wrong passkey, the peer refused, a bond the peer no longer holds):
+    /// the reason is printed by its SMP or HCI name.
+    case securityFailed = 7
     /// The kernel has no Bluetooth support (`EAFNOSUPPORT`).
     case noBluetooth = 10
     /// No such adapter, or no adapter at all.

@@ -22,12 +22,13 @@ extension LinkOptions {
     /// error as `hcipico: DEVICE: WHAT: why` and ends the command with its exit status.
     func withClient<Result: Sendable>(
         mtu: Int = ATTBearer.maximumMTU,
+        forcePairing: Bool = false,
         _ what: String,
         _ body: @escaping @Sendable (DeviceLink) async throws(GATTError) -> Result
     ) async throws -> Result {
         let request: LinkRequest
         do {
-            request = try self.request()
+            request = try self.request(forcePairing: forcePairing)
         } catch {
             StandardError.report(error.description)
             throw error.status.exitCode
@@ -47,7 +48,9 @@ extension LinkOptions {
                 return .success(result)
             } catch {
                 await link.close()
-                return .failure(shutdown.failure("\(link.name): \(what): \(error)", error.exitStatus))
+                let hint = SecurityHint.suffix(for: error, mode: request.security?.mode)
+                let status = link.security?.pairingFailed == true ? ExitStatus.securityFailed : error.exitStatus
+                return .failure(shutdown.failure("\(link.name): \(what): \(error)\(hint)", status))
             }
         }
         return try outcome.mapError { $0.exitCode }.get()

@@ -9,7 +9,8 @@ extension LinkRequest {
             return (opened, session)
         } catch {
             await opened.close()
-            throw DeviceLink.Failure(description: "\(opened.name): \(error)", status: error.exitStatus)
+            let hint = SecurityHint.suffix(for: error, mode: security?.mode)
+            throw DeviceLink.Failure(description: "\(opened.name): \(error)\(hint)", status: error.exitStatus)
         }
     }
 }

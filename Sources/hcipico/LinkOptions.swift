@@ -28,6 +28,23 @@ struct LinkOptions: ParsableArguments {
     @Option(help: "Seconds to wait for the connection.")
     var timeout: Double = 20
 
+    @Option(
+        help: ArgumentHelp(
+            "Secure the link: encrypt (pair if there is no bond), authenticate (a passkey or numeric comparison), or auto (pair when the device refuses a request for want of security, then retry it once).",
+            valueName: "level"
+        )
+    )
+    var security: SecurityMode?
+
+    @Option(help: "The passkey to type when pairing (0…999999): the one the device shows or has set.")
+    var passkey: UInt32?
+
+    @Option(
+        help:
+            "The bond store's directory (default $HCIPICO_BONDS, /var/lib/hcipico/bonds as root, else ~/.local/state/hcipico/bonds)."
+    )
+    var bonds: String?
+
     @Flag(help: "Simulator: run as fast as possible instead of in real time.")
     var fast = false
 
@@ -45,7 +62,11 @@ struct LinkOptions: ParsableArguments {
         if try target().isSimulator && btsnoop != nil {
             throw ValidationError("--btsnoop captures a radio link, not a simulator")
         }
+        if let passkey, passkey > 999_999 { throw ValidationError("--passkey must be six digits at most (0…999999)") }
     }
+
+    /// `--bonds`, or the default bond directory.
+    var bondDirectory: String { bonds ?? BondStore.defaultDirectory }
 
     /// The parsed target; `validate()` has already rejected a malformed one.
     func target() throws(ValidationError) -> DeviceTarget {
@@ -53,7 +74,7 @@ struct LinkOptions: ParsableArguments {
     }
 
     /// What these options ask for, as a value a command's work task can carry.
-    func request() throws(DeviceLink.Failure) -> LinkRequest {
+    func request(forcePairing: Bool = false) throws(DeviceLink.Failure) -> LinkRequest {
         do {
             return LinkRequest(
                 target: try target(),
@@ -62,7 +83,15 @@ struct LinkOptions: ParsableArguments {
                 fast: fast,
                 simulatorFault: simFault,
                 simulatorTrace: simTrace,
-                simulatorSeed: seed
+                simulatorSeed: seed,
+                security: (forcePairing ? security ?? .encrypt : security).map {
+                    SecurityRequest(
+                        mode: $0,
+                        passkey: passkey,
+                        bondDirectory: bondDirectory,
+                        forcePairing: forcePairing
+                    )
+                }
             )
         } catch {
             throw DeviceLink.Failure(description: error.message, status: .badInput)
@@ -85,6 +114,8 @@ struct LinkRequest: Sendable {
     let simulatorTrace: Bool
     /// The simulated Pico's noise seed (nil: a fresh one).
     var simulatorSeed: UInt64? = nil
+    /// `--security` and its companions (nil: the link is used as it comes).
+    var security: SecurityRequest? = nil
 
     /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
     func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
@@ -96,6 +127,7 @@ struct LinkRequest: Sendable {
             simulatorFault: simulatorFault,
             simulatorTrace: simulatorTrace,
             simulatorSeed: simulatorSeed,
+            security: security,
             mtu: mtu
         )
     }

@@ -101,7 +101,14 @@ struct SerialCommand: AsyncParsableCommand {
             await ending.finish(.connectionLost, "\(opened.name): connection lost: \(reason)")
         }
         defer { watcher.cancel() }
-        await bridge(input, to: serial, ending: ending, endless: terminal != nil)
+        await bridge(
+            input,
+            to: serial,
+            ending: ending,
+            endless: terminal != nil,
+            name: opened.name,
+            security: request.security?.mode
+        )
         do {
             try await serial.waitUntilQuiet(for: .milliseconds(Int(idle * 1000)))
         } catch {
@@ -111,15 +118,24 @@ struct SerialCommand: AsyncParsableCommand {
     }
 
     /// Sends what `input` yields, one chunk at a time, until its end (a pseudo-terminal has none).
-    private func bridge(_ input: ByteStream, to serial: SerialLink, ending: SerialEnding, endless: Bool) async {
+    private func bridge(
+        _ input: ByteStream,
+        to serial: SerialLink,
+        ending: SerialEnding,
+        endless: Bool,
+        name: String,
+        security: SecurityMode?
+    ) async {
         let (events, next) = input.reader()
         for await event in events {
             switch event {
             case .data(let bytes):
-                do {
+                do throws(SerialLinkError) {
                     try await serial.send(bytes)
                 } catch {
-                    await ending.finish(.connectionLost, "\(error)")
+                    var hint = ""
+                    if case .gatt(let refusal) = error { hint = SecurityHint.suffix(for: refusal, mode: security) }
+                    await ending.finish(error.exitStatus, "\(name): \(error)\(hint)")
                 }
                 next()
             case .end:

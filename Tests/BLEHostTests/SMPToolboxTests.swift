@@ -90,7 +90,13 @@ struct SMPToolboxTests {
         let peer = BluetoothAddress(value: 0xF0_11_22_33_44_55, type: .random)
         let full = SecurityBond(peer: peer, longTermKey: key, authenticated: false, secureConnections: true)
         #expect(full.encryptionKey == key.reversed())
-        let seven = SecurityBond(peer: peer, longTermKey: key, keySize: 7, authenticated: false, secureConnections: true)
+        let seven = SecurityBond(
+            peer: peer,
+            longTermKey: key,
+            keySize: 7,
+            authenticated: false,
+            secureConnections: true
+        )
         #expect(seven.encryptionKey == [0xFF, 0xEE, 0xDD, 0xCC, 0xBB, 0xAA, 0x99] + [UInt8](repeating: 0, count: 9))
         #expect(!"\(full)".lowercased().contains("8899aabb") && !"\(full)".lowercased().contains("88:99"))
     }

@@ -55,7 +55,9 @@ struct HCIHostSecurityPeerTests {
             let outcome = try await link.connection.pair(PairingOptions())
             #expect(outcome.bonded && outcome.bond.secureConnections && !outcome.bond.authenticated)
             #expect(outcome.bond.keySize == 16)
-            #expect(link.connection.encryption == LinkEncryption(keySize: 16, authenticated: false, secureConnections: true))
+            #expect(
+                link.connection.encryption == LinkEncryption(keySize: 16, authenticated: false, secureConnections: true)
+            )
             #expect(try await link.client.read(link.encrypted) == Array("sealed with an encrypted link".utf8))
             await link.readFails(link.authenticated, with: .insufficientAuthentication)
             #expect(await run.peer.waitForEvent(containing: "\"paired\"") != nil)

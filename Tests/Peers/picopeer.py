@@ -82,8 +82,8 @@ async def start_peripheral(link, index: int, options) -> Device:
         corrupt(device, options.corrupt, emit)
     if options.protect:
         add_protected_service(device)
-        if server is not None:
-            server.rx.permissions |= server.rx.Permissions.WRITE_REQUIRES_ENCRYPTION
+    if options.protect_rx and server is not None:
+        server.rx.permissions |= server.rx.Permissions.WRITE_REQUIRES_ENCRYPTION
     configure_pairing(device, options, emit, address)
 
     def on_connection(connection):
@@ -204,7 +204,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="the peripherals' IO capability for pairing")
     parser.add_argument("--passkey", type=int, default=123456, help="the passkey the peripherals show or type")
     parser.add_argument("--protect", action="store_true",
-                        help="add values that need an encrypted or authenticated link; VSP RX writes need encryption")
+                        help="add values that need an encrypted or an authenticated link (secure.py)")
+    parser.add_argument("--protect-rx", action="store_true",
+                        help="VSP RX writes need an encrypted link (Insufficient Encryption otherwise)")
     parser.add_argument("-v", "--verbose", action="count", default=0)
     options = parser.parse_args(argv)
     if options.le_acl_len < 27 or options.le_acl_len > 251:

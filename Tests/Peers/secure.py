@@ -5,8 +5,8 @@ MITM protection asked for, bonding, the IO capability of `--io` and the fixed pa
 (shown when the peer displays, typed when it has the keyboard). Keys live in Bumble's in-memory key
 store; SIGHUP makes every peripheral forget them (a device whose bond was deleted), reported as EVENT
 `bonds-forgotten`. `--protect` adds a service whose values need an encrypted link (`SECURE_ENCRYPTED`)
-or one authenticated against a man in the middle (`SECURE_AUTHENTICATED`), and makes the VSP RX
-characteristic refuse writes on an unencrypted link.
+or one authenticated against a man in the middle (`SECURE_AUTHENTICATED`); `--protect-rx` makes the
+VSP RX characteristic refuse writes on an unencrypted link.
 
 Two corrections to Bumble 0.0.236, both on the peer's side only:
 - Bumble marks every encrypted LE link "authenticated", Just Works included, so its own

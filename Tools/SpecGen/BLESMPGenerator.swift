@@ -20,7 +20,8 @@ struct BLESMPGenerator {
         for (caseName, shape) in cases {
             try vectors.add(shape, sampler: &sampler, dispatch: ("SMPCommand", caseName))
         }
-        var out = "/// Any Security Manager command of Specs/ble/smp-pdus.csv, decoded by its code. An unknown code is a\n"
+        var out =
+            "/// Any Security Manager command of Specs/ble/smp-pdus.csv, decoded by its code. An unknown code is a\n"
         out += "/// located `DecodeError.Reason.unknownCode` (answer it with Pairing Failed, Command Not Supported).\n"
         out += "public enum SMPCommand: WireCodable {\n"
         for (caseName, shape) in cases { out += "    case \(caseName)(\(shape.type))\n" }

@@ -37,6 +37,17 @@ public final class GATTClient: Sendable {
         var pacers: [ObjectIdentifier: any GATTWritePacing] = [:]
         var closed: GATTError?
         var arrivals: NotificationArrivals?
+        var securityRaiser: SecurityRaiser?
+    }
+
+    /// Asked when the server answers a request with Insufficient Encryption, Insufficient Authentication
+    /// or Encryption Key Size Too Short: raise the link's security (pair, or encrypt from a bond) and
+    /// return true to have the request sent once more.
+    public typealias SecurityRaiser = @Sendable (_ code: ATTErrorCode) async -> Bool
+
+    /// Installs (or with nil removes) what raises the link's security on such an error.
+    public func onInsufficientSecurity(_ raiser: SecurityRaiser?) {
+        state.withLock { $0.securityRaiser = raiser }
     }
 
     /// Attaches a client to `bearer` (before or after it starts).
@@ -111,11 +122,27 @@ public final class GATTClient: Sendable {
         as response: Response.Type
     ) async throws(GATTError) -> Response {
         let request = pdu.encodedBytes
-        let bytes = try await bearer.request(request)
+        let bytes: [UInt8]
+        do throws(GATTError) {
+            bytes = try await bearer.request(request)
+        } catch {
+            guard case .att(let refusal) = error, refusal.code.asksForSecurity,
+                let raiser = state.withLock({ $0.securityRaiser }), await raiser(refusal.code)
+            else { throw error }
+            bytes = try await bearer.request(request)
+        }
         do {
             return try Response(bytes: bytes)
         } catch {
             throw .invalidResponse(request: request[0], error)
         }
+    }
+}
+
+extension ATTErrorCode {
+    /// Insufficient Encryption, Insufficient Authentication or Encryption Key Size Too Short: the server
+    /// wants a better-secured link, which pairing (or encrypting from a bond) can give.
+    public var asksForSecurity: Bool {
+        self == .insufficientEncryption || self == .insufficientAuthentication || self == .encryptionKeySizeTooShort
     }
 }

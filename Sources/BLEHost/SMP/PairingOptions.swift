@@ -7,6 +7,17 @@ public struct PairingOptions: Sendable {
         case keyboardOnly = 0x02
         case noInputNoOutput = 0x03
         case keyboardDisplay = 0x04
+
+        /// The specification's name, e.g. `KeyboardDisplay`.
+        public var name: String {
+            switch self {
+            case .displayOnly: "DisplayOnly"
+            case .displayYesNo: "DisplayYesNo"
+            case .keyboardOnly: "KeyboardOnly"
+            case .noInputNoOutput: "NoInputNoOutput"
+            case .keyboardDisplay: "KeyboardDisplay"
+            }
+        }
     }
 
     /// Protection against a man in the middle is required: a pairing that can only be Just Works fails

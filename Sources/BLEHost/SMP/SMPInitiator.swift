@@ -52,7 +52,10 @@ struct SMPInitiator {
         try send(request)
         let response: SMPPairingResponse = try await receive()
         guard (7...16).contains(response.maxEncryptionKeySize) else {
-            throw fail(.encryptionKeySize, "the peer offers a \(response.maxEncryptionKeySize)-octet key (7…16 allowed)")
+            throw fail(
+                .encryptionKeySize,
+                "the peer offers a \(response.maxEncryptionKeySize)-octet key (7…16 allowed)"
+            )
         }
         guard let responderIO = PairingOptions.IOCapability(rawValue: response.ioCapability) else {
             throw fail(.invalidParameters, "the peer's IO capability 0x\(hex2(response.ioCapability)) is not defined")
@@ -68,7 +71,8 @@ struct SMPInitiator {
         if options.requirement == .authenticated, !method.isAuthenticated {
             throw fail(
                 .authenticationRequirements,
-                "only Just Works is possible with the peer's IO capability \(responderIO), which cannot authenticate"
+                "no pairing method protects against a man in the middle between this side's IO capability "
+                    + "\(options.ioCapability.name) and the peer's \(responderIO.name)"
             )
         }
         return Features(

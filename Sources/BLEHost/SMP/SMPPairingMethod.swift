@@ -25,7 +25,8 @@ enum SMPPairingMethod: Equatable {
         case (.displayYesNo, .displayYesNo):
             return secureConnections ? .numericComparison : .justWorks
         case (.displayYesNo, .keyboardDisplay), (.keyboardDisplay, .displayYesNo):
-            return secureConnections ? .numericComparison : (responder == .displayYesNo ? responderDisplays : initiatorDisplays)
+            return secureConnections
+                ? .numericComparison : (responder == .displayYesNo ? responderDisplays : initiatorDisplays)
         case (.keyboardDisplay, .keyboardDisplay):
             return secureConnections ? .numericComparison : initiatorDisplays
         case (.keyboardOnly, .keyboardOnly):

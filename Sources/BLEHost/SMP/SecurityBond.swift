@@ -52,7 +52,8 @@ public struct SecurityBond: Sendable, Hashable, CustomStringConvertible {
 
     /// `Secure Connections, authenticated, 16-octet key` (no key material).
     public var level: String {
-        (secureConnections ? "Secure Connections" : "legacy") + (authenticated ? ", authenticated" : ", unauthenticated")
+        (secureConnections ? "Secure Connections" : "legacy")
+            + (authenticated ? ", authenticated" : ", unauthenticated")
             + ", \(keySize)-octet key"
     }
 

@@ -124,7 +124,8 @@ public final class SerialLink: Sendable {
                 rxHandle: rx.valueHandle,
                 modemOutHandle: modemOut.valueHandle,
                 headroom: VSPWriter.defaultHeadroom,
-                clearToSend: initial.first.map { $0 & 1 != 0 } ?? true
+                clearToSend: initial.first.map { $0 & 1 != 0 } ?? true,
+                confirmFirst: rx.properties.contains(.write)
             )
             let flow = vsp.flow
             _ = try await client.subscribe(to: modemOut, kind: .notifications) { value in

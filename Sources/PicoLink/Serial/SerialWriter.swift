@@ -84,7 +84,9 @@ public final class SerialWriter: Sendable {
             case .requests, .vsp:
                 try await request(value)
             case .commandsWithBarrier(let window):
-                if unconfirmed + size > window {
+                // The first write ever is confirmed too: a refused RX (Insufficient Encryption, Write Not
+                // Permitted) is reported at once instead of every write without response being dropped.
+                if unconfirmed + size > window || counters.withLock({ $0.requests == 0 }) {
                     try await request(value)
                     unconfirmed = 0
                 } else {

@@ -66,7 +66,8 @@ public final class PicoSession: Sendable {
                 rxHandle: rx.valueHandle,
                 modemOutHandle: modemOut.valueHandle,
                 headroom: headroom,
-                clearToSend: initial.first.map { $0 & 1 != 0 } ?? true
+                clearToSend: initial.first.map { $0 & 1 != 0 } ?? true,
+                confirmFirst: rx.properties.contains(.write)
             )
             let receiver = PicoReceiver()
             let flow = writer.flow

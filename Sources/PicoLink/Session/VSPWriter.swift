@@ -13,6 +13,10 @@ import Synchronization
 /// `headroom` bytes free; while it is 0 the writer waits for the notification of 1. Writes are
 /// ATT_MTU − 3 bytes (or `headroom`, if smaller).
 ///
+/// With `confirmFirst` (RX takes Write Requests too) the very first write is a Write Request: a module
+/// that refuses the write (Insufficient Encryption, Write Not Permitted) says so at once, where a write
+/// without response would be dropped in silence.
+///
 /// `headroom` must not exceed the FIFO's capacity minus its full threshold (the simulator's default
 /// FIFO: 1024 − 768 = 256 bytes, also the default here).
 public final class VSPWriter: Sendable {
@@ -25,10 +29,20 @@ public final class VSPWriter: Sendable {
     /// ModemOut as last notified.
     public let flow: GATTFlowControlPacing
     private let unconfirmed = Mutex(0)
+    /// The next write goes as a Write Request (the first one, with `confirmFirst`).
+    private let confirmNext: Mutex<Bool>
     /// Barriers (ModemOut reads) so far.
     private let barrierCount = Mutex(0)
 
-    init(client: GATTClient, rxHandle: UInt16, modemOutHandle: UInt16, headroom: Int, clearToSend: Bool) {
+    init(
+        client: GATTClient,
+        rxHandle: UInt16,
+        modemOutHandle: UInt16,
+        headroom: Int,
+        clearToSend: Bool,
+        confirmFirst: Bool = false
+    ) {
+        confirmNext = Mutex(confirmFirst)
         self.client = client
         self.rxHandle = rxHandle
         self.modemOutHandle = modemOutHandle
@@ -49,8 +63,14 @@ public final class VSPWriter: Sendable {
                 barrierCount.withLock { $0 += 1 }
                 unconfirmed.withLock { $0 = 0 }
             }
-            try await client.writeWithoutResponse(Array(bytes[offset..<(offset + size)]), to: rxHandle, pacing: flow)
-            unconfirmed.withLock { $0 += size }
+            let value = Array(bytes[offset..<(offset + size)])
+            if confirmNext.withLock({ $0 }) {
+                try await client.write(value, to: rxHandle)
+                confirmNext.withLock { $0 = false }
+            } else {
+                try await client.writeWithoutResponse(value, to: rxHandle, pacing: flow)
+                unconfirmed.withLock { $0 += size }
+            }
             offset += size
         }
     }

@@ -1,0 +1,105 @@
+import ArgumentParser
+import BLEHost
+import BLELinux
+import BLEWire
+import Foundation
+
+/// `hcipico bonds [list|remove ADDRESS]`: the bonds in the store, without their keys.
+struct BondsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bonds",
+        abstract: "List the bonds hcipico keeps, or forget one.",
+        discussion: """
+            The store holds one file per controller (named by its address, mode 0600) in --bonds (default \
+            $HCIPICO_BONDS, /var/lib/hcipico/bonds as root, else ~/.local/state/hcipico/bonds). Keys are never \
+            printed. 'remove' forgets the device in every controller's file.
+            """,
+        subcommands: [List.self, Remove.self],
+        defaultSubcommand: List.self
+    )
+
+    struct Location: ParsableArguments {
+        @Option(help: "The bond store's directory.")
+        var bonds: String?
+
+        var directory: String { bonds ?? BondStore.defaultDirectory }
+
+        /// Every controller's store in the directory.
+        func stores() -> [BondStore] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.sorted().compactMap { name in
+                guard name.hasSuffix(".json") else { return nil }
+                let stem = name.dropLast(5).replacingOccurrences(of: "-", with: ":")
+                return BluetoothAddress(stem).map { BondStore(directory: directory, controller: $0) }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every bond: controller, device, level.")
+
+        @OptionGroup var location: Location
+
+        @Flag(help: "One JSON object per bond.")
+        var json = false
+
+        func run() async throws {
+            var failed = false
+            for store in location.stores() {
+                let bonds: [SecurityBond]
+                do {
+                    bonds = try store.load()
+                } catch {
+                    StandardError.report(error.description)
+                    failed = true
+                    continue
+                }
+                for bond in bonds { ValueText.emit(line(bond, controller: store.controller) + "\n") }
+            }
+            if failed { throw ExitStatus.badInput.exitCode }
+        }
+
+        private func line(_ bond: SecurityBond, controller: BluetoothAddress) -> String {
+            let identity = bond.identityAddress?.description
+            guard json else {
+                return "\(controller)  \(bond.peer)  \(bond.level)" + (identity.map { "  identity \($0)" } ?? "")
+            }
+            return "{\"controller\":\"\(controller)\",\"device\":\"\(bond.peer)\","
+                + "\"secure_connections\":\(bond.secureConnections),\"authenticated\":\(bond.authenticated),"
+                + "\"key_size\":\(bond.keySize),\"identity\":\(identity.map { "\"\($0)\"" } ?? "null")}"
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget a device's bond in every controller's file.")
+
+        @OptionGroup var location: Location
+
+        @Argument(help: ArgumentHelp("The device's address (or its identity address).", valueName: "device"))
+        var device: String
+
+        func validate() throws {
+            guard BluetoothAddress(device) != nil else {
+                throw ValidationError("'\(device)' is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+            }
+        }
+
+        func run() async throws {
+            guard let address = BluetoothAddress(device) else { throw ExitStatus.badInput.exitCode }
+            var removed = 0
+            for store in location.stores() {
+                do {
+                    if try store.remove(address) { removed += 1 }
+                } catch {
+                    StandardError.report(error.description)
+                    throw ExitStatus.writeFailed.exitCode
+                }
+            }
+            guard removed > 0 else {
+                StandardError.report("no bond with \(address) in \(location.directory)")
+                throw ExitStatus.badInput.exitCode
+            }
+            ValueText.emit("forgot \(address) (\(removed) controller\(removed == 1 ? "" : "s"))\n")
+        }
+    }
+}

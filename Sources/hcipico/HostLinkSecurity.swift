@@ -1,0 +1,111 @@
+import BLEHost
+import BLELinux
+import BLEWire
+import Synchronization
+
+/// Secures one link of hcipico's own HCI host as `--security` asks: encrypts from the controller's
+/// bond store when it holds a bond with the peer, pairs when it does not (or, for `auto`, when the
+/// device first refuses a request), and keeps every new bond in the store.
+final class HostLinkSecurity: Sendable {
+    let connection: HCIConnection
+    let store: BondStore
+    let request: SecurityRequest
+    private let raised = Mutex(false)
+    private let failed = Mutex(false)
+
+    /// A pairing on this link failed (the request it was for fails with the device's refusal).
+    var pairingFailed: Bool { failed.withLock { $0 } }
+
+    init(connection: HCIConnection, controller: BluetoothAddress, request: SecurityRequest) {
+        self.connection = connection
+        self.request = request
+        store = BondStore(directory: request.bondDirectory, controller: controller)
+    }
+
+    private var peer: BluetoothAddress { connection.peer }
+
+    /// Before the link is used: the bond's key, or a pairing for `encrypt` and `authenticate`.
+    func prepare() async throws(DeviceLink.Failure) {
+        let bond: SecurityBond?
+        do {
+            bond = try store.bond(for: peer)
+        } catch {
+            throw DeviceLink.Failure(description: error.description, status: .badInput)
+        }
+        let upfront = request.mode.upfront
+        if let bond, !request.forcePairing, upfront.map({ $0.isMet(by: bond) }) ?? true {
+            do throws(SecurityError) {
+                try await connection.startEncryption(bond)
+                return
+            } catch  where error.isStaleBond && request.mode == .auto && connection.disconnectReason == nil {
+                StandardError.report("\(peer): \(error); forgetting the bond and pairing again (--security auto)")
+                try forget()
+                try await pair(.encrypted)
+                return
+            } catch  where error.isStaleBond {
+                throw DeviceLink.Failure(
+                    description:
+                        "\(peer): \(error) (remove it with 'hcipico bonds remove \(peer)', or use --security auto)",
+                    status: .securityFailed
+                )
+            } catch {
+                throw DeviceLink.Failure(description: "\(peer): \(error)", status: .securityFailed)
+            }
+        }
+        if let upfront { try await pair(upfront) }
+    }
+
+    /// The store's bond with the peer after `prepare` (what a pairing left, or what encrypted the link).
+    var bond: SecurityBond? { try? store.bond(for: peer) }
+
+    /// `auto`: the device refused a request for want of security; pair once and say whether to retry.
+    func raise(_ code: ATTErrorCode) async -> Bool {
+        let first = raised.withLock { raised in
+            defer { raised = true }
+            return !raised
+        }
+        guard first else { return false }
+        let requirement: SecurityRequirement = code == .insufficientAuthentication ? .authenticated : .encrypted
+        if connection.meets(requirement) { return false }
+        StandardError.report("\(peer) answered \(code): pairing (--security auto)")
+        do throws(DeviceLink.Failure) {
+            try await pair(requirement)
+            return true
+        } catch {
+            StandardError.report(error.description)
+            return false
+        }
+    }
+
+    private func pair(_ requirement: SecurityRequirement) async throws(DeviceLink.Failure) {
+        let outcome: PairingOutcome
+        let options = request.pairingOptions(requirement)
+        do throws(SecurityError) {
+            outcome = try await connection.pair(options)
+        } catch {
+            let hint =
+                options.ioCapability == .noInputNoOutput && requirement == .authenticated
+                ? " (give --passkey, or run on a terminal to be asked)" : ""
+            failed.withLock { $0 = true }
+            throw DeviceLink.Failure(description: "\(peer): \(error)\(hint)", status: .securityFailed)
+        }
+        guard outcome.bonded else {
+            StandardError.report("\(peer): paired (\(outcome.bond.level)); the device keeps no bond")
+            return
+        }
+        do {
+            try store.save(outcome.bond)
+        } catch {
+            throw DeviceLink.Failure(description: "\(peer): paired, but \(error)", status: .writeFailed)
+        }
+        StandardError.report("\(peer): paired (\(outcome.bond.level)); bond kept in \(store.path)")
+    }
+
+    private func forget() throws(DeviceLink.Failure) {
+        do {
+            try store.remove(peer)
+        } catch {
+            throw DeviceLink.Failure(description: error.description, status: .writeFailed)
+        }
+    }
+}
