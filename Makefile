@@ -69,7 +69,7 @@ peers-tier1: peers-deps
 peers-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build --build-tests
 	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --timeout 240 \
-		--peer-args "--mode echo,pico,pico --peripherals 3" --bin $(ATT_RTT) \
+		--peer-args "--mode echo,pico,pico --peripherals 3 --pairing sc --protect" --bin $(ATT_RTT) \
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh
 
 ## bench-kernel: write -> notify round trips and CPU per round trip in one qemu boot against one echo

@@ -11,7 +11,7 @@ extension DeviceLink {
         case .simulator(let kind, _):
             StandardError.report("link: sim:\(kind.rawValue) has no radio link; --link \(request.name) not applied")
             return nil
-        case .kernel(let socket, let adapter):
+        case .kernel(let socket, let adapter, _):
             let target: KernelLinkTuning
             do {
                 target = try KernelLinkTuning.open(for: socket, adapter: adapter)
@@ -33,7 +33,7 @@ extension DeviceLink {
     func readRSSI() async -> Int? {
         switch path {
         case .simulator: return nil
-        case .kernel(let socket, let adapter):
+        case .kernel(let socket, let adapter, _):
             guard let target = try? KernelLinkTuning.open(for: socket, adapter: adapter) else { return nil }
             defer { target.close() }
             return await target.readRSSI()

@@ -35,8 +35,9 @@ struct DeviceLink {
     enum Path {
         /// A simulated peripheral in this process; `close` stops it.
         case simulator(DeviceTarget.SimulatorKind, close: @Sendable () -> Void)
-        /// The kernel's L2CAP LE socket on an ACL link the kernel owns.
-        case kernel(L2CAPATTSocket, adapter: HCIAdapterName?)
+        /// The kernel's L2CAP LE socket on an ACL link the kernel owns; with `--security`, the agent that
+        /// answers the kernel's pairing questions for this device while the link is open.
+        case kernel(L2CAPATTSocket, adapter: HCIAdapterName?, agent: KernelPairingAgent?)
         /// hcipico's own HCI host on a controller it drives.
         case host(HCIHost, HCIConnection)
     }
@@ -98,6 +99,13 @@ struct DeviceLink {
         }
         switch transport {
         case .kernel(let adapter):
+            var agent: KernelPairingAgent?
+            do throws(BLELinuxError) {
+                if let security { agent = try KernelPairingAgent.start(for: address, passkey: security.passkey) }
+            } catch {
+                capture?.close()
+                throw Failure(description: error.message, status: error.exitStatus)
+            }
             let socket: L2CAPATTSocket
             do {
                 socket = try await L2CAPATTSocket.connect(
@@ -107,17 +115,31 @@ struct DeviceLink {
                     timeout: timeout
                 )
             } catch {
+                agent?.stop()
                 capture?.close()
                 throw Failure(description: error.message, status: error.exitStatus)
+            }
+            if let wanted = security?.mode.upfront.map(SecurityMode.kernelLevel) {
+                let reached = socket.securityLevel ?? .low
+                guard reached.rawValue >= wanted.rawValue else {
+                    socket.close()
+                    agent?.stop()
+                    capture?.close()
+                    throw Failure(description: KernelLinkSecurity.unsecured(address, reached), status: .securityFailed)
+                }
             }
             let att: any ATTTransport =
                 capture.map { BTSnoopATTCapture(wrapping: socket, writer: $0, handle: socket.connectionHandle) }
                 ?? socket
             let client = try await gattClient(over: att, name: address.description, capture: capture, mtu: mtu)
+            if security?.mode == .auto {
+                let kernel = KernelLinkSecurity(socket: socket)
+                client.onInsufficientSecurity { code in await kernel.raise(code) }
+            }
             return DeviceLink(
                 client: client,
                 name: address.description,
-                path: .kernel(socket, adapter: adapter),
+                path: .kernel(socket, adapter: adapter, agent: agent),
                 capture: capture
             )
         case .userChannel, .serial, .tcp:
@@ -189,7 +211,7 @@ struct DeviceLink {
         drops.finish(dropped: client.bearer.droppedPDUCount)
         switch path {
         case .simulator(_, let close): close()
-        case .kernel: break
+        case .kernel(_, _, let agent): agent?.stop()
         case .host(let host, _): await host.shutdown()
         }
         capture?.close()

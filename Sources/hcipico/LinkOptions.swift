@@ -63,6 +63,12 @@ struct LinkOptions: ParsableArguments {
             throw ValidationError("--btsnoop captures a radio link, not a simulator")
         }
         if let passkey, passkey > 999_999 { throw ValidationError("--passkey must be six digits at most (0…999999)") }
+        if passkey != nil, case .radio(_, .kernel) = try target() {
+            throw ValidationError(
+                "--passkey needs hcipico's own host (--transport user:hciN, serial:…, tcp:…): on the kernel path "
+                    + "the kernel pairs, and without bluetoothd's agent it can only do Just Works"
+            )
+        }
     }
 
     /// `--bonds`, or the default bond directory.

@@ -121,7 +121,7 @@ ready=$(grep -m 1 '^READY ' "$out/peer.out" || true)
 port=$(sed -n 's/.* port=\([0-9]*\).*/\1/p' <<< "$ready")
 peers=$(sed -n 's/.* peripherals=\([^ ]*\).*/\1/p' <<< "$ready")
 
-append="console=ttyS0 quiet panic=-1 TEST_TIMEOUT=$test_timeout BLE_PEER=${peers%%,*} BLE_PEERS=$peers"
+append="console=ttyS0 quiet panic=-1 cryptomgr.notests=1 TEST_TIMEOUT=$test_timeout BLE_PEER=${peers%%,*} BLE_PEERS=$peers"
 append+=" BTATTACH_SPEED=${BTATTACH_SPEED:-115200}$guest_env"
 # shellcheck disable=SC2086 # ACCEL is a list of options
 timeout --kill-after=5 $((test_timeout + 60)) qemu-system-x86_64 ${ACCEL:--accel tcg -cpu qemu64,+rdrand} \

@@ -260,6 +260,33 @@ case_user_channel() {
     check_lsv_csv user-lsv.csv
 }
 
+# The kernel pairs on BT_SECURITY (no bluetoothd, no agent: Just Works) before hcipico reads a value the
+# echo peripheral serves only over an encrypted link; without --security the read is refused by name.
+SECURE_ENCRYPTED=53656375-0001-4000-8000-00805f9b34fb
+case_security_encrypt() {
+    hcipico gatt read --help 2>/dev/null | grep -q -- --security ||
+        { NOTE="(hcipico gatt has no --security in this build)"; return 77; }
+    # The kernel registers its Security Manager only when the adapter is powered through mgmt.
+    command -v btmgmt > /dev/null && { btmgmt --index 0 power off; btmgmt --index 0 power on; } > btmgmt.log 2>&1
+    cat btmgmt.log
+    hcipico gatt "$ECHO" --random read "$SECURE_ENCRYPTED" --text > plain-read.txt 2> plain-read.err
+    rc=$?
+    cat plain-read.txt plain-read.err
+    [ $rc = 3 ] && grep -q "Insufficient Encryption (0x0F)" plain-read.err ||
+        { NOTE="(unsecured read: exit $rc, not a refusal by name)"; return 1; }
+    hcipico gatt "$ECHO" --random --security encrypt read "$SECURE_ENCRYPTED" --text > secure-read.txt 2> secure-read.err
+    rc=$?
+    cat secure-read.txt secure-read.err
+    [ $rc = 0 ] || { NOTE="(--security encrypt: exit $rc)"; return 1; }
+    grep -qx "sealed with an encrypted link" secure-read.txt || { NOTE="(wrong value)"; return 1; }
+    sleep 3  # the kernel drops the idle link: auto starts on a fresh, unencrypted one
+    hcipico gatt "$ECHO" --random --security auto read "$SECURE_ENCRYPTED" --text > auto-read.txt 2> auto-read.err
+    rc=$?
+    cat auto-read.txt auto-read.err
+    [ $rc = 0 ] && grep -qx "sealed with an encrypted link" auto-read.txt ||
+        { NOTE="(--security auto: exit $rc)"; return 1; }
+}
+
 run_case scan case_scan
 run_case xctest case_xctest
 run_case adapters case_adapters
@@ -269,6 +296,7 @@ run_case pico-lsv case_pico_lsv
 run_case conn-update case_conn_update
 run_case first-sample case_first_sample
 run_case rtt-echo case_rtt_echo
+run_case security-encrypt case_security_encrypt
 run_case rig-adapter case_rig_adapter
 run_case user-channel case_user_channel
 echo "--- kernel cases$summary"

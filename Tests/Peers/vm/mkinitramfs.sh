@@ -61,10 +61,17 @@ cp "$busybox" "$staging/bin/busybox"
 ln -s busybox "$staging/bin/sh"  # /init is a shell script; busybox --install adds the rest
 copy_with_libs "$btattach" /usr/bin/btattach
 copy_with_libs "$hciconfig" /usr/bin/hciconfig
+# btmgmt powers the adapter through the management interface, which is what registers the kernel's
+# Security Manager (the security case needs it; hciconfig's HCIDEVUP alone leaves it out).
+btmgmt=$(command -v btmgmt || true)
+[ -n "$btmgmt" ] && copy_with_libs "$btmgmt" /usr/bin/btmgmt
 
-# Modules in dependency order, as modprobe would load them.
-modprobe -d "$kernel_root" -S "$version" --show-depends hci_uart |
-    awk '$1 == "insmod" {print $2}' > "$staging/mods/paths"
+# Modules in dependency order, as modprobe would load them: hci_uart and what it needs, and cmac, which
+# the kernel's Security Manager asks for when the adapter powers on (without it LE pairing is "not
+# available"); the guest has no modprobe to fetch it on demand.
+for wanted in hci_uart cmac; do
+    modprobe -d "$kernel_root" -S "$version" --show-depends "$wanted"
+done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' > "$staging/mods/paths"
 [ -s "$staging/mods/paths" ] || fail "modprobe found no hci_uart module for $version"
 : > "$staging/mods/order"
 while read -r module; do

@@ -1,0 +1,41 @@
+import BLEHost
+import BLELinux
+import BLEWire
+import Synchronization
+
+/// `--security auto` on the kernel path: the kernel pairs (Just Works without bluetoothd's agent) when
+/// the device first refuses a request for want of security; the request is then sent once more.
+final class KernelLinkSecurity: Sendable {
+    let socket: L2CAPATTSocket
+    private let raised = Mutex(false)
+
+    init(socket: L2CAPATTSocket) { self.socket = socket }
+
+    /// Why a link the kernel was asked to secure is not: almost always a Security Manager that was never
+    /// registered, because the adapter was powered without the management interface.
+    static func unsecured(_ peer: BluetoothAddress, _ level: L2CAPSecurityLevel) -> String {
+        "\(peer): the kernel left the link at security \(level): its Security Manager exists only on an adapter "
+            + "powered through the management interface (bluetoothd does that; without it: "
+            + "btmgmt --index N power off && btmgmt --index N power on)"
+    }
+
+    func raise(_ code: ATTErrorCode) async -> Bool {
+        let first = raised.withLock { raised in
+            defer { raised = true }
+            return !raised
+        }
+        guard first else { return false }
+        let level = SecurityMode.kernelLevel(code == .insufficientAuthentication ? .authenticated : .encrypted)
+        StandardError.report("\(socket.peer) answered \(code): asking the kernel for security \(level) (--security auto)")
+        do throws(BLELinuxError) {
+            try await socket.raiseSecurity(to: level)
+            return true
+        } catch where error.kind == .securityFailed && socket.securityLevel != nil {
+            StandardError.report(Self.unsecured(socket.peer, socket.securityLevel ?? .low))
+            return false
+        } catch {
+            StandardError.report(error.message)
+            return false
+        }
+    }
+}
