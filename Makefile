@@ -118,7 +118,7 @@ peers-fleet: peers-deps
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
 peers-h4: peers-deps
 	$(SWIFT) build --build-tests
-	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter HCIHostSecurityPeerTests --filter ConnectCommandPeerTests \
+	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter HCIHostSecurityPeerTests --filter SecurityCommandPeerTests --filter ConnectCommandPeerTests \
 		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter GATTProfilePeerTests --filter SerialCommandPeerTests \
 		--filter RTTCommandPeerTests --filter RigCommandPeerTests
 

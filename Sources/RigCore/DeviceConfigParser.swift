@@ -11,8 +11,11 @@ struct DeviceConfigParser {
 
     static let keys: Set<String> = [
         "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
-        "max_failures", "failure_backoff", "realtime",
+        "max_failures", "failure_backoff", "realtime", "security", "passkey",
     ]
+
+    /// The values of `security` (as the command line's `--security`).
+    static let securityModes = ["encrypt", "authenticate", "auto"]
 
     func parse(_ entry: TOMLTable, index: Int, reader: inout ConfigReader) -> DeviceConfig? {
         let before = reader.problems.count
@@ -58,6 +61,24 @@ struct DeviceConfigParser {
         let failureBackoff = reader.duration(entry, table: table, index: index, key: "failure_backoff") ?? 300
         let realTime = reader.bool(entry, table: table, index: index, key: "realtime")
         if realTime != nil, !simulated { problem("realtime", "only a simulated device (transport = \"sim\") has it") }
+        let security = reader.string(entry, table: table, index: index, key: "security")
+        if let security, !Self.securityModes.contains(security) {
+            problem("security", "\"\(security)\" is not one of encrypt, authenticate, auto")
+        }
+        if security != nil, simulated { problem("security", "a simulated device does not pair") }
+        let passkey = reader.integer(entry, table: table, index: index, key: "passkey")
+        if let passkey {
+            if !(0...999_999).contains(passkey) { problem("passkey", "must be six digits at most (0 to 999999)") }
+            if security == nil {
+                problem("passkey", "is used only with security = \"encrypt\", \"authenticate\" or \"auto\"")
+            }
+            if transport.hasPrefix("kernel") {
+                problem(
+                    "passkey",
+                    "the kernel path pairs with Just Works only (the adapter has no input or output without bluetoothd); use hcipico's own host (transport)"
+                )
+            }
+        }
         guard reader.problems.count == before, let name, let script, let schedule else { return nil }
         return DeviceConfig(
             name: name,
@@ -72,7 +93,9 @@ struct DeviceConfigParser {
             runTimeout: runTimeout,
             maximumFailures: maximumFailures,
             failureBackoff: failureBackoff,
-            realTime: realTime ?? true
+            realTime: realTime ?? true,
+            security: security,
+            passkey: passkey.map { UInt32($0) }
         )
     }
 

@@ -47,6 +47,10 @@ public struct DeviceConfig: Sendable, Equatable {
     public var failureBackoff: Double
     /// Simulated devices only: run the cell model in real time (the default) or as fast as possible.
     public var realTime: Bool
+    /// `encrypt`, `authenticate` or `auto` (as `--security`), nil to use the link as it comes.
+    public var security: String?
+    /// The passkey to type when pairing (the device's fixed PIN), 0…999999.
+    public var passkey: UInt32?
 
     public init(
         name: String,
@@ -61,7 +65,9 @@ public struct DeviceConfig: Sendable, Equatable {
         runTimeout: Double? = nil,
         maximumFailures: Int = 5,
         failureBackoff: Double = 300,
-        realTime: Bool = true
+        realTime: Bool = true,
+        security: String? = nil,
+        passkey: UInt32? = nil
     ) {
         self.name = name
         self.address = address
@@ -76,6 +82,8 @@ public struct DeviceConfig: Sendable, Equatable {
         self.maximumFailures = maximumFailures
         self.failureBackoff = failureBackoff
         self.realTime = realTime
+        self.security = security
+        self.passkey = passkey
     }
 
     /// True for the in-process simulator.

@@ -26,11 +26,13 @@ final class KernelLinkSecurity: Sendable {
         }
         guard first else { return false }
         let level = SecurityMode.kernelLevel(code == .insufficientAuthentication ? .authenticated : .encrypted)
-        StandardError.report("\(socket.peer) answered \(code): asking the kernel for security \(level) (--security auto)")
+        StandardError.report(
+            "\(socket.peer) answered \(code): asking the kernel for security \(level) (--security auto)"
+        )
         do throws(BLELinuxError) {
             try await socket.raiseSecurity(to: level)
             return true
-        } catch where error.kind == .securityFailed && socket.securityLevel != nil {
+        } catch  where error.kind == .securityFailed && socket.securityLevel != nil {
             StandardError.report(Self.unsecured(socket.peer, socket.securityLevel ?? .low))
             return false
         } catch {

@@ -66,7 +66,7 @@ struct LinkOptions: ParsableArguments {
         if passkey != nil, case .radio(_, .kernel) = try target() {
             throw ValidationError(
                 "--passkey needs hcipico's own host (--transport user:hciN, serial:…, tcp:…): on the kernel path "
-                    + "the kernel pairs, and without bluetoothd's agent it can only do Just Works"
+                    + "the kernel pairs, and without bluetoothd the adapter has no input or output: Just Works only"
             )
         }
     }

@@ -46,7 +46,11 @@ struct RigConnector: DeviceConnector {
         let current = adapters.currentName(adapter).flatMap { try? HCIAdapterName(parsing: $0) } ?? configured
         let link: DeviceLink
         do {
-            link = try await DeviceLink.open(.radio(address, .kernel(adapter: current)), timeout: timeout)
+            link = try await DeviceLink.open(
+                .radio(address, .kernel(adapter: current)),
+                timeout: timeout,
+                security: Self.security(device)
+            )
         } catch {
             adapters.connectFailed(adapter)
             throw Failure(description: error.description)
@@ -87,12 +91,25 @@ struct RigConnector: DeviceConnector {
             if case .commandTimeout = error { await hosts.reset(transport, host: host, because: error) }
             throw Failure(description: "\(address): \(error)")
         }
+        var guardian: HostLinkSecurity?
+        if let request = Self.security(device), let controller = host.controller {
+            guardian = HostLinkSecurity(connection: connection, controller: controller.publicAddress, request: request)
+            do {
+                try await guardian?.prepare()
+            } catch {
+                try? await connection.disconnect()
+                throw Failure(description: error.description)
+            }
+        }
         let client: GATTClient
         do {
             client = try await GATTClient.connect(transport: connection.att)
         } catch {
             try? await connection.disconnect()
             throw Failure(description: "\(address): \(error)")
+        }
+        if let guardian, guardian.request.mode == .auto {
+            client.onInsufficientSecurity { code in await guardian.raise(code) }
         }
         let tuning = RigLinkTuning(base: "MTU \(client.bearer.mtu), \(transport)", request: device.link) { request in
             await LinkTuner().apply(request, to: connection).connection.value.map { "\($0)" }
@@ -106,6 +123,17 @@ struct RigConnector: DeviceConnector {
             client.bearer.close()
             try? await connection.disconnect()
         }
+    }
+
+    /// The device's `security` and `passkey`, as a request that never prompts (the rig runs unattended).
+    static func security(_ device: DeviceConfig) -> SecurityRequest? {
+        guard let mode = device.security.flatMap(SecurityMode.init(rawValue:)) else { return nil }
+        return SecurityRequest(
+            mode: mode,
+            passkey: device.passkey,
+            bondDirectory: BondStore.defaultDirectory,
+            interactive: false
+        )
     }
 
     /// A simulated EmStat Pico with a serial number of its own (from the device's name).

@@ -28,7 +28,7 @@ enum SecurityMode: String, ExpressibleByArgument, CaseIterable, Sendable {
     }
 }
 
-/// What `--security`, `--passkey` and `--bonds` ask of a link.
+/// What `--security`, `--passkey` and `--bonds` (or a rig device's `security` and `passkey`) ask of a link.
 struct SecurityRequest: Sendable {
     let mode: SecurityMode
     /// The passkey the device shows or has set (an HM-10's `AT+PASS`), 0…999999.
@@ -37,6 +37,8 @@ struct SecurityRequest: Sendable {
     let bondDirectory: String
     /// Pair even when a bond exists (`hcipico pair`).
     var forcePairing = false
+    /// A person may be asked on the terminal (not for the rig, which runs unattended).
+    var interactive = true
 
     /// The pairing this side offers: with a passkey it types that; on a terminal it can prompt, show
     /// and confirm; otherwise it has no input or output (Just Works only).
@@ -44,7 +46,7 @@ struct SecurityRequest: Sendable {
         if let passkey {
             return PairingOptions(requirement: requirement, ioCapability: .keyboardOnly, interaction: .passkey(passkey))
         }
-        if PairingPrompt.isAvailable {
+        if interactive, PairingPrompt.isAvailable {
             return PairingOptions(
                 requirement: requirement,
                 ioCapability: .keyboardDisplay,

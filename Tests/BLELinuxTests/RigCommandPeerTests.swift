@@ -108,6 +108,50 @@ struct RigCommandPeerTests {
         )
     }
 
+    /// Two Picos whose RX refuses writes on an unencrypted link: one with `security = "auto"` (pairs on
+    /// the refusal), one with `security = "encrypt"` (pairs before its run); both runs complete and both
+    /// bonds are kept.
+    @Test func picosThatNeedEncryptionPairAndRun() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let peer = try await BumblePeer.start(
+            script: script,
+            arguments: ["--mode", "pico", "--peripherals", "2", "--pairing", "sc", "--protect-rx"],
+            logPath: directory.appendingPathComponent("peer.log").path
+        )
+        defer { peer.stop() }
+        try #require(peer.peripherals.count == 2)
+        var config = "[rig]\nname = \"secure-rig\"\n"
+        for (index, (address, mode)) in zip(peer.peripherals, ["auto", "encrypt"]).enumerated() {
+            config += Self.picoDevice(
+                "pico-\(index + 1)",
+                address: "\(address)",
+                transport: "tcp:127.0.0.1:\(peer.port)",
+                schedule: "once",
+                extra: "security = \"\(mode)\""
+            )
+        }
+        let configPath = try Self.writeConfig(config, in: directory)
+        let bonds = directory.appendingPathComponent("bonds").path
+        setenv("HCIPICO_BONDS", bonds, 1)
+        defer { unsetenv("HCIPICO_BONDS") }
+        let binary = try builtHCIPico()
+        let rig = try #require(runProgram(binary, ["rig", configPath, "--for", "2m"]))
+        #expect(rig.status == 0, "\(rig.stderr)")
+        let runs = try #require(
+            runProgram(binary, ["runs", directory.appendingPathComponent("secure-rig.sqlite").path, "--json"])
+        )
+        let lines = runs.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(runs.stdout)")
+        for line in lines {
+            #expect(line.contains("\"state\":\"complete\"") && line.contains("\"packages\":101"), "\(line)")
+        }
+        let listed = try #require(runProgram(binary, ["bonds", "--bonds", bonds]))
+        #expect(listed.stdout.split(separator: "\n").count == 2, "\(listed.stdout) \(listed.stderr)")
+        #expect(peer.events.filter { $0.contains("\"paired\"") }.count == 2)
+    }
+
     @Test func aControllerThatGoesAwayMidRunIsReconnectedAndTheRunIsClosedWithItsReason() async throws {
         let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
         let directory = try Self.workspace()

@@ -123,6 +123,74 @@ import Testing
         #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
     }
 
+    @Test func securityAndPasskeyAreReadAndChecked() throws {
+        let good = """
+            [rig]
+            name = "secure"
+
+            [[device]]
+            name = "hm10"
+            address = "C0:FF:EE:00:00:01"
+            transport = "tcp:127.0.0.1:9000"
+            script = "CV.mscr"
+            schedule = "once"
+            security = "authenticate"
+            passkey = 1234
+
+            [[device]]
+            name = "pico"
+            address = "C0:FF:EE:00:00:02"
+            script = "CV.mscr"
+            schedule = "once"
+            security = "auto"
+            """
+        guard case .success(let config) = try parse(good) else {
+            Issue.record("a good config was refused")
+            return
+        }
+        #expect(config.devices.map(\.security) == ["authenticate", "auto"])
+        #expect(config.devices.map(\.passkey) == [1234, nil])
+        let bad = """
+            [rig]
+            name = "secure"
+
+            [[device]]
+            name = "a"
+            address = "C0:FF:EE:00:00:01"
+            script = "CV.mscr"
+            schedule = "once"
+            security = "paranoid"
+            passkey = 1000000
+
+            [[device]]
+            name = "b"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "once"
+            security = "encrypt"
+
+            [[device]]
+            name = "c"
+            address = "C0:FF:EE:00:00:03"
+            transport = "tcp:127.0.0.1:9000"
+            script = "CV.mscr"
+            schedule = "once"
+            passkey = 5
+            """
+        let found = try problems(bad)
+        let expected = [
+            "9 device \"a\".security: \"paranoid\" is not one of encrypt, authenticate, auto",
+            "10 device \"a\".passkey: must be six digits at most",
+            "10 device \"a\".passkey: the kernel path pairs with Just Works only",
+            "17 device \"b\".security: a simulated device does not pair",
+            "25 device \"c\".passkey: is used only with security",
+        ]
+        for prefix in expected {
+            #expect(found.contains { $0.hasPrefix(prefix) }, "\(prefix) in \(found)")
+        }
+        #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
+    }
+
     @Test func duplicateNamesAndABadScriptAreLocated() throws {
         let text = """
             [rig]

@@ -30,7 +30,10 @@ public final class KernelPairingAgent: Sendable {
     }
 
     /// Listens for the kernel's questions about `peer` until `stop()`.
-    public static func start(for peer: BluetoothAddress, passkey: UInt32? = nil) throws(BLELinuxError) -> KernelPairingAgent {
+    public static func start(
+        for peer: BluetoothAddress,
+        passkey: UInt32? = nil
+    ) throws(BLELinuxError) -> KernelPairingAgent {
         let channel: ManagementChannel
         do throws(SystemError) {
             channel = try ManagementChannel.open()

@@ -1,0 +1,76 @@
+import BLEHost
+import BLELinux
+import BLEWire
+import Foundation
+import Testing
+
+/// The bond store: one 0600 file per controller, bonds replaced by peer, refused when others can read it.
+@Suite struct BondStoreTests {
+    static let controller = BluetoothAddress("00:00:5E:00:53:01")!
+    static let peer = BluetoothAddress("F0:11:22:33:44:55", type: .random)!
+
+    static func bond(_ key: UInt8, authenticated: Bool = false) -> SecurityBond {
+        SecurityBond(
+            peer: peer,
+            longTermKey: [UInt8](repeating: key, count: 16),
+            ediv: 0x1234,
+            rand: 0xFEDC_BA98_7654_3210,
+            keySize: 16,
+            authenticated: authenticated,
+            secureConnections: false,
+            identityAddress: BluetoothAddress("F0:11:22:33:44:56", type: .random),
+            identityResolvingKey: [UInt8](repeating: 7, count: 16)
+        )
+    }
+
+    func withFolder(_ body: (String) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bonds-\(UUID())").path + "/nested"
+        defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
+        try body(folder)
+    }
+
+    @Test func aBondIsKeptReplacedFoundByIdentityAndRemoved() throws {
+        try withFolder { folder in
+            let store = BondStore(directory: folder, controller: Self.controller)
+            #expect(try store.load().isEmpty)
+            try store.save(Self.bond(1))
+            try store.save(Self.bond(2, authenticated: true))
+            let bonds = try store.load()
+            #expect(bonds == [Self.bond(2, authenticated: true)])
+            #expect(store.path.hasSuffix("/00-00-5E-00-53-01.json"))
+            let attributes = try FileManager.default.attributesOfItem(atPath: store.path)
+            #expect(attributes[.posixPermissions] as? Int == 0o600)
+            let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+            #expect(folderMode == 0o700)
+            #expect(try store.bond(for: BluetoothAddress("F0:11:22:33:44:56", type: .random)!) != nil)
+            #expect(try store.remove(Self.peer))
+            #expect(try !store.remove(Self.peer))
+            #expect(try store.load().isEmpty)
+        }
+    }
+
+    @Test func aStoreOthersCanReadIsRefusedAndAMalformedOneIsNamed() throws {
+        try withFolder { folder in
+            let store = BondStore(directory: folder, controller: Self.controller)
+            try store.save(Self.bond(3))
+            chmod(store.path, 0o640)
+            #expect(throws: BondStore.Failure.self) { try store.load() }
+            do throws(BondStore.Failure) {
+                _ = try store.load()
+            } catch {
+                #expect(error.description.contains("readable by group or others (mode 640)"))
+                #expect(error.description.contains("chmod 600"))
+            }
+            chmod(store.path, 0o600)
+            try Data("{\"format\":\"hcipico-bonds\",\"version\":1,\"bonds\":[{\"peer\":\"xx\"}]}".utf8)
+                .write(to: URL(fileURLWithPath: store.path))
+            chmod(store.path, 0o600)
+            do throws(BondStore.Failure) {
+                _ = try store.load()
+                Issue.record("a malformed store loaded")
+            } catch {
+                #expect(error.description.hasSuffix("bond 1 is incomplete or malformed"))
+            }
+        }
+    }
+}
