@@ -2,6 +2,7 @@ import BLEHost
 import BLETesting
 import BLEWire
 import Foundation
+import Synchronization
 import Testing
 
 /// Pairing and encryption against Bumble's Security Manager (the peer's own SMP, not ours), over H4/TCP:
@@ -74,6 +75,29 @@ struct HCIHostSecurityPeerTests {
             #expect(outcome.bonded && outcome.bond.secureConnections && outcome.bond.authenticated)
             #expect(try await link.client.read(link.authenticated) == Array("sealed with an authenticated link".utf8))
             #expect(await run.peer.waitForEvent(containing: "passkey-shown") != nil)
+            await link.close()
+        }
+    }
+
+    @Test("Secure Connections, numeric comparison: both sides show the same six digits, this side confirms")
+    func numericComparison() async throws {
+        try await PeerRun.run(["--pairing", "sc", "--io", "display-yesno", "--protect"], name: "smp-sc-nc") { run in
+            let link = try await Protected.open(run)
+            let shown = Mutex<UInt32?>(nil)
+            let options = PairingOptions(
+                requirement: .authenticated,
+                ioCapability: .displayYesNo,
+                interaction: PairingInteraction(confirmNumber: { number in
+                    shown.withLock { $0 = number }
+                    return true
+                })
+            )
+            let outcome = try await link.connection.pair(options)
+            #expect(outcome.bond.authenticated && outcome.bond.secureConnections)
+            let number = try #require(shown.withLock { $0 })
+            let event = try #require(await run.peer.waitForEvent(containing: "numeric-comparison"))
+            #expect(event.contains("\"number\": \"\(PairingNumber.sixDigits(number))\""), "\(event) vs \(number)")
+            #expect(try await link.client.read(link.authenticated) == Array("sealed with an authenticated link".utf8))
             await link.close()
         }
     }
@@ -151,5 +175,12 @@ struct HCIHostSecurityPeerTests {
             }
             await again.close()
         }
+    }
+}
+
+enum PairingNumber {
+    static func sixDigits(_ value: UInt32) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
 }
