@@ -16,6 +16,7 @@ let suites: [BenchSuite] = [
     endToEndSuite,
     SyncCostBench.suite,
     H4Bench.suite,
+    PairingBench.suite,
     ArrivalsBench.suite,
     SerialBench.suite,
     RigBench.suite,

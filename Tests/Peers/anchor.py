@@ -4,7 +4,9 @@
 It runs the scenario our host runs (power on, scan for the VSP service, connect, MTU 247,
 discover, subscribe to TX) and then, with the peer in echo mode, measures write -> notify
 round trips (write request and write command) and the notification rate of a blast; with
-the peer in Pico mode it checks the version reply and one script run. It prints one JSON
+the peer in Pico mode it checks the version reply and one script run; in the pairing scenario
+(peer started with --pairing sc --protect) it times pairing + the first read of an encrypted
+value, then a reconnect that encrypts from the bond + the same read, over --rounds rounds. It prints one JSON
 object on stdout and exits 0 when every check passed, 1 otherwise, 2 on bad usage.
 
   .venv/bin/python Tests/Peers/anchor.py --port PORT [--scenario echo|pico] [--rounds 200]
@@ -24,9 +26,11 @@ import time
 from bumble import hci
 from bumble.core import UUID, AdvertisingData
 from bumble.device import Device, Peer
+from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport import open_transport
 
 from pico import PUBLISHED_PACKAGES
+from secure import ENCRYPTED_VALUE, SECURE_ENCRYPTED_UUID, SECURE_SERVICE_UUID
 from vsp import RX_UUID, TX_UUID, VSP_SERVICE_UUID
 
 ANCHOR_ADDRESS = "C0:00:00:00:00:02"  # random static address of the anchor host
@@ -74,6 +78,9 @@ class Anchor:
             await device.power_on()
             self.result["power_on_ms"] = millis(time.perf_counter_ns() - t)
             addresses = await self.scan(device, self.options.peripherals)
+            if self.options.scenario == "pairing":
+                await self.pairing(device, addresses[0])
+                return all(c["ok"] for c in self.result["checks"].values())
             links = [await self.open_link(device, address, index) for index, address in enumerate(addresses)]
             if self.options.scenario == "echo":
                 await self.echo(links[0])
@@ -103,6 +110,44 @@ class Anchor:
                                discover_subscribe_ms=millis(time.perf_counter_ns() - t))
         self.check(link.name("mtu"), mtu == 247, mtu)
         return link
+
+    async def pairing(self, device, address) -> None:
+        """Pair (Just Works, bonding) + read; disconnect; reconnect + encrypt from the bond + read."""
+        # As hcipico does: the central distributes no keys of its own (it connects from a static random
+        # address, which must stay the name the peripheral files the bond under).
+        delegate = PairingDelegate(local_initiator_key_distribution=PairingDelegate.KeyDistribution(0))
+        device.pairing_config_factory = lambda connection: PairingConfig(sc=True, mitm=True, bonding=True,
+                                                                         delegate=delegate)
+        pair_ns, again_ns, handle, wrong = [], [], None, []
+        for index in range(self.options.rounds):
+            connection = await device.connect(address, timeout=10)
+            peer = Peer(connection)
+            await peer.request_mtu(247)
+            if handle is None:
+                await peer.discover_service(SECURE_SERVICE_UUID)
+                service = peer.get_services_by_uuid(UUID(SECURE_SERVICE_UUID))[0]
+                await service.discover_characteristics()
+                handle = service.get_characteristics_by_uuid(UUID(SECURE_ENCRYPTED_UUID))[0].handle
+            t = time.perf_counter_ns()
+            await connection.pair()
+            value = await peer.read_value(handle)
+            pair_ns.append(time.perf_counter_ns() - t)
+            if value != ENCRYPTED_VALUE:
+                wrong.append(f"pair {index}")
+            await connection.disconnect()
+            t = time.perf_counter_ns()
+            connection = await device.connect(address, timeout=10)
+            await connection.encrypt()
+            peer = Peer(connection)
+            await peer.request_mtu(247)
+            value = await peer.read_value(handle)
+            again_ns.append(time.perf_counter_ns() - t)
+            if value != ENCRYPTED_VALUE:
+                wrong.append(f"reconnect {index}")
+            await connection.disconnect()
+        self.check("encrypted_reads", not wrong, wrong or None)
+        self.result["pair_read"] = summary(pair_ns)
+        self.result["reconnect_read"] = summary(again_ns)
 
     async def scan(self, device, count: int) -> list[hci.Address]:
         found: list[hci.Address] = []
@@ -197,7 +242,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--scenario", choices=("echo", "pico"), default="echo")
+    parser.add_argument("--scenario", choices=("echo", "pico", "pairing"), default="echo")
     parser.add_argument("--rounds", type=int, default=200, help="round trips per write kind")
     parser.add_argument("--blast", type=int, default=2000, help="notifications in the blast")
     parser.add_argument("--peripherals", type=int, default=1,
