@@ -18,6 +18,9 @@ struct BondsCommand: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
+    /// bluetoothd keeps the kernel's keys (and its own files) when it runs.
+    static var bluetoothdRuns: Bool { KernelPairingAgent.bluetoothDaemonRuns }
+
     struct Location: ParsableArguments {
         @Option(help: "The bond store's directory.")
         var bonds: String?
@@ -95,11 +98,28 @@ struct BondsCommand: AsyncParsableCommand {
                     throw ExitStatus.writeFailed.exitCode
                 }
             }
-            guard removed > 0 else {
+            let kernel = await forgetInKernel(address)
+            guard removed + kernel > 0 else {
                 StandardError.report("no bond with \(address) in \(location.directory)")
                 throw ExitStatus.badInput.exitCode
             }
-            ValueText.emit("forgot \(address) (\(removed) controller\(removed == 1 ? "" : "s"))\n")
+            var what = "\(removed) bond file\(removed == 1 ? "" : "s")"
+            if kernel > 0 { what += ", the keys of \(kernel) kernel adapter\(kernel == 1 ? "" : "s")" }
+            ValueText.emit("forgot \(address) (\(what))\n")
+        }
+
+        /// Unpairs the device in every kernel adapter that holds keys for it (without bluetoothd, which
+        /// keeps its own copy and would put them back); how many did.
+        private func forgetInKernel(_ address: BluetoothAddress) async -> Int {
+            guard !BondsCommand.bluetoothdRuns, let adapters = try? HCIAdapters.list() else { return 0 }
+            var forgotten = 0
+            for adapter in adapters {
+                for type in [BluetoothAddress.AddressType.random, .public] {
+                    let peer = BluetoothAddress(value: address.value, type: type)
+                    if (try? await KernelPairingAgent.unpair(peer, index: adapter.name.index)) == true { forgotten += 1 }
+                }
+            }
+            return forgotten
         }
     }
 }

@@ -100,11 +100,13 @@ struct DeviceLink {
         switch transport {
         case .kernel(let adapter):
             var agent: KernelPairingAgent?
-            do throws(BLELinuxError) {
-                if let security { agent = try KernelPairingAgent.start(for: address, passkey: security.passkey) }
-            } catch {
-                capture?.close()
-                throw Failure(description: error.message, status: error.exitStatus)
+            if let security {
+                do throws(Failure) {
+                    agent = try await KernelLinkSecurity.startAgent(for: address, adapter: adapter, request: security)
+                } catch {
+                    capture?.close()
+                    throw error
+                }
             }
             let socket: L2CAPATTSocket
             do {

@@ -11,6 +11,46 @@ final class KernelLinkSecurity: Sendable {
 
     init(socket: L2CAPATTSocket) { self.socket = socket }
 
+    /// The agent that answers the kernel's pairing questions for `peer` and keeps the adapter's bonds in
+    /// the store (loaded into the kernel before connecting, each new key saved).
+    static func startAgent(
+        for peer: BluetoothAddress,
+        adapter name: HCIAdapterName?,
+        request: SecurityRequest
+    ) async throws(DeviceLink.Failure) -> KernelPairingAgent {
+        let adapter: HCIAdapterInfo
+        let bonds: [SecurityBond]
+        let store: BondStore
+        do {
+            adapter = try HCIAdapters.resolve(name)
+        } catch {
+            throw DeviceLink.Failure(description: error.message, status: error.exitStatus)
+        }
+        store = BondStore(directory: request.bondDirectory, controller: adapter.address)
+        do {
+            bonds = try store.load()
+        } catch {
+            throw DeviceLink.Failure(description: error.description, status: .badInput)
+        }
+        let keeper = KernelPairingAgent.Keeper(
+            index: adapter.name.index,
+            load: { bonds },
+            save: { bond in
+                do {
+                    try store.save(bond)
+                    StandardError.report("\(peer): paired by the kernel (\(bond.level)); bond kept in \(store.path)")
+                } catch {
+                    StandardError.report("\(peer): paired by the kernel, but the bond was not kept: \(error)")
+                }
+            }
+        )
+        do throws(BLELinuxError) {
+            return try await KernelPairingAgent.start(for: peer, passkey: request.passkey, keeper: keeper)
+        } catch {
+            throw DeviceLink.Failure(description: error.message, status: error.exitStatus)
+        }
+    }
+
     /// Why a link the kernel was asked to secure is not: almost always a Security Manager that was never
     /// registered, because the adapter was powered without the management interface.
     static func unsecured(_ peer: BluetoothAddress, _ level: L2CAPSecurityLevel) -> String {

@@ -97,7 +97,7 @@ struct SecurityCommandPeerTests {
         chmod(path, 0o600)
 
         let removed = run(["bonds", "remove", address, "--bonds", folder])
-        #expect(removed.status == 0 && removed.stdout == "forgot \(address) (1 controller)\n", "\(removed.stderr)")
+        #expect(removed.status == 0 && removed.stdout == "forgot \(address) (1 bond file)\n", "\(removed.stderr)")
         #expect(run(["bonds", "--bonds", folder]).stdout.isEmpty)
         #expect(run(["bonds", "remove", address, "--bonds", folder]).status == 64)
     }

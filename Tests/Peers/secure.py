@@ -90,9 +90,10 @@ def configure_pairing(device, options, emit: Callable[..., None], address: str) 
     delegate = FixedPasskeyDelegate(IO_CAPABILITIES[options.io], options.passkey, emit, address)
     device.pairing_config_factory = lambda connection: PairingConfig(
         sc=options.pairing == "sc", mitm=True, bonding=True, delegate=delegate)
-    if options.pairing == "legacy":
-        device.host.long_term_key_provider = lambda handle, rand, ediv: legacy_long_term_key(
-            device, handle, rand, ediv)
+    # A central without Secure Connections (the kernel without bluetoothd) pairs legacy whatever is
+    # configured here, so the correction is always in place.
+    device.host.long_term_key_provider = lambda handle, rand, ediv: legacy_long_term_key(
+        device, handle, rand, ediv)
 
 
 async def legacy_long_term_key(device, handle: int, rand: bytes, ediv: int) -> bytes | None:

@@ -2,52 +2,157 @@ import BLEHost
 public import BLEWire
 import Synchronization
 
-/// What bluetoothd's agent does for the kernel's own pairing, for one device and one program run: the
-/// kernel (6.1 and later) asks user space to confirm even a Just Works pairing it started, and asks for
-/// the passkey when the device shows one. Without bluetoothd nobody answers and the pairing times out;
-/// this agent answers for `peer` only — confirms Just Works, gives `passkey` when asked (else refuses) —
-/// over the management interface. Other devices' questions are left to whoever else listens.
+/// What bluetoothd's agent and key storage do for the kernel's own pairing, for one device and one
+/// program run: the kernel (6.1 and later) asks user space to confirm even a Just Works pairing it
+/// started, and asks for the passkey when the device shows one. Without bluetoothd nobody answers and
+/// the pairing times out; this agent answers for `peer` only — confirms Just Works, gives `passkey`
+/// when asked (else refuses) — over the management interface. Other devices' questions are left to
+/// whoever else listens.
+///
+/// With `keys` (and no bluetoothd running, which owns them otherwise), it also keeps bonds across runs:
+/// before the connection it makes the adapter bondable and loads the stored long-term keys into the
+/// kernel (Load Long Term Keys replaces the adapter's list, so every stored bond of the adapter goes
+/// in), and hands every New Long Term Key the kernel reports for `peer` to `keys.save`.
 public final class KernelPairingAgent: Sendable {
     public let peer: BluetoothAddress
     let passkey: UInt32?
     let channel: ManagementChannel
+    let keeper: Keeper?
     private let log = Mutex<[String]>([])
+    private let pending = Mutex<(opcode: UInt16, continuation: CheckedContinuation<UInt8?, Never>)?>(nil)
+    private let newKeys = Mutex(0)
+
+    /// Where the adapter's bonds are kept, and the adapter.
+    public struct Keeper: Sendable {
+        public let index: UInt16
+        public let load: @Sendable () -> [SecurityBond]
+        public let save: @Sendable (SecurityBond) -> Void
+
+        public init(
+            index: UInt16,
+            load: @escaping @Sendable () -> [SecurityBond],
+            save: @escaping @Sendable (SecurityBond) -> Void
+        ) {
+            self.index = index
+            self.load = load
+            self.save = save
+        }
+    }
 
     /// Management event codes and commands (BlueZ doc/mgmt-api.txt).
     enum Code {
         static let userConfirmRequest: UInt16 = 0x000F
         static let userPasskeyRequest: UInt16 = 0x0010
         static let authenticationFailed: UInt16 = 0x0011
+        static let commandComplete: UInt16 = 0x0001
+        static let commandStatus: UInt16 = 0x0002
+        static let newLongTermKey: UInt16 = 0x000A
+        static let setBondable: UInt16 = 0x0009
+        static let loadLongTermKeys: UInt16 = 0x0013
+        static let unpairDevice: UInt16 = 0x001B
         static let userConfirmReply: UInt16 = 0x001C
         static let userPasskeyReply: UInt16 = 0x001E
         static let userPasskeyNegativeReply: UInt16 = 0x001F
     }
 
-    private init(peer: BluetoothAddress, passkey: UInt32?, channel: ManagementChannel) {
+    private init(peer: BluetoothAddress, passkey: UInt32?, channel: ManagementChannel, keeper: Keeper?) {
         self.peer = peer
         self.passkey = passkey
         self.channel = channel
+        self.keeper = keeper
     }
 
-    /// Listens for the kernel's questions about `peer` until `stop()`.
+    /// Listens for the kernel's questions about `peer` until `stop()`; with `keeper`, loads the adapter's
+    /// bonds first and keeps new ones (unless bluetoothd runs).
     public static func start(
         for peer: BluetoothAddress,
-        passkey: UInt32? = nil
-    ) throws(BLELinuxError) -> KernelPairingAgent {
+        passkey: UInt32? = nil,
+        keeper: Keeper? = nil
+    ) async throws(BLELinuxError) -> KernelPairingAgent {
         let channel: ManagementChannel
         do throws(SystemError) {
             channel = try ManagementChannel.open()
         } catch {
             throw BLELinuxError(error, subject: "the management interface (pairing agent for \(peer))")
         }
-        let agent = KernelPairingAgent(peer: peer, passkey: passkey, channel: channel)
+        let kept = keeper.flatMap { BluetoothDaemon.isRunning ? nil : $0 }
+        let agent = KernelPairingAgent(peer: peer, passkey: passkey, channel: channel, keeper: kept)
         do throws(TransportError) {
             try channel.start { [weak agent] code, index, parameters in agent?.event(code, index, parameters) }
         } catch {
             channel.close()
             throw BLELinuxError(.securityFailed, "the management interface did not start: \(error)")
         }
+        if let kept {
+            let records = kept.load().map(KernelLongTermKey.record(for:))
+            let count = UInt16(records.count)
+            let load = [UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8)] + records.flatMap { $0 }
+            for (opcode, parameters, what) in [
+                (Code.setBondable, [UInt8(1)], "Set Bondable"), (Code.loadLongTermKeys, load, "Load Long Term Keys"),
+            ] {
+                let status = await agent.command(opcode, index: kept.index, parameters)
+                if status != 0 {
+                    agent.stop()
+                    throw BLELinuxError(
+                        .securityFailed,
+                        "the kernel refused \(what) on hci\(kept.index) (management status \(status.map { "0x" + String($0, radix: 16) } ?? "none"))"
+                    )
+                }
+            }
+        }
         return agent
+    }
+
+    /// Forgets `peer`'s keys in the kernel (Unpair Device) on adapter `index`; true when it had some.
+    public static func unpair(_ peer: BluetoothAddress, index: UInt16) async throws(BLELinuxError) -> Bool {
+        let channel: ManagementChannel
+        do throws(SystemError) {
+            channel = try ManagementChannel.open()
+        } catch {
+            throw BLELinuxError(error, subject: "the management interface (unpair \(peer))")
+        }
+        let agent = KernelPairingAgent(peer: peer, passkey: nil, channel: channel, keeper: nil)
+        defer { agent.stop() }
+        do throws(TransportError) {
+            try channel.start { [weak agent] code, index, parameters in agent?.event(code, index, parameters) }
+        } catch {
+            throw BLELinuxError(.securityFailed, "the management interface did not start: \(error)")
+        }
+        let type: UInt8 = peer.type == .public || peer.type == .publicIdentity ? 1 : 2
+        let status = await agent.command(Code.unpairDevice, index: index, peer.wireBytes + [type, 0])
+        return status == 0
+    }
+
+    /// Whether bluetoothd runs (it owns the kernel's keys then).
+    public static var bluetoothDaemonRuns: Bool { BluetoothDaemon.isRunning }
+
+    /// New Long Term Keys for `peer` the kernel reported while this agent listened: a pairing happened.
+    public var keysReceived: Int { newKeys.withLock { $0 } }
+
+    /// Sends one command and waits (up to 5 s) for its Command Complete or Status; nil when none came.
+    private func command(_ opcode: UInt16, index: UInt16, _ parameters: [UInt8]) async -> UInt8? {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(5))
+            if !Task.isCancelled { self?.finish(opcode, nil) }
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<UInt8?, Never>) in
+            pending.withLock { $0 = (opcode, continuation) }
+            do throws(TransportError) {
+                try channel.send(opcode, index: index, parameters)
+            } catch {
+                finish(opcode, nil)
+            }
+        }
+    }
+
+    private func finish(_ opcode: UInt16, _ status: UInt8?) {
+        let waiter = pending.withLock { pending -> CheckedContinuation<UInt8?, Never>? in
+            guard let current = pending, current.opcode == opcode else { return nil }
+            pending = nil
+            return current.continuation
+        }
+        waiter?.resume(returning: status)
     }
 
     /// What the agent answered, one line per question (for diagnostics).
@@ -59,6 +164,16 @@ public final class KernelPairingAgent: Sendable {
 
     /// Reader thread: one management event.
     private func event(_ code: UInt16, _ index: UInt16, _ parameters: UnsafeRawBufferPointer) {
+        if code == Code.commandComplete || code == Code.commandStatus, parameters.count >= 3 {
+            return finish(UInt16(parameters[0]) | UInt16(parameters[1]) << 8, parameters[2])
+        }
+        if code == Code.newLongTermKey, parameters.count >= 1 + KernelLongTermKey.length {
+            let record = UnsafeRawBufferPointer(rebasing: parameters[1...])
+            guard let bond = KernelLongTermKey.bond(from: record), bond.peer.value == peer.value else { return }
+            newKeys.withLock { $0 += 1 }
+            if parameters[0] == 1, let keeper, index == keeper.index { keeper.save(bond) }
+            return
+        }
         guard [Code.userConfirmRequest, Code.userPasskeyRequest, Code.authenticationFailed].contains(code),
             parameters.count >= 7
         else { return }

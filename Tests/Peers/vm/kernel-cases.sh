@@ -264,6 +264,7 @@ case_user_channel() {
 # echo peripheral serves only over an encrypted link; without --security the read is refused by name.
 SECURE_ENCRYPTED=53656375-0001-4000-8000-00805f9b34fb
 case_security_encrypt() {
+    export HCIPICO_BONDS=$PWD/bonds
     hcipico gatt read --help 2>/dev/null | grep -q -- --security ||
         { NOTE="(hcipico gatt has no --security in this build)"; return 77; }
     # The kernel registers its Security Manager only when the adapter is powered through mgmt.
@@ -285,6 +286,21 @@ case_security_encrypt() {
     cat auto-read.txt auto-read.err
     [ $rc = 0 ] && grep -qx "sealed with an encrypted link" auto-read.txt ||
         { NOTE="(--security auto: exit $rc)"; return 1; }
+    # The kernel's new key went to the bond store; the next connection encrypts from it (loaded into the
+    # kernel through mgmt) without pairing, and removing the bond forgets it in the store and the kernel.
+    grep -q "paired by the kernel" secure-read.err auto-read.err || { NOTE="(no bond kept)"; return 1; }
+    hcipico bonds --bonds "$HCIPICO_BONDS" | tee bonds.txt
+    grep -qi "$ECHO" bonds.txt || { NOTE="(the bond is not in the store)"; return 1; }
+    sleep 3
+    hcipico gatt "$ECHO" --random --security encrypt read "$SECURE_ENCRYPTED" --text > bond-read.txt 2> bond-read.err
+    rc=$?
+    cat bond-read.txt bond-read.err
+    [ $rc = 0 ] && grep -qx "sealed with an encrypted link" bond-read.txt ||
+        { NOTE="(read from the bond: exit $rc)"; return 1; }
+    grep -q "paired" bond-read.err && { NOTE="(paired again instead of using the bond)"; return 1; }
+    hcipico bonds remove "$ECHO" --bonds "$HCIPICO_BONDS" | tee removed.txt
+    grep -q "kernel adapter" removed.txt || { NOTE="(the kernel kept its keys)"; return 1; }
+    return 0
 }
 
 run_case scan case_scan
