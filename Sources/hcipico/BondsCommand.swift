@@ -116,7 +116,9 @@ struct BondsCommand: AsyncParsableCommand {
             for adapter in adapters {
                 for type in [BluetoothAddress.AddressType.random, .public] {
                     let peer = BluetoothAddress(value: address.value, type: type)
-                    if (try? await KernelPairingAgent.unpair(peer, index: adapter.name.index)) == true { forgotten += 1 }
+                    if (try? await KernelPairingAgent.unpair(peer, index: adapter.name.index)) == true {
+                        forgotten += 1
+                    }
                 }
             }
             return forgotten

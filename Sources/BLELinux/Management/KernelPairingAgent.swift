@@ -86,7 +86,8 @@ public final class KernelPairingAgent: Sendable {
         if let kept {
             let records = kept.load().map(KernelLongTermKey.record(for:))
             let count = UInt16(records.count)
-            let load = [UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8)] + records.flatMap { $0 }
+            let load =
+                [UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8)] + records.flatMap { $0 }
             for (opcode, parameters, what) in [
                 (Code.setBondable, [UInt8(1)], "Set Bondable"), (Code.loadLongTermKeys, load, "Load Long Term Keys"),
             ] {
