@@ -62,7 +62,8 @@ peers-tier1: peers-deps
 ## peers-kernel: the kernel tier in one qemu boot against one peer (an echo and two Pico peripherals):
 ## `hcipico scan` by the VSP service, BLELinux's KernelPathTests, HostKernelTests and SerialKernelTests
 ## (raw HCI, LE scanning, link tuning, the L2CAP ATT socket, EBUSY, `hcipico scan`, `gatt`, `serial`),
-## `hcipico adapters`, att_rtt (C) against both, the EmStat Pico LSV scenario through the built hcipico
+## `hcipico adapters`, att_rtt (C) against both, `gatt --security encrypt|auto` through the kernel's SMP
+## (a bond kept through mgmt, reused on a new link, then removed), the EmStat Pico LSV scenario through the built hcipico
 ## with `--link low-latency`, `hcipico rtt`, `hcipico rig` with two Picos on hci0 taken down mid-run
 ## (the rig brings it back), and scan + LSV over `--transport user:hci0` (HCI user
 ## channel on the guest's adapter) (Tests/Peers/vm/kernel-cases.sh).
@@ -110,7 +111,10 @@ peers-fleet: peers-deps
 	@Tests/Peers/fleet-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
-## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), `scan` and `gatt`
+## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), pairing against
+## Bumble's Security Manager (Secure Connections Just Works, passkey and numeric comparison, legacy
+## passkey, wrong passkeys, a reconnect from the bond, a peer that forgot it; `--security`, `pair`,
+## `bonds` and a rig of Picos that need encryption), `scan` and `gatt`
 ## against Bumble's own profile classes (Device Information, Battery, Heart Rate, a 700-byte value) and
 ## against the same server with its responses corrupted on purpose, and `hcipico rig`
 ## with two Pico peripherals sharing one host over one H4 link, a third on a second controller and a simulator in the

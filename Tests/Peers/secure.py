@@ -105,7 +105,10 @@ async def legacy_long_term_key(device, handle: int, rand: bytes, ediv: int) -> b
         return key
     keys = await device.keystore.get(str(connection.peer_address)) if device.keystore else None
     own = LinkKeys.own_key(keys)
-    if own is None or own.rand != rand or own.ediv != ediv:
+    if own is None:
+        return None
+    # A legacy key is named by its EDIV and Rand; a Secure Connections key goes with EDIV 0, Rand 0.
+    if keys.ltk is None and ((own.rand or bytes(8)) != rand or (own.ediv or 0) != ediv):
         return None
     LINK_KEYS.authenticated[handle] = own.authenticated
     return own.value
