@@ -54,9 +54,10 @@ final class KernelLinkSecurity: Sendable {
     /// Why a link the kernel was asked to secure is not: almost always a Security Manager that was never
     /// registered, because the adapter was powered without the management interface.
     static func unsecured(_ peer: BluetoothAddress, _ level: L2CAPSecurityLevel) -> String {
-        "\(peer): the kernel left the link at security \(level): its Security Manager exists only on an adapter "
+        "\(peer): the kernel left the link at security \(level): it has no LE Security Manager on this adapter "
+            + "(dmesg: \"security requested but not available\"). The kernel creates one when the adapter is "
             + "powered through the management interface (bluetoothd does that; without it: "
-            + "btmgmt --index N power off && btmgmt --index N power on)"
+            + "btmgmt --index N power off && btmgmt --index N power on) and its cmac and ecdh crypto are available"
     }
 
     func raise(_ code: ATTErrorCode) async -> Bool {
