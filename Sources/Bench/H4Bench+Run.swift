@@ -90,23 +90,10 @@ extension H4Bench {
 
     /// Runs `anchor.py --scenario echo` against the same peer and reads its JSON.
     static func runAnchor(_ anchor: String, peer: BumblePeer) throws -> Side {
-        let root = URL(fileURLWithPath: anchor).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let python = root.appendingPathComponent(".venv/bin/python").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let shim =
-            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-        process.arguments = [
-            "python3", "-c", shim, python, anchor, "--port", "\(peer.port)", "--scenario", "echo",
-            "--rounds", "\(rounds)", "--blast", "\(blastCount)",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try AnchorProcess.run(
+            anchor,
+            ["--port", "\(peer.port)", "--scenario", "echo", "--rounds", "\(rounds)", "--blast", "\(blastCount)"]
+        )
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let cmd = object["rtt_write_cmd"] as? [String: Any], let req = object["rtt_write_req"] as? [String: Any],
             let blast = object["blast"] as? [String: Any], let rate = blast["notifications_per_s"] as? Double

@@ -124,17 +124,10 @@ enum PairingBench {
     }
 
     static func runAnchor(_ anchor: String, peer: BumblePeer) throws -> Side {
-        let root = URL(fileURLWithPath: anchor).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: root.appendingPathComponent(".venv/bin/python").path)
-        process.arguments = [anchor, "--port", "\(peer.port)", "--scenario", "pairing", "--rounds", "\(rounds)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try AnchorProcess.run(
+            anchor,
+            ["--port", "\(peer.port)", "--scenario", "pairing", "--rounds", "\(rounds)"]
+        )
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             object["ok"] as? Bool == true,
             let pair = object["pair_read"] as? [String: Any], let again = object["reconnect_read"] as? [String: Any]

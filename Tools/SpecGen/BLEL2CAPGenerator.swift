@@ -21,34 +21,16 @@ struct BLEL2CAPGenerator {
         for (caseName, shape) in cases {
             try vectors.add(shape, sampler: &sampler, dispatch: ("L2CAPSignalingCommand", caseName))
         }
-        var out =
-            "/// Any LE signaling command of Specs/ble/l2cap-signaling.csv, decoded by its code. An unknown code\n"
-        out += "/// is a located `DecodeError.Reason.unknownCode` (answer it with L2CAP_COMMAND_REJECT_RSP,\n"
-        out += "/// reason 0x0000 Command not understood, Vol 3 Part A §4.1).\n"
-        out += "public enum L2CAPSignalingCommand: WireCodable {\n"
-        for (caseName, shape) in cases { out += "    case \(caseName)(\(shape.type))\n" }
-        out += "\n    public static var minimumLength: Int { 4 }\n\n"
-        out += "    /// Every command of the table: code and spec name.\n"
-        out += "    public static let table: [(code: UInt8, name: String)] = [\n"
-        for (_, shape) in cases { out += "        (\(shape.type).code, \"\(shape.specName)\"),\n" }
-        out += "    ]\n\n"
-        out += "    public init(parsing reader: inout ByteReader) throws(DecodeError) {\n"
-        out += "        try reader.require(Self.minimumLength)\n"
-        out += "        let code = try reader.peekUInt8()\n        switch code {\n"
-        for (caseName, shape) in cases {
-            out += "        case \(shape.type).code: self = .\(caseName)(try \(shape.type)(parsing: &reader))\n"
-        }
-        out += "        default:\n"
-        out +=
-            "            throw DecodeError(offset: reader.offset, reason: .unknownCode(kind: \"L2CAP signaling code\", code: UInt16(code)))\n"
-        out += "        }\n    }\n\n"
-        out += "    /// The identifier that pairs a request with its response.\n"
-        out += "    public var identifier: UInt8 {\n        switch self {\n"
-        for (caseName, _) in cases { out += "        case .\(caseName)(let command): command.identifier\n" }
-        out += "        }\n    }\n\n"
-        out += "    public func encode(into writer: inout ByteWriter) {\n        switch self {\n"
-        for (caseName, _) in cases { out += "        case .\(caseName)(let command): command.encode(into: &writer)\n" }
-        out += "        }\n    }\n}\n"
+        let out = BLECodeDispatch(
+            enumName: "L2CAPSignalingCommand",
+            codeKind: "L2CAP signaling code",
+            doc: [
+                "Any LE signaling command of Specs/ble/l2cap-signaling.csv, decoded by its code. An unknown code",
+                "is a located `DecodeError.Reason.unknownCode` (answer it with L2CAP_COMMAND_REJECT_RSP,",
+                "reason 0x0000 Command not understood, Vol 3 Part A §4.1).",
+            ],
+            identifier: true
+        ).emit(cases)
         let folder = BLEWireGenerator.folder
         return [
             GeneratedFile(

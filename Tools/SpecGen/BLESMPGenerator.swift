@@ -20,29 +20,15 @@ struct BLESMPGenerator {
         for (caseName, shape) in cases {
             try vectors.add(shape, sampler: &sampler, dispatch: ("SMPCommand", caseName))
         }
-        var out =
-            "/// Any Security Manager command of Specs/ble/smp-pdus.csv, decoded by its code. An unknown code is a\n"
-        out += "/// located `DecodeError.Reason.unknownCode` (answer it with Pairing Failed, Command Not Supported).\n"
-        out += "public enum SMPCommand: WireCodable {\n"
-        for (caseName, shape) in cases { out += "    case \(caseName)(\(shape.type))\n" }
-        out += "\n    public static var minimumLength: Int { 1 }\n\n"
-        out += "    /// Every command of the table: code and spec name.\n"
-        out += "    public static let table: [(code: UInt8, name: String)] = [\n"
-        for (_, shape) in cases { out += "        (\(shape.type).code, \"\(shape.specName)\"),\n" }
-        out += "    ]\n\n"
-        out += "    public init(parsing reader: inout ByteReader) throws(DecodeError) {\n"
-        out += "        try reader.require(Self.minimumLength)\n"
-        out += "        let code = try reader.peekUInt8()\n        switch code {\n"
-        for (caseName, shape) in cases {
-            out += "        case \(shape.type).code: self = .\(caseName)(try \(shape.type)(parsing: &reader))\n"
-        }
-        out += "        default:\n"
-        out +=
-            "            throw DecodeError(offset: reader.offset, reason: .unknownCode(kind: \"SMP command code\", code: UInt16(code)))\n"
-        out += "        }\n    }\n\n"
-        out += "    public func encode(into writer: inout ByteWriter) {\n        switch self {\n"
-        for (caseName, _) in cases { out += "        case .\(caseName)(let command): command.encode(into: &writer)\n" }
-        out += "        }\n    }\n}\n"
+        let out = BLECodeDispatch(
+            enumName: "SMPCommand",
+            codeKind: "SMP command code",
+            doc: [
+                "Any Security Manager command of Specs/ble/smp-pdus.csv, decoded by its code. An unknown code is a",
+                "located `DecodeError.Reason.unknownCode` (answer it with Pairing Failed, Command Not Supported).",
+            ],
+            identifier: false
+        ).emit(cases)
         let folder = BLEWireGenerator.folder
         return [
             GeneratedFile(
