@@ -11,7 +11,8 @@ extension BLELinuxError {
         case .busy: .busy
         case .timedOut: .timeout
         case .cancelled: .interrupted
-        case .refused, .securityFailed: .connectionLost
+        case .refused: .connectionLost
+        case .securityFailed: .securityFailed
         case .unresolvedHost: .badInput
         case .system: .failure
         }

@@ -23,7 +23,7 @@ import Testing
         Case(syscall: .connect, errno: EBUSY, kind: .busy, exit: 14, mentions: "bluetoothd"),
         Case(syscall: .bind, errno: EBUSY, kind: .busy, exit: 14, mentions: "bluetoothd"),
         Case(syscall: .connect, errno: ETIMEDOUT, kind: .timedOut, exit: 5, mentions: "in time"),
-        Case(syscall: .connect, errno: EACCES, kind: .securityFailed, exit: 4, mentions: "security level"),
+        Case(syscall: .connect, errno: EACCES, kind: .securityFailed, exit: 7, mentions: "security level"),
         Case(syscall: .connect, errno: EHOSTDOWN, kind: .refused, exit: 4, mentions: "could not be reached"),
         Case(syscall: .ioctl, errno: EINVAL, kind: .system, exit: 1, mentions: "EINVAL"),
     ]

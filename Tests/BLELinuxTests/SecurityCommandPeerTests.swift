@@ -61,7 +61,7 @@ struct SecurityCommandPeerTests {
         let path = folder + "/" + file
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
-        let key = try #require(Self.longTermKey(in: path))
+        var keys = [try #require(Self.longTermKey(in: path))]
 
         let serial = run(["serial"] + reach + ["--security", "encrypt", "--idle", "0.5"], input: "t\n")
         #expect(serial.status == 0 && serial.stdout.contains("tespico"), "\(serial.stdout) \(serial.stderr)")
@@ -83,12 +83,25 @@ struct SecurityCommandPeerTests {
         )
         #expect(typed.status == 0 && typed.stdout == "sealed with an authenticated link\n", "\(typed.stderr)")
         #expect(run(["bonds", "--bonds", folder]).stdout.contains("Secure Connections, authenticated"))
+        keys.append(try #require(Self.longTermKey(in: path)))
+
+        // The device forgets its bonds: encrypt stops and says so, auto forgets the bond and pairs again.
+        kill(peer.processIdentifier, SIGHUP)
+        #expect(await peer.waitForEvent(containing: "bonds-forgotten") != nil)
+        let stale = run(["gatt"] + reach + ["--security", "encrypt", "read", Self.encrypted])
+        #expect(stale.status == 7, "\(stale.stderr)")
+        #expect(stale.stderr.contains("PIN or Key Missing (0x06)") && stale.stderr.contains("--security auto"))
+        let again = run(["gatt"] + reach + ["--security", "auto", "read", Self.encrypted, "--text"])
+        #expect(again.status == 0 && again.stdout == "sealed with an encrypted link\n", "\(again.stderr)")
+        #expect(again.stderr.contains("forgetting the bond and pairing again"), "\(again.stderr)")
 
         let wrong = run(["pair"] + reach + ["--security", "authenticate", "--passkey", "111111"])
         #expect(wrong.status == 7 && wrong.stderr.contains("Confirm Value Failed (0x04)"), "\(wrong.stderr)")
 
-        for outcome in [refused, auto, serial, listed, json, noInput, typed, wrong] {
-            #expect(!(outcome.stdout + outcome.stderr).lowercased().contains(key), "a key was printed")
+        for outcome in [refused, auto, serial, listed, json, noInput, typed, stale, again, wrong] {
+            for key in keys {
+                #expect(!(outcome.stdout + outcome.stderr).lowercased().contains(key), "a key was printed")
+            }
         }
 
         chmod(path, 0o644)

@@ -91,7 +91,11 @@ extension HCIConnection {
         defer { timer.cancel() }
         let status = await withCheckedContinuation { (continuation: CheckedContinuation<HCIStatus?, Never>) in
             let ready = state.withLock { state -> HCIStatus?? in
-                if let result = state.encryptionResult { return .some(result) }
+                if let result = state.encryptionResult {
+                    state.encryptionResult = nil
+                    state.encryptionPending = nil
+                    return .some(result)
+                }
                 if state.encryptionPending == nil { return .some(nil) }
                 state.encryptionWaiter = continuation
                 return .none

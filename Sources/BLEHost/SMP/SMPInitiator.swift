@@ -128,8 +128,18 @@ struct SMPInitiator {
     }
 
     /// The next command, which must be a `Command`; Pairing Failed from the peer throws its reason.
+    /// A Security Request (the peer asking for the pairing already running) or a Keypress Notification
+    /// is passed over.
     func receive<Command: WireCodable>(_: Command.Type = Command.self) async throws(SecurityError) -> Command {
-        guard let item = await link.securityInbox.next(timeout: Self.timeout) else { throw .timeout }
+        while true {
+            guard let item = await link.securityInbox.next(timeout: Self.timeout) else { throw .timeout }
+            guard case .command(let bytes) = item,
+                bytes.first == SMPSecurityRequest.code || bytes.first == SMPPairingKeypressNotification.code
+            else { return try decode(item) }
+        }
+    }
+
+    private func decode<Command: WireCodable>(_ item: SecurityInboxItem) throws(SecurityError) -> Command {
         switch item {
         case .closed(let reason): throw .disconnected(reason: reason)
         case .command(let bytes):
