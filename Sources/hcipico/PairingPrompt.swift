@@ -1,5 +1,6 @@
 import BLEHost
 import Foundation
+import Synchronization
 
 /// Pairing's questions on the controlling terminal (`/dev/tty`), so they work while standard input and
 /// output carry data: type the passkey the device shows, read out the one to type on the device, or
@@ -27,24 +28,54 @@ enum PairingPrompt {
         return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
 
-    /// Writes `prompt` to the terminal and reads one line there, on a thread of its own.
+    /// Writes `prompt` to the terminal and reads one line there, on a thread of its own. A cancelled task
+    /// (Ctrl-C, SIGTERM) stops waiting at once with no answer; the thread's read ends with the process.
     private static func ask(_ prompt: String) async -> String? {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                guard let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") else {
-                    return continuation.resume(returning: nil)
+        let answer = PromptAnswer()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                answer.wait(continuation)
+                if Task.isCancelled { return answer.give(nil) }
+                let thread = Thread {
+                    guard let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") else { return answer.give(nil) }
+                    terminal.write(Data(prompt.utf8))
+                    var line: [UInt8] = []
+                    while true {
+                        let chunk = terminal.readData(ofLength: 1)
+                        guard let byte = chunk.first, byte != 0x0A else { break }
+                        line.append(byte)
+                    }
+                    try? terminal.close()
+                    answer.give(String(decoding: line, as: UTF8.self))
                 }
-                terminal.write(Data(prompt.utf8))
-                var line: [UInt8] = []
-                while true {
-                    let chunk = terminal.readData(ofLength: 1)
-                    guard let byte = chunk.first, byte != 0x0A else { break }
-                    line.append(byte)
-                }
-                try? terminal.close()
-                continuation.resume(returning: String(decoding: line, as: UTF8.self))
+                thread.start()
             }
-            thread.start()
+        } onCancel: {
+            answer.give(nil)
         }
+    }
+}
+
+/// One prompt's answer, given once: by the terminal, or nil by a cancellation, whichever comes first.
+private final class PromptAnswer: Sendable {
+    private let state = Mutex<(waiter: CheckedContinuation<String?, Never>?, given: String??)>((nil, nil))
+
+    func wait(_ continuation: CheckedContinuation<String?, Never>) {
+        let early = state.withLock { state -> String?? in
+            if let given = state.given { return given }
+            state.waiter = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func give(_ line: String?) {
+        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
+            guard state.given == nil else { return nil }
+            state.given = .some(line)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: line)
     }
 }

@@ -72,11 +72,12 @@ struct SecureConnectionsPairing {
             }
             if features.method == .numericComparison {
                 let number = SMPToolbox.g2(pkaX, pkbX, na, nb) % 1_000_000
+                let digits = String(String(number + 1_000_000).dropFirst())
                 guard let confirm = initiator.options.interaction.confirmNumber else {
-                    throw initiator.fail(.numericComparisonFailed, "nothing here can confirm the number \(number)")
+                    throw initiator.fail(.numericComparisonFailed, "nothing here can confirm the number \(digits)")
                 }
                 guard await confirm(number) else {
-                    throw initiator.fail(.numericComparisonFailed, "the number \(number) was not confirmed")
+                    throw initiator.fail(.numericComparisonFailed, "the number \(digits) was not confirmed")
                 }
             }
             return (na, nb, [UInt8](repeating: 0, count: 16))
