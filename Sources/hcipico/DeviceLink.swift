@@ -175,6 +175,7 @@ struct DeviceLink {
                     mtu: mtu
                 )
                 if let guardian, security?.mode == .auto {
+                    try await guardian.answerSecurityRequest()
                     client.onInsufficientSecurity { code in await guardian.raise(code) }
                 }
                 return DeviceLink(

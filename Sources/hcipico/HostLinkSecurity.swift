@@ -55,6 +55,20 @@ final class HostLinkSecurity: Sendable {
         if let upfront { try await pair(upfront) }
     }
 
+    /// `auto` after the ATT bearer is up (an MTU exchange later): a device that sent a Security Request
+    /// (an HM-10 set to pair, many sensors) is paired now rather than after its first refusal.
+    func answerSecurityRequest() async throws(DeviceLink.Failure) {
+        guard request.mode == .auto, connection.encryption == nil, let wanted = connection.securityRequest else {
+            return
+        }
+        raised.withLock { $0 = true }
+        StandardError.report("\(peer) asks for security (Security Request): pairing (--security auto)")
+        // A request for MITM protection is met when this side can take part; otherwise Just Works is
+        // offered and the device decides (it may refuse, or answer later requests by name).
+        let canAuthenticate = request.pairingOptions(.authenticated).ioCapability != .noInputNoOutput
+        try await pair(wanted & 0x04 != 0 && canAuthenticate ? .authenticated : .encrypted)
+    }
+
     /// The store's bond with the peer after `prepare` (what a pairing left, or what encrypted the link).
     var bond: SecurityBond? { try? store.bond(for: peer) }
 

@@ -109,6 +109,13 @@ struct RigConnector: DeviceConnector {
             throw Failure(description: "\(address): \(error)")
         }
         if let guardian, guardian.request.mode == .auto {
+            do {
+                try await guardian.answerSecurityRequest()
+            } catch {
+                client.bearer.close()
+                try? await connection.disconnect()
+                throw Failure(description: error.description)
+            }
             client.onInsufficientSecurity { code in await guardian.raise(code) }
         }
         let tuning = RigLinkTuning(base: "MTU \(client.bearer.mtu), \(transport)", request: device.link) { request in

@@ -115,6 +115,34 @@ struct SecurityCommandPeerTests {
         #expect(run(["bonds", "remove", address, "--bonds", folder]).status == 64)
     }
 
+    @Test("auto answers a device's Security Request by pairing before its first request is refused")
+    func securityRequest() async throws {
+        let script = try #require(ProcessInfo.processInfo.environment["HCIPICO_PEER_SCRIPT"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-bonds-\(UUID())").path
+        let peer = try await BumblePeer.start(
+            script: script,
+            arguments: ["--mode", "echo", "--pairing", "sc", "--protect", "--security-request"],
+            logPath: folder + ".peer.log"
+        )
+        defer {
+            peer.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: folder + ".peer.log")
+        }
+        let address = try #require(peer.peripherals.first).description
+        let words = [
+            "gatt", address, "--random", "--transport", "tcp:127.0.0.1:\(peer.port)", "--bonds", folder, "--security",
+            "auto", "read", Self.encrypted, "--text",
+        ]
+        let result = try #require(runProgram(try builtHCIPico(), words, input: []))
+        let stderr = String(decoding: result.stderr, as: UTF8.self)
+        #expect(
+            result.status == 0 && String(decoding: result.stdout, as: UTF8.self) == "sealed with an encrypted link\n"
+        )
+        #expect(stderr.contains("asks for security (Security Request): pairing"), "\(stderr)")
+        #expect(!stderr.contains("Insufficient Encryption"), "\(stderr)")
+    }
+
     /// The store's long-term key of the first bond, lowercase hex (to look for it in what was printed).
     static func longTermKey(in path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path),

@@ -90,7 +90,7 @@ async def start_peripheral(link, index: int, options) -> Device:
         if server is not None:
             server.open(connection)
         emit("connected", peripheral=address, handle=connection.handle, central=str(connection.peer_address))
-        watch_pairing(device, connection, emit, address)
+        watch_pairing(device, connection, emit, address, request=options.security_request)
 
         def on_disconnection(reason):
             if server is not None:
@@ -205,6 +205,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--passkey", type=int, default=123456, help="the passkey the peripherals show or type")
     parser.add_argument("--protect", action="store_true",
                         help="add values that need an encrypted or an authenticated link (secure.py)")
+    parser.add_argument("--security-request", action="store_true",
+                        help="peripherals send an SMP Security Request right after connecting (secure.py)")
     parser.add_argument("--protect-rx", action="store_true",
                         help="VSP RX writes need an encrypted link (Insufficient Encryption otherwise)")
     parser.add_argument("-v", "--verbose", action="count", default=0)

@@ -6,7 +6,8 @@ MITM protection asked for, bonding, the IO capability of `--io` and the fixed pa
 store; SIGHUP makes every peripheral forget them (a device whose bond was deleted), reported as EVENT
 `bonds-forgotten`. `--protect` adds a service whose values need an encrypted link (`SECURE_ENCRYPTED`)
 or one authenticated against a man in the middle (`SECURE_AUTHENTICATED`); `--protect-rx` makes the
-VSP RX characteristic refuse writes on an unencrypted link.
+VSP RX characteristic refuse writes on an unencrypted link; `--security-request` makes the peripheral send
+an SMP Security Request right after each connection.
 
 Two corrections to Bumble 0.0.236, both on the peer's side only:
 - Bumble marks every encrypted LE link "authenticated", Just Works included, so its own
@@ -114,8 +115,10 @@ async def legacy_long_term_key(device, handle: int, rand: bytes, ediv: int) -> b
     return own.value
 
 
-def watch_pairing(device, connection, emit: Callable[..., None], address: str) -> None:
+def watch_pairing(device, connection, emit: Callable[..., None], address: str, request: bool = False) -> None:
     LINK_KEYS.authenticated[connection.handle] = False
+    if request:
+        asyncio.ensure_future(request_security(connection, emit, address))
 
     def on_pairing(keys):
         own = LinkKeys.own_key(keys)
@@ -140,6 +143,12 @@ def watch_pairing(device, connection, emit: Callable[..., None], address: str) -
     connection.on(connection.EVENT_PAIRING, on_pairing)
     connection.on(connection.EVENT_PAIRING_FAILURE, on_failure)
     connection.on(connection.EVENT_CONNECTION_ENCRYPTION_CHANGE, on_encryption_change)
+
+
+async def request_security(connection, emit: Callable[..., None], address: str) -> None:
+    """`--security-request`: the peripheral asks for pairing at once (an SMP Security Request)."""
+    emit("security-request", peripheral=address, handle=connection.handle)
+    connection.request_pairing()
 
 
 def add_protected_service(device) -> None:
