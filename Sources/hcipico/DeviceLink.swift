@@ -122,6 +122,9 @@ struct DeviceLink {
                 throw Failure(description: error.message, status: error.exitStatus)
             }
             if let wanted = security?.mode.upfront.map(SecurityMode.kernelLevel) {
+                // The kernel may hand over the socket before its pairing has finished (or before it began:
+                // a Security Manager set up a moment after the link): ask again and wait for the level.
+                try? await socket.raiseSecurity(to: wanted, timeout: .seconds(10))
                 let reached = socket.securityLevel ?? .low
                 guard reached.rawValue >= wanted.rawValue else {
                     socket.close()

@@ -6,13 +6,14 @@ import BLELinux
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pair",
-        abstract: "Pair with a device and keep the bond (hcipico's own HCI host: --transport).",
+        abstract: "Pair with a device and keep the bond.",
         discussion: """
-            Pairs even when a bond exists, replacing it. --security authenticate asks for protection against \
-            a man in the middle (a passkey: --passkey N, or a prompt on a terminal). The bond goes to the \
-            controller's file in the bond store (see 'hcipico bonds'); later commands with --security use it \
-            without pairing again. The kernel path pairs through the kernel on --security encrypt and keeps \
-            no bond here.
+            Pairs even when a bond exists, replacing it. On hcipico's own host (--transport user:hciN, serial:…, \
+            tcp:…) --security authenticate asks for protection against a man in the middle (a passkey: \
+            --passkey N, or a prompt on a terminal). On the kernel path the kernel pairs (Just Works without \
+            bluetoothd; hcipico answers its questions and keeps the key). The bond goes to the controller's \
+            file in the bond store (see 'hcipico bonds'); later commands with --security use it without \
+            pairing again.
             """
     )
 
@@ -21,25 +22,42 @@ struct PairCommand: AsyncParsableCommand {
     func validate() throws {
         switch try link.target() {
         case .simulator: throw ValidationError("a simulator does not pair; give a device address")
-        case .radio(_, .kernel):
+        case .radio(_, .kernel) where link.security == .authenticate:
             throw ValidationError(
-                "'pair' needs hcipico's own HCI host (--transport user:hciN, serial:…, tcp:…): on the kernel path "
-                    + "the kernel pairs, on --security encrypt, and without bluetoothd keeps the keys only while the link is up"
+                "the kernel path pairs with Just Works only without bluetoothd (the adapter has no input or output); "
+                    + "to authenticate, pair through hcipico's own host (--transport user:hciN, serial:…, tcp:…)"
             )
         case .radio: break
         }
     }
 
     func run() async throws {
-        let encryption = try await link.withClient(mtu: ATTBearer.defaultMTU, forcePairing: true, "pair") {
-            link throws(GATTError) in
-            if case .host(_, let connection) = link.path { return connection.encryption }
-            return nil
+        if case .radio(let address, .kernel(let adapter)) = try link.target() {
+            // The kernel encrypts from a key it holds instead of pairing: forget the old bond first.
+            await KernelLinkSecurity.forget(address, adapter: adapter, bondDirectory: link.bondDirectory)
         }
-        guard let encryption else { throw ExitStatus.securityFailed.exitCode }
-        let level =
-            (encryption.secureConnections ? "Secure Connections" : "legacy")
-            + (encryption.authenticated ? ", authenticated" : ", unauthenticated") + ", \(encryption.keySize)-octet key"
+        let level = try await link.withClient(mtu: ATTBearer.defaultMTU, forcePairing: true, "pair") {
+            link throws(GATTError) -> String? in
+            switch link.path {
+            case .host(_, let connection):
+                return connection.encryption.map { encryption in
+                    (encryption.secureConnections ? "Secure Connections" : "legacy")
+                        + (encryption.authenticated ? ", authenticated" : ", unauthenticated")
+                        + ", \(encryption.keySize)-octet key"
+                }
+            case .kernel(let socket, _, let agent):
+                guard let reached = socket.securityLevel, reached.rawValue >= L2CAPSecurityLevel.medium.rawValue,
+                    agent?.keysReceived ?? 0 > 0
+                else { return nil }
+                return "by the kernel, security \(reached)"
+            case .simulator:
+                return nil
+            }
+        }
+        guard let level else {
+            StandardError.report("\(link.device): the link is encrypted, but no new pairing took place")
+            throw ExitStatus.securityFailed.exitCode
+        }
         ValueText.emit("paired with \(link.device): \(level)\n")
     }
 }

@@ -300,6 +300,16 @@ case_security_encrypt() {
     grep -q "paired" bond-read.err && { NOTE="(paired again instead of using the bond)"; return 1; }
     hcipico bonds remove "$ECHO" --bonds "$HCIPICO_BONDS" | tee removed.txt
     grep -q "kernel adapter" removed.txt || { NOTE="(the kernel kept its keys)"; return 1; }
+    # `pair` on the kernel path: a new pairing each time (the old key is forgotten first), the bond kept.
+    for round in 1 2; do
+        sleep 3
+        hcipico pair "$ECHO" --random > pair.txt 2> pair.err
+        rc=$?
+        cat pair.txt pair.err
+        [ $rc = 0 ] && grep -q "paired with .* by the kernel" pair.txt ||
+            { NOTE="(pair, round $round: exit $rc)"; return 1; }
+    done
+    hcipico bonds --bonds "$HCIPICO_BONDS" | grep -qi "$ECHO" || { NOTE="(pair kept no bond)"; return 1; }
     return 0
 }
 
