@@ -13,7 +13,8 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name MethodSCRIPT \
     Sources/MethodSCRIPT/*.swift Sources/MethodSCRIPT/Generated/*.swift Tests/Fuzz/FuzzMethodSCRIPT.swift \
     -o "$work/fuzz-methodscript" 2> >(grep -v 'Cannot export local symbol' >&2)
 mkdir -p "$work/corpus" .build/fuzz
-cp Tests/Fuzz/corpus/* "$work/corpus/"
+# Seeds: the hand-written edge cases, the test fixtures and the example transcript (each kept once in the tree).
+cp Tests/Fuzz/corpus/* Tests/MethodSCRIPTTests/Fixtures/* Examples/transcripts/*.txt "$work/corpus/"
 echo "fuzz: $runs runs at most, $seconds s at most"
 "$work/fuzz-methodscript" -runs="$runs" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-512}" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 \

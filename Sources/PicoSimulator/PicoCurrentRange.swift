@@ -11,15 +11,15 @@ public struct PicoCurrentRange: Sendable, Hashable {
     /// Full scale in amperes.
     public let fullScale: Double
 
-    /// Low-speed table (index → full scale).
-    public static let lowSpeed: [PicoCurrentRange] = [
-        100e-9, 2e-6, 4e-6, 8e-6, 16e-6, 32e-6, 63e-6, 125e-6, 250e-6, 500e-6, 1e-3, 5e-3,
-    ].enumerated().map { PicoCurrentRange(index: UInt8($0.offset), fullScale: $0.element) }
+    /// Low-speed table (index → full scale), from `Specs/methodscript/metadata.csv` as the decoder's.
+    public static let lowSpeed: [PicoCurrentRange] = lowSpeedFullScales.enumerated().map {
+        PicoCurrentRange(index: UInt8($0.offset), fullScale: $0.element)
+    }
 
-    /// High-speed table (index with bit 7 set → full scale).
-    public static let highSpeed: [PicoCurrentRange] = [
-        100e-9, 1e-6, 6e-6, 13e-6, 25e-6, 50e-6, 100e-6, 200e-6, 1e-3, 5e-3,
-    ].enumerated().map { PicoCurrentRange(index: UInt8(0x80 + $0.offset), fullScale: $0.element) }
+    /// High-speed table (index with bit 7 set → full scale), from the same table.
+    public static let highSpeed: [PicoCurrentRange] = highSpeedFullScales.enumerated().map {
+        PicoCurrentRange(index: UInt8(0x80 + $0.offset), fullScale: $0.element)
+    }
 
     /// The table for a `set_pgstat_mode` value (3 = high speed, anything else = low speed).
     public static func table(pgstatMode: Int) -> [PicoCurrentRange] {

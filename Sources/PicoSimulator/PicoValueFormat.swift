@@ -16,6 +16,10 @@
 ///
 /// Zero fits every prefix and so is written with the smallest, `a` (`8000000a`). Integers written with the
 /// `i` marker (counts, loop indices) use `i` when they fit.
+///
+/// Written apart from MethodSCRIPT's `PackageEncoder` on purpose: the simulator is the oracle the decoder
+/// is tested against (and the stand-in for a device in every tier), so it must not share its encoding
+/// with the code under test; both are checked against the published device output.
 public enum PicoValueFormat {
     /// Offset added to the signed raw value: 2^27.
     public static let offset: Int64 = 0x800_0000

@@ -94,10 +94,15 @@ enum Recorder {
         return events
     }
 
-    /// The bytes of a fixture transcript, read from the package via this file's path.
+    /// The bytes of a fixture transcript, read from the package via this file's path: `Fixtures/`, or for
+    /// the LSV transcript `Examples/transcripts/` (one copy in the tree, shown to users there).
     static func fixture(_ name: String, filePath: String = #filePath) throws -> [UInt8] {
-        let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures").appendingPathComponent(name)
+        let tests = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        let url =
+            name == "lsv_10k.txt"
+            ? tests.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Examples/transcripts").appendingPathComponent(name)
+            : tests.appendingPathComponent("Fixtures").appendingPathComponent(name)
         return Array(try Data(contentsOf: url))
     }
 

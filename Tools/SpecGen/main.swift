@@ -7,6 +7,7 @@ let generators: [any SpecGenerator] = [
     BLEWireGenerator(),
     MethodSCRIPTGenerator(),
     ExampleScriptsGenerator(),
+    PicoSimulatorGenerator(),
 ]
 
 let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? FileManager.default.currentDirectoryPath)

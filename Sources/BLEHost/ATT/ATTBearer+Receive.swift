@@ -20,7 +20,7 @@ extension ATTBearer {
             let handlers = state.withLock { $0.handlers }
             guard pdu.count <= handlers.mtu else { return drop("indication of \(pdu.count) bytes > ATT_MTU") }
             handlers.notification?(indication.handle, indication.value, true)
-            try? transport.send([ATTHandleValueConfirmation.opcode])
+            try? transport.send(ATTHandleValueConfirmation().encodedBytes)
         case ATTMultipleHandleValueNotification.opcode:
             receiveMultipleNotification(pdu)
         case ATTHandleValueConfirmation.opcode:
@@ -54,12 +54,18 @@ extension ATTBearer {
                 .unexpectedResponse(request: requestOpcode, "response of \(pdu.count) bytes exceeds ATT_MTU \(mtu)")
             )
         } else if opcode == ATTErrorResponse.opcode {
-            guard pdu.count == 5 else { return drop("Error Response of \(pdu.count) bytes") }
-            guard pdu[1] == requestOpcode else {
-                return drop("Error Response for 0x\(hex(pdu[1])) while 0x\(hex(requestOpcode)) is pending")
+            let refusal: ATTErrorResponse
+            do throws(DecodeError) {
+                refusal = try ATTErrorResponse(bytes: pdu)
+            } catch {
+                return drop("Error Response of \(pdu.count) bytes")
             }
-            let code = ATTErrorCode(rawValue: pdu[4])
-            result = .failure(.att(ATTError(code: code, handle: handleAt(pdu, 2), request: requestOpcode)))
+            guard refusal.requestOpcode == requestOpcode else {
+                return drop(
+                    "Error Response for 0x\(hex(refusal.requestOpcode)) while 0x\(hex(requestOpcode)) is pending"
+                )
+            }
+            result = .failure(.att(ATTError(code: refusal.error, handle: refusal.handle, request: requestOpcode)))
         } else {
             guard opcode == requestOpcode &+ 1 else {
                 return drop("response 0x\(hex(opcode)) does not answer pending request 0x\(hex(requestOpcode))")

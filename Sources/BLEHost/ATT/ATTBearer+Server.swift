@@ -46,10 +46,7 @@ extension ATTBearer {
     /// indication is outstanding at a time, later ones wait. The value is cut to ATT_MTU − 3.
     public func indicate(handle: UInt16, value: [UInt8]) async throws(GATTError) {
         let mtu = self.mtu
-        var pdu: [UInt8] = [
-            ATTHandleValueIndication.opcode, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
-        ]
-        pdu.append(contentsOf: value.prefix(mtu - 3))
+        let pdu = ATTHandleValueIndication(handle: handle, value: Array(value.prefix(mtu - 3))).encodedBytes
         let result = await withCheckedContinuation { (completion: Completion) in
             submit(pdu, completion, indication: true)
         }
@@ -58,29 +55,24 @@ extension ATTBearer {
 
     /// Answers an Exchange MTU Request (server role) and adopts the agreed MTU.
     func answerExchangeMTU(_ pdu: UnsafeRawBufferPointer) {
-        guard pdu.count == 3 else {
+        let request: ATTExchangeMTURequest
+        do throws(DecodeError) {
+            request = try ATTExchangeMTURequest(bytes: pdu)
+        } catch {
             sendError(.invalidPDU, request: ATTExchangeMTURequest.opcode, handle: 0)
             return
         }
-        let clientMTU = Int(pdu[1]) | Int(pdu[2]) << 8
+        let clientMTU = Int(request.clientRxMTU)
         let serverMTU = state.withLock { state in
             state.mtu = max(ATTBearer.defaultMTU, min(clientMTU, state.preferredMTU))
             state.handlers.mtu = state.mtu
             return state.preferredMTU
         }
-        let response: [UInt8] = [
-            ATTExchangeMTUResponse.opcode, UInt8(truncatingIfNeeded: serverMTU),
-            UInt8(truncatingIfNeeded: serverMTU >> 8),
-        ]
-        try? transport.send(response)
+        try? transport.send(ATTExchangeMTUResponse(serverRxMTU: UInt16(truncatingIfNeeded: serverMTU)).encodedBytes)
     }
 
     /// Sends an Error Response (server role).
     func sendError(_ code: ATTErrorCode, request: UInt8, handle: UInt16) {
-        let pdu: [UInt8] = [
-            ATTErrorResponse.opcode, request, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
-            code.rawValue,
-        ]
-        try? transport.send(pdu)
+        try? transport.send(ATTErrorResponse(requestOpcode: request, handle: handle, error: code).encodedBytes)
     }
 }

@@ -3,6 +3,8 @@
 ///
 /// The file ends with a comment line that says how the run ended — `# end: complete, 101 packages` or
 /// `# end: incomplete (connection lost), 57 packages`. A file without it was cut off by a crash.
+/// Hand-written (no CSV package is available to the project, and none is needed): a package's rows are
+/// built as one string and written in one write, so a crash cuts the file only between packages.
 public final class CSVSink: SampleSink {
     public static let header =
         "device,run,package,loop,scan,host_time,device_time,variable,quantity,value,unit,status,range\n"

@@ -7,6 +7,8 @@
 /// data. A chart with nothing to draw says why in its plot area.
 ///
 /// The output depends only on the input (no clock, no randomness), so it can be compared in tests.
+/// Hand-written because no SVG or plotting package is available to the project, and a few hundred
+/// lines of text output need none.
 public struct SVGPlotRenderer: Sendable {
     public var width: Int
     public var panelHeight: Int
