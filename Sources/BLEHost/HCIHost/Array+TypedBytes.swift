@@ -1,6 +1,6 @@
 extension Array where Element == UInt8 {
-    /// `withUnsafeBytes` keeping the body's typed error.
-    func withTypedBytes<Result, Failure: Error>(
+    /// `withUnsafeBytes` keeping the body's typed error (for this package's modules).
+    package func withTypedBytes<Result, Failure: Error>(
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let outcome: Swift.Result<Result, Failure> = withUnsafeBytes { bytes in

@@ -1,5 +1,4 @@
 import BLEWire
-import Crypto
 
 /// One pairing run by this central as the initiator over a link's SMP channel (Core 5.4 Vol 3 Part H
 /// §2.3–§2.4, §3.5–§3.6): the feature exchange, LE Secure Connections (Just Works, numeric comparison,

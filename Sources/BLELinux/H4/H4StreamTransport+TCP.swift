@@ -69,7 +69,8 @@ extension H4StreamTransport {
                 type: CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue),
                 protocol: 0
             )
-            let started = try address.bytes.withBytes { bytes throws(SystemError) in try socket.connect(to: bytes) }
+            let started = try address.bytes.withTypedBytes { bytes throws(SystemError) in try socket.connect(to: bytes)
+            }
             if case .wouldBlock = started {
                 switch try Poll.wait(fd: socket.rawValue, events: Int16(POLLOUT), cancel: nil, timeout: timeout) {
                 case .timedOut, .cancelled:

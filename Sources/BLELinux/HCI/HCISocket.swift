@@ -138,7 +138,7 @@ public final class HCISocket: Sendable {
                     return
                 }
                 do throws(HCICommandError) {
-                    try parameters.withBytes { bytes throws(HCICommandError) in
+                    try parameters.withTypedBytes { bytes throws(HCICommandError) in
                         try send(opcode: opcode, parameters: bytes)
                     }
                 } catch {

@@ -52,7 +52,7 @@ final class ManagementChannel: Sendable {
             packet.append(UInt8(truncatingIfNeeded: word >> 8))
         }
         packet += parameters
-        try packet.withBytes { (bytes) throws(TransportError) in try link.send(bytes) }
+        try packet.withTypedBytes { (bytes) throws(TransportError) in try link.send(bytes) }
     }
 
     func close() { link.close() }
