@@ -48,11 +48,13 @@ struct H4PeerTests {
     static func resetAndReadBDADDR(over transport: H4StreamTransport) throws {
         let events = Events()
         try transport.start(receive: events.received, closed: events.closed)
-        try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in try transport.send(.command, bytes)
+        try [UInt8]([0x03, 0x0C, 0x00]).withTypedBytes { bytes throws(TransportError) in
+            try transport.send(.command, bytes)
         }
         #expect(eventually { events.complete(0x0C03) != nil }, "Reset answered")
         #expect(events.complete(0x0C03) == [0x00])
-        try [UInt8]([0x09, 0x10, 0x00]).withBytes { bytes throws(TransportError) in try transport.send(.command, bytes)
+        try [UInt8]([0x09, 0x10, 0x00]).withTypedBytes { bytes throws(TransportError) in
+            try transport.send(.command, bytes)
         }
         #expect(eventually { events.complete(0x1009) != nil }, "Read BD_ADDR answered")
         let address = try #require(events.complete(0x1009))

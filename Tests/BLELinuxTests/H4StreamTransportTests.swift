@@ -62,7 +62,8 @@ import Testing
         #expect(eventually { packets.packets.count == 3 })
         #expect(packets.packets == [Array(Self.stream[0..<7]), Array(Self.stream[7..<17]), Array(Self.stream[17...])])
         // Reset goes out as indicator 0x01 and the packet, in one piece.
-        try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in try transport.send(.command, bytes)
+        try [UInt8]([0x03, 0x0C, 0x00]).withTypedBytes { bytes throws(TransportError) in
+            try transport.send(.command, bytes)
         }
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
@@ -175,7 +176,7 @@ extension H4StreamTransportTests {
         var outcome: TransportError?
         for _ in 0..<50 where outcome == nil {
             do throws(TransportError) {
-                try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in
+                try [UInt8]([0x03, 0x0C, 0x00]).withTypedBytes { bytes throws(TransportError) in
                     try transport.send(.command, bytes)
                 }
                 usleep(2000)

@@ -73,7 +73,7 @@ import Testing
         #expect(recorder.pdus == [[0x01, 0x02]])
         #expect(recorder.closes == [.disconnected(reason: nil)])
         #expect(throws: TransportError.closed) {
-            try [UInt8(1)].withBytes { bytes throws(TransportError) in try link.send(bytes) }
+            try [UInt8(1)].withTypedBytes { bytes throws(TransportError) in try link.send(bytes) }
         }
         link.close()
         #expect(recorder.closes.count == 1)
@@ -116,13 +116,15 @@ import Testing
         let (ours, theirs) = socketPair()
         defer { close(theirs) }
         let link = try Self.link(ours)
-        try [UInt8]([0x12, 0x34]).withBytes { bytes throws(TransportError) in try link.send(bytes) }
+        try [UInt8]([0x12, 0x34]).withTypedBytes { bytes throws(TransportError) in try link.send(bytes) }
         #expect(take(theirs) == [0x12, 0x34])
-        try [UInt8]([0x03, 0x0C, 0x00]).withBytes { bytes throws(TransportError) in try link.send(prefix: 0x01, bytes) }
+        try [UInt8]([0x03, 0x0C, 0x00]).withTypedBytes { bytes throws(TransportError) in
+            try link.send(prefix: 0x01, bytes)
+        }
         #expect(take(theirs) == [0x01, 0x03, 0x0C, 0x00])
         link.close()
         #expect(throws: TransportError.closed) {
-            try [UInt8](repeating: 0, count: 1).withBytes { bytes throws(TransportError) in try link.send(bytes) }
+            try [UInt8](repeating: 0, count: 1).withTypedBytes { bytes throws(TransportError) in try link.send(bytes) }
         }
     }
 

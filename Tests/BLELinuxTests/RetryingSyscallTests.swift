@@ -15,7 +15,7 @@ import Testing
         try MockingDriver.withMocking(Self.script([.failure(EINTR), .failure(EINTR), MockReply(result: 5)])) {
             driver in
             var buffer = [UInt8](repeating: 0, count: 8)
-            let result = try buffer.withMutableBytes { bytes throws(SystemError) in
+            let result = try buffer.withTypedMutableBytes { bytes throws(SystemError) in
                 try retryingSyscall(.read) { system_read(3, bytes.baseAddress!, bytes.count) }
             }
             #expect(result == .processed(5))

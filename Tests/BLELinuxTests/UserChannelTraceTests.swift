@@ -75,7 +75,7 @@ import Testing
         #expect(eventually { !packets.closes.isEmpty })
         #expect(packets.packets == [[0x02, 0x40, 0x00, 0x01, 0x00, 0xAA]])
         #expect(packets.closes == [.framing("HCI socket packet with unknown indicator 0x07")])
-        try [UInt8]([0x40, 0x00, 0x00, 0x00]).withBytes { bytes throws(TransportError) in
+        try [UInt8]([0x40, 0x00, 0x00, 0x00]).withTypedBytes { bytes throws(TransportError) in
             do throws(TransportError) { try socket.send(.acl, bytes) } catch { #expect(error == .closed) }
         }
     }

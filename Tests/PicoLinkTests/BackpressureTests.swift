@@ -1,4 +1,5 @@
 import Foundation
+import PicoSimulator
 import Testing
 
 @testable import PicoLink
@@ -67,6 +68,45 @@ import Testing
         #expect(reported == 19_500)
         #expect(endedWith == 20_000)
         #expect(indices.count + (reported ?? 0) == 20_000)
+    }
+
+    /// The consumer stops for 10 s while the device streams in real time at a package a millisecond:
+    /// the link keeps answering (a ModemOut read every second, each well within a connection's
+    /// patience), and afterwards every package is either delivered, in order, or counted as overflowed,
+    /// and the count is reported before the end.
+    @Test func aConsumerStalledForTenSecondsLeavesNothingUncounted() async throws {
+        let link = try await SimulatedLink.make(configuration: SimulatedPicoConfiguration())
+        defer { link.close() }
+        let script =
+            "var p\nvar c\ncell_on\nmeas_loop_ca p c 500m 1m 11\npck_start\npck_add c\npck_end\nendloop\n"
+            + "on_finished:\ncell_off\n"
+        let run = try await link.session.run(try PicoScript(script), title: "ca", backlogLimit: 4_000)
+        var slowest = Duration.zero
+        for _ in 0..<10 {
+            try await Task.sleep(for: .seconds(1))  // the stalled consumer: nothing reads `run.events`
+            let start = ContinuousClock.now
+            let modemOut = try await link.session.client.read(link.session.writer.modemOutHandle)
+            slowest = max(slowest, ContinuousClock.now - start)
+            #expect(modemOut == [1])
+        }
+        #expect(slowest < .milliseconds(250), "an ATT read took \(slowest) while the consumer stalled")
+        var indices: [Int] = []
+        var reported = 0
+        var endedWith: Int?
+        for try await event in run.events {
+            switch event {
+            case .package(let package): indices.append(package.index)
+            case .overflowed(let count): reported = count
+            case .ended(_, let packages): endedWith = packages
+            default: break
+            }
+        }
+        let total = try #require(endedWith)
+        #expect(total >= 10_000, "the device streamed \(total) packages")
+        #expect(reported > 0 && reported == run.events.overflowed)
+        #expect(indices.count + reported == total)
+        #expect(Array(indices.prefix(4_000)) == Array(0..<4_000), "the first 4000 queued, in order")
+        #expect(indices == indices.sorted())
     }
 
     @Test func aRecordingThatFellBehindIsNeverComplete() async throws {
