@@ -156,6 +156,7 @@ let package = Package(
         .executableTarget(
             name: "Bench",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MethodSCRIPT",
                 "BLEWire",
                 "BLEHost",

@@ -11,13 +11,7 @@ import PicoSimulator
 /// for the duration; reports samples/s, CPU time per sample (getrusage, whole process: simulator included)
 /// and RSS after a warm-up run and at the end.
 let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → PicoSession → sink, zero loss") { json in
-    let arguments = CommandLine.arguments
-    var duration = 20.0
-    if let index = arguments.firstIndex(of: "--duration"), index + 1 < arguments.count,
-        let value = Double(arguments[index + 1])
-    {
-        duration = value
-    }
+    let duration = BenchOptions.duration
     let pico = try await BenchPico.open()
     defer { pico.close() }
     let session = pico.session

@@ -23,13 +23,7 @@ enum SoakBench {
         + "meas_loop_ca p c 200m 10m 5\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
         + "on_finished:\n  cell_off\n\n"
 
-    static var minutes: Double {
-        let arguments = CommandLine.arguments
-        guard let index = arguments.firstIndex(of: "--minutes"), index + 1 < arguments.count,
-            let value = Double(arguments[index + 1]), value > 0
-        else { return 30 }
-        return value
-    }
+    static var minutes: Double { BenchOptions.minutes }
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
