@@ -28,7 +28,7 @@ import Testing
     @Test func dropsAResponseMatchingNoRequest() async throws {
         let (bearer, peer) = try makeBearer()
         try peer.send([0x0B, 0x99])  // nothing pending
-        try await eventually { bearer.droppedPDUCount == 1 }
+        #expect(await eventually(.seconds(30)) { bearer.droppedPDUCount == 1 })
         let value = Task { try await bearer.request([0x0A, 0x01, 0x00]) }
         _ = await peer.waitForPDUs(1)
         try peer.send([0x13])  // a Write Response does not answer a Read Request
@@ -136,12 +136,6 @@ import Testing
 
 /// Polls `condition` for up to two seconds.
 /// Waits until `condition` holds; the generous bound catches a hang, not a slow machine.
-func eventually(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-    #expect(condition())
-}
-
 /// A thread-safe recorder for values seen in callbacks.
 final class ClosedBox: @unchecked Sendable {
     private let lock = NSLockLike()

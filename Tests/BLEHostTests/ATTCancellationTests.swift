@@ -62,6 +62,6 @@ import Testing
         first.cancel()
         _ = try? await first.value
         clock.advance(by: .seconds(31))
-        try await eventually { bearer.closeReason == .transactionTimeout(request: 0x0A) }
+        #expect(await eventually(.seconds(30)) { bearer.closeReason == .transactionTimeout(request: 0x0A) })
     }
 }

@@ -28,7 +28,7 @@ import Testing
         for value in sent { #expect(try link.server.notify(tx.valueHandle, value: value)) }
         // A value longer than ATT_MTU − 3 is cut to fit.
         #expect(try link.server.notify(tx.valueHandle, value: Array(repeating: 0x11, count: mtu)))
-        try await eventually { values.all.count == sent.count + 1 }
+        #expect(await eventually(.seconds(30)) { values.all.count == sent.count + 1 })
         #expect(values.all == sent + [Array(repeating: 0x11, count: mtu - 3)])
         try await link.client.unsubscribe(subscription)
         #expect(!link.server.isSubscribed(tx.valueHandle, .notifications))
@@ -117,7 +117,7 @@ import Testing
         let lost = GATTError.disconnected(.disconnected(reason: nil))
         await #expect(throws: lost) { _ = try await link.client.read(tx.valueHandle + 1) }
         // The subscriptions end on the reader thread; the failed request may resume first.
-        try await eventually { values.endReason == lost && other.endReason == lost }
+        #expect(await eventually(.seconds(30)) { values.endReason == lost && other.endReason == lost })
         await #expect(throws: lost) { for try await _ in stream {} }
         await #expect(throws: lost) { try await link.client.write([1], to: tx.valueHandle + 1) }
         await #expect(throws: lost) { _ = try await link.client.subscribe(to: tx) { _ in } }
@@ -131,12 +131,12 @@ import Testing
         let writer = Task {
             for index in 0..<5 { try await client.writeWithoutResponse([UInt8(index)], to: rx, pacing: credits) }
         }
-        try await eventually { credits.available == 0 && link.received.all.count == 2 }
+        #expect(await eventually(.seconds(30)) { credits.available == 0 && link.received.all.count == 2 })
         try await Task.sleep(for: .milliseconds(30))
         #expect(link.received.all.count == 2, "no third write without a credit")
         credits.grant(3)
         try await writer.value
-        try await eventually { link.received.all.count == 5 }
+        #expect(await eventually(.seconds(30)) { link.received.all.count == 5 })
         #expect(link.received.all == (0..<5).map { [UInt8($0)] })
 
         let line = GATTFlowControlPacing(clearToSend: false)
@@ -145,7 +145,7 @@ import Testing
         #expect(link.received.all.count == 5)
         [UInt8(1)].withUnsafeBytes { line.update(fromFlowControlValue: $0) }
         try await held.value
-        try await eventually { link.received.all.last == [0x42] }
+        #expect(await eventually(.seconds(30)) { link.received.all.last == [0x42] })
 
         // A write waiting for the line fails, not hangs, when the link goes.
         line.setClearToSend(false)

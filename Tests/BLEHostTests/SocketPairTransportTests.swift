@@ -46,7 +46,7 @@ import Testing
         _ = await peer.waitForPDUs(4, timeout: .seconds(2))  // returns once the link is down
         #expect(peer.received == [[0], [1], [2]])
         #expect(peer.closeReason == .disconnected(reason: nil))
-        try await eventually { closed.items.count == 1 }
+        #expect(await eventually(.seconds(30)) { closed.items.count == 1 })
         a.close()
         try await Task.sleep(for: .milliseconds(10))
         #expect(closed.items.count == 1, "closed is reported exactly once")
