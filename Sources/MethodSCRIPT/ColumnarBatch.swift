@@ -138,7 +138,7 @@ public struct BatchError: Hashable, Sendable {
 }
 
 /// Writes values straight into the batch's columns.
-struct ColumnSink: SampleSink {
+struct ColumnSink: RawSampleSink {
     let line: UnsafeMutablePointer<Int32>
     let variable: UnsafeMutablePointer<UInt16>
     let value: UnsafeMutablePointer<Double>

@@ -15,7 +15,7 @@ extension PackageDecoder {
     /// or `nil` when the line needs `decodeBody` (values written to `sink` for it must then be
     /// discarded). Every read stays below `end`.
     @inline(always)
-    static func decodeBodyFast<S: SampleSink>(
+    static func decodeBodyFast<S: RawSampleSink>(
         _ start: UnsafeRawPointer,
         end: UnsafeRawPointer,
         tables: DecodeTables,

@@ -1,6 +1,6 @@
 /// Decodes the body of a `P` line: `<var>(;<var>)*` with `<var> = <type:2><hex:7><prefix:1>(,<meta>)*`.
 ///
-/// The decoder works on raw bytes and never allocates: values go to a `SampleSink`. The seven value
+/// The decoder works on raw bytes and never allocates: values go to a `RawSampleSink`. The seven value
 /// digits are decoded by SWAR (`HexDecoding.swar`); the prefix byte is looked up in the generated
 /// 256-entry divisor and multiplier tables and never hex-parsed. A value is the double nearest to the
 /// decimal the device sent (`DecodeTables.value`).
@@ -65,7 +65,7 @@ public enum PackageDecoder {
     /// `.truncated` at `end`; when `end` lies beyond the line (batch), the failure is at the newline
     /// and the caller turns it into `.truncated` there.
     @inline(__always)
-    static func decodeBody<H: HexStrategy, S: SampleSink>(
+    static func decodeBody<H: HexStrategy, S: RawSampleSink>(
         _ start: UnsafeRawPointer,
         end: UnsafeRawPointer,
         tables: DecodeTables,
@@ -155,4 +155,21 @@ public enum PackageDecoder {
         }
         return digits
     }
+}
+
+/// Where and why decoding a package failed (turned into a located `ParseError` by the caller).
+struct PackageFailure: Error {
+    /// The address of the offending byte.
+    let address: UInt
+    let reason: ParseError.Reason
+
+    @inline(__always)
+    init(_ position: UnsafeRawPointer, _ reason: ParseError.Reason) {
+        self.address = UInt(bitPattern: position)
+        self.reason = reason
+    }
+
+    /// The offending byte's index from `base`.
+    @inline(__always)
+    func index(from base: UnsafeRawPointer) -> Int { Int(bitPattern: address &- UInt(bitPattern: base)) }
 }

@@ -16,7 +16,7 @@ import Testing
 
     static func socket() throws -> (HCISocket, CInt) {
         let (ours, theirs) = socketPair()
-        let link = try PacketLink(socket: SocketDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
+        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
         return (try HCISocket.running(adapter: adapter, link: link), theirs)
     }
 

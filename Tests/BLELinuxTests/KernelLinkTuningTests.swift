@@ -33,7 +33,7 @@ import Testing
     @Test func lowLatencyOverTheRawSocket() async throws {
         let (ours, kernel) = socketPair()
         defer { close(kernel) }
-        let link = try PacketLink(socket: SocketDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
+        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
         let hci = try HCISocket.running(adapter: HCISocketTests.adapter, link: link)
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .seconds(5))
         var tuner = LinkTuner()
@@ -90,7 +90,7 @@ import Testing
     @Test func aSilentControllerAndAClosedSocketAreReported() async throws {
         let (ours, kernel) = socketPair()
         defer { close(kernel) }
-        let link = try PacketLink(socket: SocketDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
+        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
         let hci = try HCISocket.running(adapter: HCISocketTests.adapter, link: link)
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .milliseconds(100))
         await #expect(throws: LinkTuningFailure.noAnswer(opcode: 0x2003, waited: .milliseconds(100))) {

@@ -12,7 +12,7 @@ import Testing
     @Test func aFullLinkNeverStallsTheReaderAndLosesNoByte() throws {
         let (ours, theirs) = socketPair()
         defer { close(theirs) }
-        let link = try PacketLink(socket: SocketDescriptor(rawValue: ours), name: "queue-test", receiveCapacity: 256)
+        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "queue-test", receiveCapacity: 256)
         let replied = Mutex(0)
         try link.start(
             deliver: { pdu in

@@ -8,7 +8,7 @@ import Testing
 /// The reader thread on a real local SEQPACKET socket pair: delivery, close, wakeup, peer hang-up.
 @Suite struct PacketLinkTests {
     static func link(_ fd: CInt, capacity: Int = 256) throws -> PacketLink {
-        try PacketLink(socket: SocketDescriptor(rawValue: fd), name: "test-link", receiveCapacity: capacity)
+        try PacketLink(socket: OwnedDescriptor(rawValue: fd), name: "test-link", receiveCapacity: capacity)
     }
 
     @Test func deliversEveryPDUInOrderThenClosesOnce() throws {

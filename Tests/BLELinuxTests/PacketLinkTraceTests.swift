@@ -34,7 +34,7 @@ import Testing
         try MockingDriver.withMocking(kernel) { driver in
             let recorder = Recorder()
             do {
-                let link = try PacketLink(socket: SocketDescriptor(rawValue: 907), name: "trace", receiveCapacity: 64)
+                let link = try PacketLink(socket: OwnedDescriptor(rawValue: 907), name: "trace", receiveCapacity: 64)
                 try link.start(
                     deliver: {
                         recorder.received($0)
@@ -106,7 +106,7 @@ import Testing
                 let recorder = Recorder()
                 do {
                     let link = try PacketLink(
-                        socket: SocketDescriptor(rawValue: 907),
+                        socket: OwnedDescriptor(rawValue: 907),
                         name: "trace",
                         receiveCapacity: 64
                     )

@@ -35,7 +35,7 @@ import Testing
     func otherFailuresNameTheCallAndErrno(code: Int32) {
         MockingDriver.withMocking(Self.script([.failure(code)])) { _ in
             #expect(throws: SystemError(syscall: .socket, errno: code)) {
-                _ = try SocketDescriptor.socket(domain: 31, type: 3, protocol: 1)
+                _ = try OwnedDescriptor.socket(domain: 31, type: 3, protocol: 1)
             }
         }
     }
@@ -46,9 +46,9 @@ import Testing
         ) {
             driver in
             do {
-                let first = try SocketDescriptor.socket(domain: 31, type: 5, protocol: 0)
+                let first = try OwnedDescriptor.socket(domain: 31, type: 5, protocol: 0)
                 try first.close()  // consumed: its deinit does not run again
-                _ = try SocketDescriptor.socket(domain: 31, type: 5, protocol: 0)  // dropped at once: deinit closes
+                _ = try OwnedDescriptor.socket(domain: 31, type: 5, protocol: 0)  // dropped at once: deinit closes
             }
             let closes = driver.trace.filter { $0.syscall == .close }
             #expect(closes == [MockCall(.close, [909]), MockCall(.close, [910])])

@@ -60,7 +60,7 @@ import Testing
     @Test func userChannelPacketsCarryTheirIndicator() throws {
         let (ours, theirs) = socketPair()
         defer { close(theirs) }
-        let link = try PacketLink(socket: SocketDescriptor(rawValue: ours), name: "test-user", receiveCapacity: 2048)
+        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-user", receiveCapacity: 2048)
         let adapter = HCIAdapterInfo(
             name: HCIAdapterName(index: 0),
             address: BluetoothAddress(value: 1),

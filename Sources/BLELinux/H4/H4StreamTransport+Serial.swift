@@ -20,7 +20,7 @@ extension H4StreamTransport {
                 Result { () throws(SystemError) in try blockingSyscall(.open) { system_open(path.baseAddress!, flags) }
                 }
             }.get()
-            let tty = SocketDescriptor(rawValue: fd)
+            let tty = OwnedDescriptor(rawValue: fd)
             var attributes = termios()
             _ = try blockingSyscall(.tcgetattr) { system_tcgetattr(tty.rawValue, &attributes) }
             configure(&attributes, speed: speed, flowControl: flowControl)

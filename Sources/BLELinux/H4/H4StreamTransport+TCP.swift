@@ -62,9 +62,9 @@ extension H4StreamTransport {
         _ address: ResolvedAddress,
         endpoint: String,
         timeout: Duration
-    ) throws(BLELinuxError) -> SocketDescriptor {
+    ) throws(BLELinuxError) -> OwnedDescriptor {
         do throws(SystemError) {
-            let socket = try SocketDescriptor.socket(
+            let socket = try OwnedDescriptor.socket(
                 domain: address.family,
                 type: CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue),
                 protocol: 0

@@ -67,12 +67,12 @@ public enum HCIAdapters {
         return adapter
     }
 
-    static func openControlSocket() throws(SystemError) -> SocketDescriptor {
-        try SocketDescriptor.socket(domain: AF_BLUETOOTH, type: CInt(SOCK_RAW.rawValue), protocol: BTPROTO_HCI)
+    static func openControlSocket() throws(SystemError) -> OwnedDescriptor {
+        try OwnedDescriptor.socket(domain: AF_BLUETOOTH, type: CInt(SOCK_RAW.rawValue), protocol: BTPROTO_HCI)
     }
 
     /// `HCIGETDEVLIST`: the indices of every adapter.
-    static func deviceIndices(_ control: borrowing SocketDescriptor) throws(SystemError) -> [UInt16] {
+    static func deviceIndices(_ control: borrowing OwnedDescriptor) throws(SystemError) -> [UInt16] {
         let maximum = Int(HCI_MAX_DEV)
         let headerSize = 4
         let entrySize = MemoryLayout<hci_dev_req>.stride
@@ -90,7 +90,7 @@ public enum HCIAdapters {
     }
 
     /// `HCIGETDEVINFO` for one adapter.
-    static func info(_ control: borrowing SocketDescriptor, index: UInt16) throws(SystemError) -> HCIAdapterInfo {
+    static func info(_ control: borrowing OwnedDescriptor, index: UInt16) throws(SystemError) -> HCIAdapterInfo {
         var info = hci_dev_info()
         info.dev_id = index
         try control.ioctl(cbluez_hcigetdevinfo(), &info)

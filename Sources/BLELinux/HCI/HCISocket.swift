@@ -73,8 +73,8 @@ public final class HCISocket: Sendable {
     }
 
     /// The socket, bound to `index` on the raw channel, with the event filter set. Non-blocking.
-    static func openDescriptor(_ index: UInt16) throws(SystemError) -> SocketDescriptor {
-        let socket = try SocketDescriptor.socket(
+    static func openDescriptor(_ index: UInt16) throws(SystemError) -> OwnedDescriptor {
+        let socket = try OwnedDescriptor.socket(
             domain: AF_BLUETOOTH,
             type: CInt(SOCK_RAW.rawValue) | CInt(SOCK_NONBLOCK.rawValue),
             protocol: BTPROTO_HCI

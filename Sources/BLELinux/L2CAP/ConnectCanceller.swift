@@ -4,12 +4,12 @@ import Synchronization
 
 /// Cancels a connect in progress from another thread (an eventfd the connect also polls).
 final class ConnectCanceller: Sendable {
-    private let wakeup: SocketDescriptor
+    private let wakeup: OwnedDescriptor
     private let cancelled = Atomic<Bool>(false)
 
     init() throws(SystemError) {
         let flags = CInt(EFD_CLOEXEC | EFD_NONBLOCK)
-        wakeup = SocketDescriptor(rawValue: try blockingSyscall(.eventfd) { system_eventfd(0, flags) })
+        wakeup = OwnedDescriptor(rawValue: try blockingSyscall(.eventfd) { system_eventfd(0, flags) })
     }
 
     var descriptor: CInt { wakeup.rawValue }

@@ -106,7 +106,7 @@ public final class L2CAPATTSocket: ATTTransport {
         timeout: Duration,
         canceller: ConnectCanceller?
     ) throws(SystemError) -> ConnectOutcome {
-        let socket = try SocketDescriptor.socket(
+        let socket = try OwnedDescriptor.socket(
             domain: AF_BLUETOOTH,
             type: CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue),
             protocol: BTPROTO_L2CAP

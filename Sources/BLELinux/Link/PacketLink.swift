@@ -20,7 +20,7 @@ import Synchronization
 /// server responses) are always queued, up to `readerQueueLimit`, past which the send fails.
 final class PacketLink: Sendable {
     private struct State: ~Copyable {
-        var socket: SocketDescriptor?
+        var socket: OwnedDescriptor?
         var started = false
         var finished = false
         var readerThread: pthread_t?
@@ -42,8 +42,8 @@ final class PacketLink: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     /// The descriptor number, for the reader: valid until the reader itself closes it.
     private let fd: CInt
-    private let epoll: SocketDescriptor
-    private let wakeup: SocketDescriptor
+    private let epoll: OwnedDescriptor
+    private let wakeup: OwnedDescriptor
     private let finishedSignal = Mutex<Bool>(false)
     private let receiveCapacity: Int
     private let sendTimeout: Duration
@@ -56,7 +56,7 @@ final class PacketLink: Sendable {
 
     /// Takes ownership of `socket`, which must be non-blocking.
     init(
-        socket: consuming SocketDescriptor,
+        socket: consuming OwnedDescriptor,
         name: String,
         receiveCapacity: Int,
         sendTimeout: Duration = .seconds(10),
@@ -64,9 +64,9 @@ final class PacketLink: Sendable {
     ) throws(SystemError) {
         fd = socket.rawValue
         let flags = CInt(EPOLL_CLOEXEC)
-        epoll = SocketDescriptor(rawValue: try blockingSyscall(.epollCreate) { system_epoll_create1(flags) })
+        epoll = OwnedDescriptor(rawValue: try blockingSyscall(.epollCreate) { system_epoll_create1(flags) })
         let eventFlags = CInt(EFD_CLOEXEC | EFD_NONBLOCK)
-        wakeup = SocketDescriptor(rawValue: try blockingSyscall(.eventfd) { system_eventfd(0, eventFlags) })
+        wakeup = OwnedDescriptor(rawValue: try blockingSyscall(.eventfd) { system_eventfd(0, eventFlags) })
         try Self.watch(epoll: epoll.rawValue, fd: fd, token: Self.socketToken)
         try Self.watch(epoll: epoll.rawValue, fd: wakeup.rawValue, token: Self.wakeToken)
         state = Mutex(State(socket: socket))
@@ -120,7 +120,7 @@ final class PacketLink: Sendable {
 
     /// Runs `body` with the descriptor while the link is open; `.closed` once it is not.
     func withSocket<Result>(
-        _ body: (borrowing SocketDescriptor) throws(SystemError) -> Result
+        _ body: (borrowing OwnedDescriptor) throws(SystemError) -> Result
     ) throws(TransportError) -> Result {
         let outcome: Swift.Result<Result, TransportError> = state.withLock { state in
             switch state.socket {
@@ -189,7 +189,7 @@ final class PacketLink: Sendable {
     /// Writes until done or the link would block (nothing waits); how many bytes went out.
     private static func writeSome(
         _ bytes: UnsafeRawBufferPointer,
-        to socket: borrowing SocketDescriptor,
+        to socket: borrowing OwnedDescriptor,
         isSocket: Bool
     ) -> Result<Int, TransportError> {
         var sent = 0
@@ -262,7 +262,7 @@ final class PacketLink: Sendable {
             return (state.started, pthread_equal(reader, pthread_self()) != 0)
         }
         if !started {
-            let socket = state.withLock { state -> SocketDescriptor? in
+            let socket = state.withLock { state -> OwnedDescriptor? in
                 state.started = true
                 state.finished = true
                 return state.socket.take()
@@ -291,7 +291,7 @@ final class PacketLink: Sendable {
         let reason = loop(buffer: buffer, events: events, deliver: deliver)
         buffer.deallocate()
         events.deallocate()
-        let socket = state.withLock { state -> SocketDescriptor? in
+        let socket = state.withLock { state -> OwnedDescriptor? in
             state.finished = true
             return state.socket.take()
         }

@@ -12,7 +12,7 @@ final class ManagementChannel: Sendable {
     private init(link: PacketLink) { self.link = link }
 
     static func open() throws(SystemError) -> ManagementChannel {
-        let socket = try SocketDescriptor.socket(
+        let socket = try OwnedDescriptor.socket(
             domain: AF_BLUETOOTH,
             type: CInt(SOCK_RAW.rawValue) | CInt(SOCK_NONBLOCK.rawValue) | CInt(SOCK_CLOEXEC.rawValue),
             protocol: BTPROTO_HCI

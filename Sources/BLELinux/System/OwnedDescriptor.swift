@@ -3,7 +3,7 @@ internal import Glibc
 
 /// An owned file descriptor (a socket, an epoll instance, an eventfd, a tty), closed exactly once: by
 /// `close()`, or when the value goes away.
-struct SocketDescriptor: ~Copyable {
+struct OwnedDescriptor: ~Copyable {
     let rawValue: CInt
 
     init(rawValue: CInt) {
@@ -12,9 +12,9 @@ struct SocketDescriptor: ~Copyable {
     }
 
     /// Opens a socket (always close-on-exec).
-    static func socket(domain: CInt, type: CInt, protocol proto: CInt) throws(SystemError) -> SocketDescriptor {
+    static func socket(domain: CInt, type: CInt, protocol proto: CInt) throws(SystemError) -> OwnedDescriptor {
         let fd = try blockingSyscall(.socket) { system_socket(domain, type | CInt(SOCK_CLOEXEC.rawValue), proto) }
-        return SocketDescriptor(rawValue: fd)
+        return OwnedDescriptor(rawValue: fd)
     }
 
     /// Closes the descriptor now. `EINTR` is not retried: Linux has released the descriptor already.
