@@ -114,11 +114,8 @@ struct BondsCommand: AsyncParsableCommand {
             guard !BondsCommand.bluetoothdRuns, let adapters = try? HCIAdapters.list() else { return 0 }
             var forgotten = 0
             for adapter in adapters {
-                for type in [BluetoothAddress.AddressType.random, .public] {
-                    let peer = BluetoothAddress(value: address.value, type: type)
-                    if (try? await KernelPairingAgent.unpair(peer, index: adapter.name.index)) == true {
-                        forgotten += 1
-                    }
+                if (try? await KernelPairingAgent.unpair(address, index: adapter.name.index)) == true {
+                    forgotten += 1
                 }
             }
             return forgotten

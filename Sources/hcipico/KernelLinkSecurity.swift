@@ -51,18 +51,13 @@ final class KernelLinkSecurity: Sendable {
         }
     }
 
-    /// Forgets `peer` in the adapter's bond file and in the kernel (both address types), so that the next
+    /// Forgets `peer` in the adapter's bond file and in the kernel, so that the next
     /// connection pairs anew; what cannot be forgotten is left as it is (the pairing then says so).
     static func forget(_ peer: BluetoothAddress, adapter name: HCIAdapterName?, bondDirectory: String) async {
         guard let adapter = try? HCIAdapters.resolve(name) else { return }
         _ = try? BondStore(directory: bondDirectory, controller: adapter.address).remove(peer)
         guard !KernelPairingAgent.bluetoothDaemonRuns else { return }
-        for type in [BluetoothAddress.AddressType.random, .public] {
-            _ = try? await KernelPairingAgent.unpair(
-                BluetoothAddress(value: peer.value, type: type),
-                index: adapter.name.index
-            )
-        }
+        _ = try? await KernelPairingAgent.unpair(peer, index: adapter.name.index)
     }
 
     /// Why a link the kernel was asked to secure is not: almost always a Security Manager that was never

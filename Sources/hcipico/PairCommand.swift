@@ -40,11 +40,7 @@ struct PairCommand: AsyncParsableCommand {
             link throws(GATTError) -> String? in
             switch link.path {
             case .host(_, let connection):
-                return connection.encryption.map { encryption in
-                    (encryption.secureConnections ? "Secure Connections" : "legacy")
-                        + (encryption.authenticated ? ", authenticated" : ", unauthenticated")
-                        + ", \(encryption.keySize)-octet key"
-                }
+                return connection.encryption?.level
             case .kernel(let socket, _, let agent):
                 guard let reached = socket.securityLevel, reached.rawValue >= L2CAPSecurityLevel.medium.rawValue,
                     agent?.keysReceived ?? 0 > 0

@@ -15,18 +15,13 @@ enum PairingPrompt {
             return UInt32(line.trimmingCharacters(in: .whitespaces)).flatMap { $0 <= 999_999 ? $0 : nil }
         },
         showPasskey: { passkey in
-            StandardError.report("type \(sixDigits(passkey)) on the device to pair")
+            StandardError.report("type \(PairingInteraction.digits(passkey)) on the device to pair")
         },
         confirmNumber: { number in
-            let answer = await ask("hcipico: does the device show \(sixDigits(number))? [y/N] ")
+            let answer = await ask("hcipico: does the device show \(PairingInteraction.digits(number))? [y/N] ")
             return answer?.lowercased().hasPrefix("y") == true
         }
     )
-
-    static func sixDigits(_ value: UInt32) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, 6 - text.count)) + text
-    }
 
     /// Writes `prompt` to the terminal and reads one line there, on a thread of its own. A cancelled task
     /// (Ctrl-C, SIGTERM) stops waiting at once with no answer; the thread's read ends with the process.

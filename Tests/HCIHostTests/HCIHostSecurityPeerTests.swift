@@ -96,7 +96,7 @@ struct HCIHostSecurityPeerTests {
             #expect(outcome.bond.authenticated && outcome.bond.secureConnections)
             let number = try #require(shown.withLock { $0 })
             let event = try #require(await run.peer.waitForEvent(containing: "numeric-comparison"))
-            #expect(event.contains("\"number\": \"\(PairingNumber.sixDigits(number))\""), "\(event) vs \(number)")
+            #expect(event.contains("\"number\": \"\(PairingInteraction.digits(number))\""), "\(event) vs \(number)")
             #expect(try await link.client.read(link.authenticated) == Array("sealed with an authenticated link".utf8))
             await link.close()
         }
@@ -175,12 +175,5 @@ struct HCIHostSecurityPeerTests {
             }
             await again.close()
         }
-    }
-}
-
-enum PairingNumber {
-    static func sixDigits(_ value: UInt32) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
 }

@@ -11,6 +11,12 @@ public struct LinkEncryption: Sendable, Hashable {
         self.authenticated = authenticated
         self.secureConnections = secureConnections
     }
+
+    /// `Secure Connections, authenticated, 16-octet key`.
+    public var level: String {
+        (secureConnections ? "Secure Connections" : "legacy")
+            + (authenticated ? ", authenticated" : ", unauthenticated") + ", \(keySize)-octet key"
+    }
 }
 
 /// What the link's SMP channel hands the pairing task.
@@ -55,11 +61,7 @@ extension HCIConnection {
     /// Encrypts the link with a bond's key (LE Enable Encryption) and waits for Encryption Change.
     /// `.encryptionRefused(PIN or Key Missing)` (or a MIC failure disconnect) means the peer lost the bond.
     public func startEncryption(_ bond: SecurityBond) async throws(SecurityError) {
-        let key = LinkEncryption(
-            keySize: bond.keySize,
-            authenticated: bond.authenticated,
-            secureConnections: bond.secureConnections
-        )
+        let key = bond.encryption
         let attempt = state.withLock { state -> UInt64 in
             state.encryptionAttempts += 1
             state.encryptionPending = (key, state.encryptionAttempts)

@@ -65,6 +65,12 @@ public struct PairingInteraction: Sendable {
         self.confirmNumber = confirmNumber
     }
 
+    /// A passkey or comparison number as people read it: six digits, leading zeros kept (`007864`).
+    public static func digits(_ value: UInt32) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, 6 - text.count)) + text
+    }
+
     /// A fixed passkey, as a module with a PIN set in its configuration (an HM-10's `AT+PASS`) needs.
     public static func passkey(_ value: UInt32) -> PairingInteraction {
         PairingInteraction(enterPasskey: { value })

@@ -72,7 +72,7 @@ struct SecureConnectionsPairing {
             }
             if features.method == .numericComparison {
                 let number = SMPToolbox.g2(pkaX, pkbX, na, nb) % 1_000_000
-                let digits = String(String(number + 1_000_000).dropFirst())
+                let digits = PairingInteraction.digits(number)
                 guard let confirm = initiator.options.interaction.confirmNumber else {
                     throw initiator.fail(.numericComparisonFailed, "nothing here can confirm the number \(digits)")
                 }

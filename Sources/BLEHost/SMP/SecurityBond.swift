@@ -50,12 +50,13 @@ public struct SecurityBond: Sendable, Hashable, CustomStringConvertible {
         return longTermKey.enumerated().map { $0.offset < 16 - kept ? 0 : $0.element }.reversed()
     }
 
-    /// `Secure Connections, authenticated, 16-octet key` (no key material).
-    public var level: String {
-        (secureConnections ? "Secure Connections" : "legacy")
-            + (authenticated ? ", authenticated" : ", unauthenticated")
-            + ", \(keySize)-octet key"
+    /// What the bond's key gives a link it encrypts.
+    public var encryption: LinkEncryption {
+        LinkEncryption(keySize: keySize, authenticated: authenticated, secureConnections: secureConnections)
     }
+
+    /// `Secure Connections, authenticated, 16-octet key` (no key material).
+    public var level: String { encryption.level }
 
     public var description: String { "bond with \(peer) (\(level))" }
 }

@@ -104,7 +104,8 @@ public final class KernelPairingAgent: Sendable {
         return agent
     }
 
-    /// Forgets `peer`'s keys in the kernel (Unpair Device) on adapter `index`; true when it had some.
+    /// Forgets `peer`'s keys in the kernel (Unpair Device) on adapter `index`, under either LE address type
+    /// (the kernel files keys by address and type); true when it had some.
     public static func unpair(_ peer: BluetoothAddress, index: UInt16) async throws(BLELinuxError) -> Bool {
         let channel: ManagementChannel
         do throws(SystemError) {
@@ -119,9 +120,12 @@ public final class KernelPairingAgent: Sendable {
         } catch {
             throw BLELinuxError(.securityFailed, "the management interface did not start: \(error)")
         }
-        let type: UInt8 = peer.type == .public || peer.type == .publicIdentity ? 1 : 2
-        let status = await agent.command(Code.unpairDevice, index: index, peer.wireBytes + [type, 0])
-        return status == 0
+        var forgotten = false
+        for type: UInt8 in [1, 2] {  // LE public, LE random
+            let status = await agent.command(Code.unpairDevice, index: index, peer.wireBytes + [type, 0])
+            forgotten = forgotten || status == 0
+        }
+        return forgotten
     }
 
     /// Whether bluetoothd runs (it owns the kernel's keys then).
