@@ -11,20 +11,25 @@ let package = Package(
     products: [
         .executable(name: "hcipico", targets: ["hcipico"]),
         .library(name: "MethodSCRIPT", targets: ["MethodSCRIPT"]),
+        .library(name: "MethodSCRIPTBatch", targets: ["MethodSCRIPTBatch"]),
         .library(name: "BLEWire", targets: ["BLEWire"]),
         .library(name: "BLEHost", targets: ["BLEHost"]),
         .library(name: "BLELinux", targets: ["BLELinux"]),
         .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
         .library(name: "PicoLink", targets: ["PicoLink"]),
+        .library(name: "BLEDiagnostics", targets: ["BLEDiagnostics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` (DocC) for the library products.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The rig (never linked into the library products).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The fleet side of the rig: forwarding to PostgreSQL, the status page and /metrics (the CLI only).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -38,6 +43,9 @@ let package = Package(
         // MARK: Codecs (no I/O, no C)
         .target(name: "BLEWire", swiftSettings: strict),
         .target(name: "MethodSCRIPT", swiftSettings: strict),
+        // Whole buffers into columns, on one or more threads, and a census of a transcript's packages (hcipico
+        // decode, Bench, tests): beside the streaming decoder a device session needs, not in it.
+        .target(name: "MethodSCRIPTBatch", dependencies: ["MethodSCRIPT"], swiftSettings: strict),
 
         // MARK: Protocol engines
         .target(
@@ -46,6 +54,13 @@ let package = Package(
                 "BLEWire", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+
+        // Diagnostics around the engine: inter-arrival statistics, the echo round-trip probe.
+        .target(
+            name: "BLEDiagnostics",
+            dependencies: ["BLEHost", "BLEWire", .product(name: "Histogram", package: "hdrhistogram-swift")],
             swiftSettings: strict
         ),
 
@@ -64,7 +79,13 @@ let package = Package(
 
         // MARK: Devices
         .target(name: "PicoSimulator", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
-        .target(name: "PicoLink", dependencies: ["BLEHost", "BLEWire", "MethodSCRIPT"], swiftSettings: strict),
+        .target(
+            name: "PicoLink",
+            dependencies: [
+                "BLEHost", "BLEWire", "MethodSCRIPT", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: The rig: config, supervisors and the journal (above PicoLink; the CLI wires them)
         .target(
@@ -124,7 +145,7 @@ let package = Package(
         .target(name: "CLineEditing", linkerSettings: [.linkedLibrary("edit")]),
 
         // MARK: In-memory transports and fakes (tests and Bench only)
-        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire", "BLELinux"], swiftSettings: strict),
 
         // MARK: Command line
         .executableTarget(
@@ -133,6 +154,7 @@ let package = Package(
                 "MethodSCRIPT",
                 "BLELinux",
                 "BLEHost",
+                "BLEDiagnostics",
                 "PicoLink",
                 "PicoSimulator",
                 "RigCore",
@@ -143,12 +165,15 @@ let package = Package(
                 "CLineEditing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
 
         // MARK: Generator and benchmarks
-        .executableTarget(name: "SpecGen", path: "Tools/SpecGen", swiftSettings: strict),
+        // The one reader of the spec tables: the generator's, and the tests' that compare code with them.
+        .target(name: "SpecTables", path: "Tools/SpecTables", swiftSettings: strict),
+        .executableTarget(name: "SpecGen", dependencies: ["SpecTables"], path: "Tools/SpecGen", swiftSettings: strict),
         // Counts heap allocations for Bench by replacing malloc & co. (linked into Bench only).
         .target(name: "CAllocationCounter"),
         // A C parser of P lines built the way PalmSens' C example parses, as Bench's yardstick.
@@ -158,8 +183,10 @@ let package = Package(
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MethodSCRIPT",
+                "MethodSCRIPTBatch",
                 "BLEWire",
                 "BLEHost",
+                "BLEDiagnostics",
                 "PicoSimulator",
                 "PicoLink",
                 "BLETesting",
@@ -180,6 +207,8 @@ let package = Package(
             name: "MethodSCRIPTTests",
             dependencies: [
                 "MethodSCRIPT",
+                "MethodSCRIPTBatch",
+                "SpecTables",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
@@ -190,7 +219,7 @@ let package = Package(
             dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "RigJournal"],
             swiftSettings: strict
         ),
-        .testTarget(name: "BLEWireTests", dependencies: ["BLEWire"], swiftSettings: strict),
+        .testTarget(name: "BLEWireTests", dependencies: ["BLEWire", "SpecTables"], swiftSettings: strict),
         .testTarget(
             name: "BLELinuxTests",
             dependencies: ["BLELinux", "BLEHost", "BLEWire", "BLETesting", "hcipico"],
@@ -199,7 +228,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PicoSimulatorTests",
-            dependencies: ["PicoSimulator", "BLEHost", "BLEWire"],
+            dependencies: ["PicoSimulator", "BLEHost", "BLEWire", "BLELinux"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BLEDiagnosticsTests",
+            dependencies: ["BLEDiagnostics", "BLEHost", "BLEWire", "BLETesting"],
             swiftSettings: strict
         ),
         .testTarget(

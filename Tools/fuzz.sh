@@ -9,8 +9,14 @@ runs="${FUZZ_RUNS:-10000000}"
 seconds="${FUZZ_SECONDS:-900}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name MethodSCRIPT \
-    Sources/MethodSCRIPT/*.swift Sources/MethodSCRIPT/Generated/*.swift Tests/Fuzz/FuzzMethodSCRIPT.swift \
+# MethodSCRIPT first, as its own module; then MethodSCRIPTBatch with the harness in the same module,
+# so that the harness reaches the batch decoder's internals (its reference path).
+flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name hcipico)
+swiftc "${flags[@]}" -module-name MethodSCRIPT -wmo -c -emit-module -emit-module-path "$work/MethodSCRIPT.swiftmodule" \
+    Sources/MethodSCRIPT/*.swift Sources/MethodSCRIPT/Generated/*.swift -o "$work/MethodSCRIPT.o" \
+    2> >(grep -v 'Cannot export local symbol' >&2)
+swiftc "${flags[@]}" -module-name MethodSCRIPTBatch -I "$work" Sources/MethodSCRIPTBatch/*.swift \
+    Tests/Fuzz/FuzzMethodSCRIPT.swift "$work/MethodSCRIPT.o" \
     -o "$work/fuzz-methodscript" 2> >(grep -v 'Cannot export local symbol' >&2)
 mkdir -p "$work/corpus" .build/fuzz
 # Seeds: the hand-written edge cases, the test fixtures and the example transcript (each kept once in the tree).

@@ -3,6 +3,8 @@ internal import Glibc
 /// Why the Linux layer could not open an adapter or a link, with a one-line explanation a rig operator
 /// can act on. `kind` is what the command line maps to its exit status.
 public struct BLELinuxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The class of a failure, which the command line maps to its exit status (`adapterDown` and `adapterUp`
+    /// share one).
     public enum Kind: Sendable, Hashable {
         /// The kernel has no Bluetooth (`EAFNOSUPPORT`).
         case noBluetooth
@@ -30,17 +32,22 @@ public struct BLELinuxError: Error, Sendable, Equatable, CustomStringConvertible
         case system
     }
 
+    /// What class of failure this is.
     public let kind: Kind
     /// One line, without a trailing period.
     public let message: String
+    /// The failed system call behind this error, when it was built from a `SystemError`; nil for failures no
+    /// call reported (an adapter found down, a refused or unanswered HCI command, a connect that timed out).
     public let underlying: SystemError?
 
+    /// An error of `kind` with its one-line `message`, and the system call behind it if there is one.
     public init(_ kind: Kind, _ message: String, underlying: SystemError? = nil) {
         self.kind = kind
         self.message = message
         self.underlying = underlying
     }
 
+    /// `message`, as it is printed.
     public var description: String { message }
 
     /// Maps a failed call to the explanation for it. `subject` names the adapter or the peer.

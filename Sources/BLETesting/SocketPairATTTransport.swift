@@ -1,15 +1,16 @@
 public import BLEHost
+import BLELinux
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// An in-memory `ATTTransport` for tests: BLEHost's socketpair `InProcessATTTransport` with faults
-/// (drop, delay, corrupt, truncate, disconnect) injected into the PDUs this end sends, to play a
-/// misbehaving peer.
+/// An in-memory `ATTTransport` for tests: BLELinux's socketpair `UnixSocketATTTransport`, read by the
+/// production reader, with faults (drop, delay, corrupt, truncate, disconnect) injected into the PDUs
+/// this end sends, to play a misbehaving peer.
 public final class SocketPairATTTransport: ATTTransport {
-    private let link: InProcessATTTransport
+    private let link: UnixSocketATTTransport
     private let state = Mutex(State())
 
     private struct State {
@@ -23,11 +24,11 @@ public final class SocketPairATTTransport: ATTTransport {
     public static func makePair(
         maximumPDULength: Int = 1024
     ) throws(TransportError) -> (SocketPairATTTransport, SocketPairATTTransport) {
-        let (first, second) = try InProcessATTTransport.makePair(maximumPDULength: maximumPDULength)
+        let (first, second) = try UnixSocketATTTransport.makePair(maximumPDULength: maximumPDULength)
         return (SocketPairATTTransport(link: first), SocketPairATTTransport(link: second))
     }
 
-    private init(link: InProcessATTTransport) {
+    private init(link: UnixSocketATTTransport) {
         self.link = link
     }
 

@@ -1,3 +1,4 @@
+import BLEDiagnostics
 import BLEHost
 import Foundation
 
@@ -25,16 +26,16 @@ enum ArrivalsBench {
         var allocationsOff = 0.0
         var allocationsOn = 0.0
         for _ in 0..<repeats {
-            link.client.recordArrivals(into: nil)
+            link.client.observeNotifications(nil)
             let plain = await StackMeasures.notificationRate(link, size: 20, count: notifications)
             off.append(plain.rate)
             allocationsOff += plain.allocations * Double(notifications)
-            link.client.recordArrivals(into: arrivals)
+            link.client.observeNotifications(arrivals)
             let recorded = await StackMeasures.notificationRate(link, size: 20, count: notifications)
             on.append(recorded.rate)
             allocationsOn += recorded.allocations * Double(notifications)
         }
-        link.client.recordArrivals(into: nil)
+        link.client.observeNotifications(nil)
         let total = Double(repeats * notifications)
         let rateOff = StackBench.median(off)
         let rateOn = StackBench.median(on)

@@ -1,5 +1,6 @@
 import CParserBaseline
 import MethodSCRIPT
+import MethodSCRIPTBatch
 
 /// The C yardstick of `Bench decode`: `baseline_parse_lines` parses the input's lines the way
 /// PalmSens' C example does, on lines already split into NUL-terminated strings (the example reads

@@ -1,6 +1,7 @@
 import CAllocationCounter
 import Glibc
 import MethodSCRIPT
+import MethodSCRIPTBatch
 
 /// `Bench decode`: MethodSCRIPT decoding rates on one deterministic 1,000,000-line input, all measured
 /// side by side in one run, each as lines/s, MB/s and the ratio to a bare `memchr` newline scan.

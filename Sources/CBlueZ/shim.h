@@ -64,6 +64,9 @@ static inline int cbluez_fcntl(int fd, int command, int argument) { return fcntl
 /// `open(2)` with flags and no mode.
 static inline int cbluez_open(const char *path, int flags) { return open(path, flags); }
 
+/// `open(2)` with a mode, for files it may create (the C function is variadic).
+static inline int cbluez_open_mode(const char *path, int flags, unsigned int mode) { return open(path, flags, mode); }
+
 /// Names the calling thread (at most 15 bytes are kept).
 static inline int cbluez_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 

@@ -1,8 +1,10 @@
 /// A MethodSCRIPT error code (`!XXXX`, four hex digits). Its message comes from the generated table
 /// built from `Specs/methodscript/error-codes.csv`.
 public struct DeviceErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The code as a number: `0x4004` for `!4004`.
     public var rawValue: UInt16
 
+    /// The code `rawValue`, whether the table lists it or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// "Communication mode invalid": also the reply to `Z` when no script runs.
@@ -17,6 +19,7 @@ public struct DeviceErrorCode: RawRepresentable, Hashable, Sendable, CustomStrin
     /// The table's message, or `unknown error` for a code it does not list.
     public var message: String { entry?.message ?? "unknown error" }
 
+    /// The code as the device writes it and its message: `!0006 (Communication mode invalid)`.
     public var description: String { "!\(hex) (\(message))" }
 }
 

@@ -1,6 +1,12 @@
-/// The path for small chunks: at 20 bytes a line arrives in two chunks or more, so it is gathered
-/// anyway. The chunk is copied whole behind the pending bytes, its newlines are found at once as a
-/// bit mask, and the lines they end are handed out from `storage`.
+/// The one path for small chunks (what a BLE notification carries), shared by `LineFramer` and
+/// `ReplyParser`: at 20 bytes a line arrives in two chunks or more, so it is gathered anyway. The
+/// chunk is copied whole behind the pending bytes, only the position of its last `\n` is looked up,
+/// and the complete lines before it are walked in `storage` by the caller's `line`, which handles
+/// one line and returns the next one's start. The unfinished line after the last `\n` then moves to
+/// the front.
+///
+/// It takes chunks of 8 to `smallChunk` bytes that keep the pending line within the limit
+/// (`takesSmall`); every other chunk goes through the general path, which keeps the same state.
 extension FramerCore {
     /// The largest chunk that takes `feedSmall`.
     static let smallChunk = 32
@@ -9,72 +15,67 @@ extension FramerCore {
     /// newline written after it by `finish`).
     static let storageSlack = smallChunk + 1
 
+    /// Whether a chunk of `count` bytes takes the small path now.
     @inline(__always)
-    func feedSmall(_ base: UnsafeRawPointer, _ count: Int, _ body: (FramedLine) -> Void) {
-        guard count > 0 else { return }
-        let pending = state.pointee.pending
-        let chunkOffset = state.pointee.byteCount
-        state.pointee.byteCount = chunkOffset &+ count
-        copySmall(from: base, to: storage + pending, count: count)
-        var newlines = Self.newlineBits(base, count: count)
-        // Lines are handed out from `storage`, where the chunk now follows the pending bytes.
-        var lineStart = 0
-        while newlines != 0 {
-            let newline = pending &+ newlines.trailingZeroBitCount
-            newlines &= newlines &- 1
-            guard base.load(fromByteOffset: newline &- pending, as: UInt8.self) == 0x0A else { continue }
-            let length = newline &- lineStart
-            let tooLong = length > maximumLineLength || (lineStart == 0 && state.pointee.overflowed)
-            let kept = min(length, maximumLineLength)
-            var line = UnsafeRawBufferPointer(start: storage + lineStart, count: kept)
-            if !tooLong, kept > 0, storage.load(fromByteOffset: newline &- 1, as: UInt8.self) == 0x0D {
-                line = UnsafeRawBufferPointer(start: storage + lineStart, count: kept &- 1)
-            }
-            let offset = lineStart == 0 ? state.pointee.lineStart : chunkOffset &+ (lineStart &- pending)
-            state.pointee.lineCount &+= 1
-            body(FramedLine(bytes: line, number: state.pointee.lineCount, offset: offset, isTooLong: tooLong))
-            lineStart = newline &+ 1
-        }
-        guard lineStart > 0 else {
-            // The line goes on: keep at most `maximumLineLength` of it.
-            let total = pending &+ count
-            state.pointee.pending = min(total, maximumLineLength)
-            if total > maximumLineLength { state.pointee.overflowed = true }
-            return
-        }
-        // The unfinished line after the last newline (shorter than the chunk) moves to the front,
-        // copied again from the chunk.
-        let rest = pending &+ count &- lineStart
-        copySmall(from: base + (count &- rest), to: storage, count: rest)
-        state.pointee.overflowed = rest > maximumLineLength
-        state.pointee.pending = min(rest, maximumLineLength)
-        state.pointee.lineStart = chunkOffset &+ (count &- rest)
+    func takesSmall(_ count: Int) -> Bool {
+        count >= 8 && count <= Self.smallChunk && !state.pointee.overflowed
+            && state.pointee.pending &+ count <= maximumLineLength
     }
 
-    /// One bit per `\n` in the chunk (`count` at most 32), and possibly bits for `\u{0B}` bytes right
-    /// after one (the caller checks each byte): whole words (the last one ending at the chunk's end,
-    /// overlapping the one before it), each with the classic zero-byte test, its marks gathered
-    /// into a byte by a multiply.
+    /// Feeds a chunk that `takesSmall`. `line` gets a line's start in `storage`, `stop` (the last `\n`,
+    /// so the line ends at or before it) and the line's offset in the stream; it counts the line in
+    /// `state.lineCount` and returns the next line's start (one past its `\n`).
     @inline(__always)
-    static func newlineBits(_ base: UnsafeRawPointer, count: Int) -> UInt32 {
-        @inline(__always)
-        func bits(_ offset: Int) -> UInt32 {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let x = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ (ones &* 0x0A)
-            // 0x80 in every byte of `x` that is zero; a borrow can also mark a 0x01 byte above one.
-            let zero = (x &- ones) & ~x & (ones &* 0x80)
-            return UInt32(truncatingIfNeeded: ((zero >> 7) &* 0x0102_0408_1020_4080) >> 56)
+    func feedSmall(
+        _ base: UnsafeRawPointer,
+        _ count: Int,
+        line: (_ start: UnsafeRawPointer, _ stop: UnsafeRawPointer, _ offset: Int) -> UnsafeRawPointer
+    ) {
+        let pending = state.pointee.pending
+        let start = UnsafeRawPointer(storage)
+        copySmall(from: base, to: storage + pending, count: count)
+        state.pointee.byteCount &+= count
+        let last = NewlineSearch.last(base, count: count)
+        guard last >= 0 else {
+            state.pointee.pending = pending &+ count
+            return
         }
-        guard count >= 8 else {
-            var all: UInt32 = 0
-            for index in 0..<count where base.load(fromByteOffset: index, as: UInt8.self) == 0x0A {
-                all |= 1 &<< UInt32(truncatingIfNeeded: index)
-            }
-            return all
-        }
-        var all = bits(0) | bits(count &- 8) &<< UInt32(truncatingIfNeeded: count &- 8)
-        if count > 16 { all |= bits(8) &<< 8 }
-        if count > 24 { all |= bits(16) &<< 16 }
-        return all
+        let stop = start + (pending &+ last)
+        var p = start
+        var offset = state.pointee.lineStart
+        repeat {
+            let next = line(p, stop, offset)
+            offset &+= next - p
+            p = next
+        } while p <= stop
+        // The unfinished line after the last newline moves to the front, copied again from the chunk.
+        let rest = (start + (pending &+ count)) - p
+        copySmall(from: base + (count &- rest), to: storage, count: rest)
+        state.pointee.pending = rest
+        state.pointee.lineStart = offset
+    }
+
+    /// A framed line in `storage` from `start` to its `\n` (at most `stop`), `\r` stripped: the
+    /// `LineFramer` side of `feedSmall`. Returns the next line's start.
+    @inline(__always)
+    func frameSmallLine(
+        _ start: UnsafeRawPointer,
+        stop: UnsafeRawPointer,
+        offset: Int,
+        _ body: (FramedLine) -> Void
+    ) -> UnsafeRawPointer {
+        let newline = NewlineSearch.first(start, stop + 1) ?? stop
+        var length = newline - start
+        if length > 0, (newline - 1).load(as: UInt8.self) == 0x0D { length -= 1 }
+        state.pointee.lineCount &+= 1
+        body(
+            FramedLine(
+                bytes: UnsafeRawBufferPointer(start: start, count: length),
+                number: state.pointee.lineCount,
+                offset: offset,
+                isTooLong: false
+            )
+        )
+        return newline + 1
     }
 }

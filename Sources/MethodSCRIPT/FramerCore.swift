@@ -5,9 +5,9 @@
 /// chunk for a line handed out in place, a `\n` written after the gathered bytes for a line gathered
 /// in `storage`. Decoders use it as a terminator (`hasNewlineAfter`).
 ///
-/// Chunks of at most `smallChunk` bytes (what BLE notifications at the default MTU carry) take a
-/// shorter path (`feedSmall`): the whole chunk is copied behind the pending bytes and every line is
-/// handed out from `storage`.
+/// Chunks of 8 to `smallChunk` bytes (what BLE notifications at the default MTU carry) take a
+/// shorter path (`feedSmall`, shared with `ReplyParser`): the whole chunk is copied behind the pending
+/// bytes and every line is handed out from `storage`.
 struct FramerCore {
     struct State {
         var pending = 0
@@ -40,14 +40,16 @@ struct FramerCore {
     @inline(__always)
     func feed(_ chunk: UnsafeRawBufferPointer, _ body: (FramedLine) -> Void) {
         guard let base = chunk.baseAddress else { return }
-        if chunk.count <= Self.smallChunk {
-            feedSmall(base, chunk.count, body)
+        if takesSmall(chunk.count) {
+            feedSmall(base, chunk.count) { start, stop, offset in
+                frameSmallLine(start, stop: stop, offset: offset, body)
+            }
             return
         }
         let end = base + chunk.count
         var p = base
         while p < end {
-            guard let newline = LineFramer.findNewline(p, end, readableFrom: base) else {
+            guard let newline = NewlineSearch.first(p, end, readableFrom: base) else {
                 append(p, end - p)
                 break
             }

@@ -5,12 +5,12 @@ public enum HexDecoding {
     /// Returned for input that is not seven hex digits.
     public static let invalid: UInt32 = 0xFFFF_FFFF
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let lanes: UInt64 = 0x00FF_FFFF_FFFF_FFFF  // the 7 digit bytes of a little-endian load
+    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
+    @usableFromInline static let lanes: UInt64 = 0x00FF_FFFF_FFFF_FFFF  // the 7 digit bytes of a little-endian load
 
     /// SWAR: all seven digits at once from one 8-byte little-endian load `word` whose low seven bytes
     /// are the digits (the top byte, the prefix, is ignored).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func swar(_ word: UInt64) -> UInt32 {
         let x = word & lanes
         let high: UInt64 = 0x8080_8080_8080_8080 & lanes
@@ -33,7 +33,7 @@ public enum HexDecoding {
     }
 
     /// SWAR over a pointer to at least eight readable bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func swar(at pointer: UnsafeRawPointer) -> UInt32 {
         swar(UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self)))
     }

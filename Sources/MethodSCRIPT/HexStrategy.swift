@@ -1,18 +1,18 @@
 /// How the seven digits are decoded: SWAR (the fast path) or the scalar reference.
-protocol HexStrategy {
+@usableFromInline package protocol HexStrategy {
     static func decode(_ word: UInt64, at pointer: UnsafeRawPointer, tables: DecodeTables) -> UInt32
 }
 
-enum SWARHex: HexStrategy {
-    @inline(__always)
-    static func decode(_ word: UInt64, at pointer: UnsafeRawPointer, tables: DecodeTables) -> UInt32 {
+@usableFromInline package enum SWARHex: HexStrategy {
+    @inlinable @inline(__always)
+    package static func decode(_ word: UInt64, at pointer: UnsafeRawPointer, tables: DecodeTables) -> UInt32 {
         HexDecoding.swar(word)
     }
 }
 
-enum ScalarHex: HexStrategy {
-    @inline(__always)
-    static func decode(_ word: UInt64, at pointer: UnsafeRawPointer, tables: DecodeTables) -> UInt32 {
+@usableFromInline package enum ScalarHex: HexStrategy {
+    @inlinable @inline(__always)
+    package static func decode(_ word: UInt64, at pointer: UnsafeRawPointer, tables: DecodeTables) -> UInt32 {
         var value: UInt32 = 0
         for index in 0..<7 {
             let digit = tables.hex[Int(pointer.load(fromByteOffset: index, as: UInt8.self))]

@@ -6,6 +6,8 @@
 public final class LineFramer {
     let core: FramerCore
 
+    /// A framer that keeps lines of up to `maximumLineLength` bytes whole (newline excluded); it allocates
+    /// its gather buffer here, once. `maximumLineLength` must be positive.
     public init(maximumLineLength: Int = MethodSCRIPTLimits.defaultMaximumReplyLineLength) {
         core = FramerCore(maximumLineLength: maximumLineLength)
     }
@@ -36,39 +38,6 @@ public final class LineFramer {
 
     /// Forgets an unfinished line (e.g. after a reconnect).
     public func reset() { core.reset() }
-
-    /// The first `\n` in `[start, end)`, eight bytes at a time. Bytes from `readable` (at most `start`)
-    /// may be read too: then a tail shorter than eight bytes is one load ending at `end`, with the
-    /// bytes before `start` masked off.
-    @inline(__always)
-    static func findNewline(
-        _ start: UnsafeRawPointer,
-        _ end: UnsafeRawPointer,
-        readableFrom readable: UnsafeRawPointer? = nil
-    ) -> UnsafeRawPointer? {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        var p = start
-        while end - p >= 8 {
-            let word = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) ^ (ones &* 0x0A)
-            let zero = (word &- ones) & ~word & (ones &* 0x80)
-            if zero != 0 { return p + zero.trailingZeroBitCount / 8 }
-            p += 8
-        }
-        guard p < end else { return nil }
-        if let readable, end - readable >= 8 {
-            // Bytes below `p` are made non-zero, so they neither match nor borrow into the others.
-            let skipped = 8 &- (end - p)
-            let below = (UInt64(1) &<< UInt64(truncatingIfNeeded: skipped &* 8)) &- 1
-            let word = (UInt64(littleEndian: (end - 8).loadUnaligned(as: UInt64.self)) ^ (ones &* 0x0A)) | below
-            let zero = (word &- ones) & ~word & (ones &* 0x80)
-            return zero != 0 ? end - 8 + zero.trailingZeroBitCount / 8 : nil
-        }
-        while p < end {
-            if p.load(as: UInt8.self) == 0x0A { return p }
-            p += 1
-        }
-        return nil
-    }
 }
 
 /// One line from a `LineFramer`. `bytes` is valid only during the callback that receives it.

@@ -4,6 +4,7 @@ public struct MeasurementRange: RawRepresentable, Hashable, Sendable {
     /// The index the device sent (two hex digits).
     public var rawValue: UInt8
 
+    /// The range index `rawValue` as the device sent it, high-speed bit included.
     @inline(__always)
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -22,6 +23,8 @@ public struct MeasurementRange: RawRepresentable, Hashable, Sendable {
 
 /// One range table entry: full scale in A or V, and its label (`1 mA (high speed)`).
 public struct RangeInfo: Sendable, Equatable {
+    /// The range's full scale, in A for a current range or V for a potential range.
     public let fullScale: Double
+    /// The range as the spec table names it, e.g. `1 mA (high speed)`.
     public let label: String
 }

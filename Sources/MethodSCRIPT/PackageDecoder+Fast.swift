@@ -8,14 +8,14 @@
 /// it accepts it decodes exactly as `decodeBody` does.
 extension PackageDecoder {
     /// `,1?,2??` as a little-endian word, and the mask of its fixed bytes.
-    static let metadataPattern: UInt64 = 0x0000_0032_2C00_312C
-    static let metadataMask: UInt64 = 0x0000_00FF_FF00_FFFF
+    @usableFromInline static let metadataPattern: UInt64 = 0x0000_0032_2C00_312C
+    @usableFromInline static let metadataMask: UInt64 = 0x0000_00FF_FF00_FFFF
 
     /// Decodes the variables from `start` (the byte after `P`); returns the address of the line's `\n`,
     /// or `nil` when the line needs `decodeBody` (values written to `sink` for it must then be
     /// discarded). Every read stays below `end`.
-    @inline(always)
-    static func decodeBodyFast<S: RawSampleSink>(
+    @inlinable @inline(always)
+    package static func decodeBodyFast<S: RawSampleSink>(
         _ start: UnsafeRawPointer,
         end: UnsafeRawPointer,
         tables: DecodeTables,
@@ -71,8 +71,8 @@ extension PackageDecoder {
     /// Whether both bytes of `types` are `a`…`z`, in one test: after subtracting `aa`, a byte that is
     /// a letter is below 26, so neither it nor it plus 0x66 has bit 7 set; any other byte sets bit 7
     /// in one of the two (a borrow or carry between the bytes only comes from a byte that fails).
-    @inline(__always)
-    static func areLetters(_ types: UInt16) -> Bool {
+    @inlinable @inline(__always)
+    package static func areLetters(_ types: UInt16) -> Bool {
         let offsets = types &- 0x6161
         return (offsets | (offsets &+ 0x6666)) & 0x8080 == 0
     }

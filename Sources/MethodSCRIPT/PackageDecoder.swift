@@ -36,8 +36,8 @@ public enum PackageDecoder {
     public static func maximumVariables(lineLength: Int) -> Int { lineLength / 11 + 1 }
 
     /// Runs `body` with pointers to the generated tables (hoists the table access out of loops).
-    @inline(__always)
-    static func withTables<R, E: Error>(_ body: (DecodeTables) throws(E) -> R) throws(E) -> R {
+    @inlinable @inline(__always)
+    package static func withTables<R, E: Error>(_ body: (DecodeTables) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = ValueEncoding.prefixDivisor.withUnsafeBufferPointer { divisors in
             ValueEncoding.prefixMultiplier.withUnsafeBufferPointer { multipliers in
                 ValueEncoding.hexDigit.withUnsafeBufferPointer { digits in
@@ -58,14 +58,14 @@ public enum PackageDecoder {
     }
 
     /// The bytes `     nan` as one little-endian word.
-    static let nanWord: UInt64 = 0x6E61_6E20_2020_2020
+    @usableFromInline static let nanWord: UInt64 = 0x6E61_6E20_2020_2020
 
     /// Decodes variables from `start` (the byte after `P`) up to the line end: the first `\n` or `end`.
     /// Returns the line end. Every read stays below `end`. A line that ends inside a field fails with
     /// `.truncated` at `end`; when `end` lies beyond the line (batch), the failure is at the newline
     /// and the caller turns it into `.truncated` there.
-    @inline(__always)
-    static func decodeBody<H: HexStrategy, S: RawSampleSink>(
+    @inlinable @inline(__always)
+    package static func decodeBody<H: HexStrategy, S: RawSampleSink>(
         _ start: UnsafeRawPointer,
         end: UnsafeRawPointer,
         tables: DecodeTables,
@@ -149,7 +149,7 @@ public enum PackageDecoder {
     }
 
     /// The first of the seven digits that is no hex digit (error path only).
-    static func firstBadDigit(_ digits: UnsafeRawPointer, tables: DecodeTables) -> UnsafeRawPointer {
+    @usableFromInline static func firstBadDigit(_ digits: UnsafeRawPointer, tables: DecodeTables) -> UnsafeRawPointer {
         for index in 0..<7 where tables.hex[Int(digits.load(fromByteOffset: index, as: UInt8.self))] == 0xFF {
             return digits + index
         }
@@ -158,18 +158,18 @@ public enum PackageDecoder {
 }
 
 /// Where and why decoding a package failed (turned into a located `ParseError` by the caller).
-struct PackageFailure: Error {
+@usableFromInline package struct PackageFailure: Error {
     /// The address of the offending byte.
-    let address: UInt
-    let reason: ParseError.Reason
+    @usableFromInline let address: UInt
+    @usableFromInline package let reason: ParseError.Reason
 
-    @inline(__always)
-    init(_ position: UnsafeRawPointer, _ reason: ParseError.Reason) {
+    @inlinable @inline(__always)
+    package init(_ position: UnsafeRawPointer, _ reason: ParseError.Reason) {
         self.address = UInt(bitPattern: position)
         self.reason = reason
     }
 
     /// The offending byte's index from `base`.
-    @inline(__always)
-    func index(from base: UnsafeRawPointer) -> Int { Int(bitPattern: address &- UInt(bitPattern: base)) }
+    @inlinable @inline(__always)
+    package func index(from base: UnsafeRawPointer) -> Int { Int(bitPattern: address &- UInt(bitPattern: base)) }
 }

@@ -6,8 +6,10 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
     public var offset: Int
     /// 0-based column of the offending byte in its line.
     public var column: Int
+    /// What is wrong with the line.
     public var reason: Reason
 
+    /// An error at `line` (1-based), stream byte `offset` and `column` of that line (both 0-based).
     public init(line: Int, offset: Int, column: Int, reason: Reason) {
         self.line = line
         self.offset = offset
@@ -15,6 +17,7 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// Why a reply line breaks the MethodSCRIPT reply grammar.
     public enum Reason: Hashable, Sendable {
         /// The line is longer than the limit (newline excluded); the kept raw line is its start.
         case lineTooLong(limit: Int)
@@ -48,12 +51,14 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         case notAVersion
     }
 
+    /// The location and the reason, the column counted from 1: `line 3, column 12 (byte 57): unexpected ','`.
     public var description: String {
         "line \(line), column \(column + 1) (byte \(offset)): \(reason)"
     }
 }
 
 extension ParseError.Reason: CustomStringConvertible {
+    /// The reason in words, e.g. `value is not 7 hex digits`; bytes shown as characters when printable.
     public var description: String {
         switch self {
         case .lineTooLong(let limit): "line longer than \(limit) bytes"

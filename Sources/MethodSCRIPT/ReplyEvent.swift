@@ -36,11 +36,13 @@ public enum ReplyEvent {
 
 /// An error reply of the device.
 public struct DeviceErrorReply {
+    /// The error code after the `!`.
     public let code: DeviceErrorCode
     /// What the device echoed before the `!` (often empty).
     public let echo: UnsafeRawBufferPointer
     /// The script position from `: Line N, Col M`, when given.
     public let scriptLine: Int?
+    /// The column from `Col M`, when the device gave one after `Line N`.
     public let scriptColumn: Int?
 }
 
@@ -51,6 +53,7 @@ public struct LineLocation: Hashable, Sendable {
     /// Byte offset of the line's first byte.
     public let offset: Int
 
+    /// The location of the line numbered `line` (from 1) that starts at stream byte `offset`.
     public init(line: Int, offset: Int) {
         self.line = line
         self.offset = offset

@@ -123,7 +123,7 @@ extension ReplyParser {
     }
 
     /// `[echo]!XXXX` then the end or `:` and context (`Line N, Col M` is picked out when present).
-    static func errorReply(_ bytes: UnsafeRawBufferPointer) -> DeviceErrorReply? {
+    @usableFromInline package static func errorReply(_ bytes: UnsafeRawBufferPointer) -> DeviceErrorReply? {
         var index = 0
         while index < bytes.count {
             defer { index += 1 }

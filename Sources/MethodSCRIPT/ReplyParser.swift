@@ -33,6 +33,8 @@ public final class ReplyParser {
         var versionLines = 0
     }
 
+    /// A parser for reply lines of up to `maximumLineLength` bytes (newline excluded); a longer line is
+    /// reported as `.malformed` with `.lineTooLong`. Its line and sample buffers are allocated here, once.
     public init(maximumLineLength: Int = MethodSCRIPTLimits.defaultMaximumReplyLineLength) {
         framer = FramerCore(maximumLineLength: maximumLineLength)
         let capacity = PackageDecoder.maximumVariables(lineLength: maximumLineLength)
@@ -59,7 +61,7 @@ public final class ReplyParser {
     /// Feeds one chunk of the stream.
     public func feed(_ chunk: UnsafeRawBufferPointer, _ handler: (ReplyEvent, LineLocation) -> Void) {
         guard let base = chunk.baseAddress else { return }
-        if chunk.count >= 8 && chunk.count <= FramerCore.smallChunk {
+        if framer.takesSmall(chunk.count) {
             feedSmall(base, chunk.count, handler)
         } else {
             feedGeneral(chunk, handler)

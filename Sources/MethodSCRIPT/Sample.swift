@@ -13,6 +13,8 @@ public struct Sample: Hashable, Sendable {
     /// The value was sent with the `i` (integer) prefix.
     public var isInteger: Bool
 
+    /// A value with its metadata; by default it carries none (status `.ok`, no range, no noise) and is not
+    /// an integer.
     public init(
         variable: VariableType,
         value: Double,

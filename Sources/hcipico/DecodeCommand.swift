@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MethodSCRIPT
+import SystemPackage
 
 /// `hcipico decode [FILE|-]`: a MethodSCRIPT device transcript → a table, CSV or JSON Lines.
 struct DecodeCommand: ParsableCommand {
@@ -37,18 +38,18 @@ struct DecodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         if file == "-" {
-            descriptor = STDIN_FILENO
+            descriptor = .standardInput
         } else {
-            descriptor = open(file, O_RDONLY)
-            guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
-                FileHandle.standardError.write(Data("hcipico decode: cannot open \(file): \(reason)\n".utf8))
+            do {
+                descriptor = try FileDescriptor.open(FilePath(file), .readOnly, options: [.closeOnExec])
+            } catch {
+                FileHandle.standardError.write(Data("hcipico decode: cannot open \(file): \(error)\n".utf8))
                 throw ExitStatus.badInput.exitCode
             }
         }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        defer { if descriptor != .standardInput { try? descriptor.close() } }
         let format: Format = csv ? .csv : jsonl ? .jsonl : .table
         let writer: DecodeWriter
         do {
@@ -63,11 +64,11 @@ struct DecodeCommand: ParsableCommand {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         defer { chunk.deallocate() }
         while true {
-            let count = read(descriptor, chunk.baseAddress, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                let reason = String(cString: strerror(errno))
-                FileHandle.standardError.write(Data("hcipico decode: cannot read \(file): \(reason)\n".utf8))
+            let count: Int
+            do {
+                count = try descriptor.read(into: chunk)
+            } catch {
+                FileHandle.standardError.write(Data("hcipico decode: cannot read \(file): \(error)\n".utf8))
                 throw ExitStatus.badInput.exitCode
             }
             if count == 0 { break }

@@ -1,4 +1,5 @@
 import BLEHost
+import BLELinux
 import PicoSimulator
 
 extension DeviceLink {
@@ -12,10 +13,10 @@ extension DeviceLink {
         seed: UInt64? = nil,
         mtu: Int = ATTBearer.maximumMTU
     ) async throws(Failure) -> DeviceLink {
-        let host: InProcessATTTransport
+        let host: UnixSocketATTTransport
         let close: @Sendable () -> Void
         do {
-            let (hostEnd, deviceEnd) = try InProcessATTTransport.makePair()
+            let (hostEnd, deviceEnd) = try UnixSocketATTTransport.makePair()
             host = hostEnd
             let device: any ATTTransport =
                 fault != nil || trace ? SimulatorProbe(wrapping: deviceEnd, fault: fault, trace: trace) : deviceEnd

@@ -1,6 +1,7 @@
 import BLEHost
 import BLELinux
 import BLEWire
+import Logging
 
 /// An open link to one device, whatever reaches it: a simulator in this process, the kernel's L2CAP LE
 /// socket, or hcipico's own HCI host. Every command talks to the `client`; `path` says what carries it
@@ -134,7 +135,7 @@ struct DeviceLink {
                 }
             }
             let att: any ATTTransport =
-                capture.map { BTSnoopATTCapture(wrapping: socket, writer: $0, handle: socket.connectionHandle) }
+                capture.map { BTSnoopATTCapture(wrapping: socket, into: $0, handle: socket.connectionHandle) }
                 ?? socket
             let client = try await gattClient(over: att, name: address.description, capture: capture, mtu: mtu)
             if security?.mode == .auto {
@@ -155,12 +156,16 @@ struct DeviceLink {
                 capture?.close()
                 throw Failure(description: error.message, status: error.exitStatus)
             }
-            let host = HCIHost(transport: capture.map { BTSnoopCaptureTransport(wrapping: hci, writer: $0) } ?? hci)
+            let host = HCIHost(transport: capture.map { BTSnoopCaptureTransport(wrapping: hci, into: $0) } ?? hci)
             let connection: HCIConnection
             let controller: HCIControllerInfo
             do {
                 controller = try await host.start()
+                Self.logger.debug(
+                    "\(transport): controller \(controller.publicAddress), HCI version \(controller.hciVersion), manufacturer 0x\(String(controller.manufacturer, radix: 16))"
+                )
                 connection = try await host.connect(to: address, timeout: timeout)
+                Self.logEvents(of: connection, name: address.description)
             } catch {
                 await host.shutdown()
                 capture?.close()
@@ -193,6 +198,18 @@ struct DeviceLink {
                 capture?.close()
                 throw error
             }
+        }
+    }
+
+    /// Diagnostics of the links this process opens (`--log-level`, `-v`).
+    static let logger = Logger(label: "hcipico.link")
+
+    /// With `-v`: each change on a link of our own host (parameters, data length, PHY, the
+    /// disconnection) as it happens.
+    private static func logEvents(of connection: HCIConnection, name: String) {
+        guard logger.logLevel <= .debug else { return }
+        Task {
+            for await event in connection.events { logger.debug("\(name): \(event)") }
         }
     }
 

@@ -15,6 +15,7 @@ struct HCIPico: AsyncParsableCommand {
     )
 
     static func main() async {
+        LineLogHandler.bootstrap()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, let suggestion = suggestion(for: first) {
             StandardError.report("'\(first)' is not a command; did you mean '\(suggestion)'? (see 'hcipico --help')")

@@ -35,7 +35,9 @@ final class HostLinkSecurity: Sendable {
         let upfront = request.mode.upfront
         if let bond, !request.forcePairing, upfront.map({ $0.isMet(by: bond) }) ?? true {
             do throws(SecurityError) {
+                DeviceLink.logger.debug("\(peer): encrypting with the bond in \(store.path) (\(bond.level))")
                 try await connection.startEncryption(bond)
+                DeviceLink.logger.debug("\(peer): encrypted (\(connection.encryption.map { "\($0.level)" } ?? "?"))")
                 return
             } catch  where error.isStaleBond && request.mode == .auto && connection.disconnectReason == nil {
                 StandardError.report("\(peer): \(error); forgetting the bond and pairing again (--security auto)")
@@ -94,6 +96,7 @@ final class HostLinkSecurity: Sendable {
     private func pair(_ requirement: SecurityRequirement) async throws(DeviceLink.Failure) {
         let outcome: PairingOutcome
         let options = request.pairingOptions(requirement)
+        DeviceLink.logger.debug("\(peer): pairing for \(requirement), as \(options.ioCapability)")
         do throws(SecurityError) {
             outcome = try await connection.pair(options)
         } catch {

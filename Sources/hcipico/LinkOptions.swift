@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLELinux
+import PicoLink
 
 /// The DEVICE argument and the options that say how to reach it, shared by every command that talks
 /// to a device: `sim[:KIND]`, or an address over the kernel path or hcipico's own HCI host.
@@ -57,6 +58,8 @@ struct LinkOptions: ParsableArguments {
     @Flag(help: .hidden)
     var simTrace = false
 
+    @OptionGroup var log: LogOptions
+
     func validate() throws {
         guard timeout > 0 && timeout <= 3600 else { throw ValidationError("--timeout must be in (0, 3600] seconds") }
         if try target().isSimulator && btsnoop != nil {
@@ -79,8 +82,10 @@ struct LinkOptions: ParsableArguments {
         try DeviceTarget.parse(device, random: random, adapter: adapter, transport: transport)
     }
 
-    /// What these options ask for, as a value a command's work task can carry.
+    /// What these options ask for, as a value a command's work task can carry (and, from here on,
+    /// diagnostics at `--log-level` on standard error).
     func request(forcePairing: Bool = false) throws(DeviceLink.Failure) -> LinkRequest {
+        log.apply()
         do {
             return LinkRequest(
                 target: try target(),
@@ -136,5 +141,27 @@ struct LinkRequest: Sendable {
             security: security,
             mtu: mtu
         )
+    }
+}
+
+extension LinkRequest {
+    /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed).
+    func openPico() async throws(DeviceLink.Failure) -> (link: DeviceLink, session: PicoSession) {
+        let opened = try await open()
+        do {
+            let session = try await PicoSession.open(client: opened.client, name: opened.name)
+            return (opened, session)
+        } catch {
+            await opened.close()
+            let hint = SecurityHint.suffix(for: error, mode: security?.mode)
+            throw DeviceLink.Failure(description: "\(opened.name): \(error)\(hint)", status: error.exitStatus)
+        }
+    }
+}
+
+extension LinkOptions {
+    /// Opens the link and the EmStat Pico session on it.
+    func openPico() async throws(DeviceLink.Failure) -> (link: DeviceLink, session: PicoSession) {
+        try await request().openPico()
     }
 }

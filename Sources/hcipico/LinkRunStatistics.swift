@@ -1,3 +1,4 @@
+import BLEDiagnostics
 import BLEHost
 import Synchronization
 

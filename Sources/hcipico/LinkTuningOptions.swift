@@ -1,5 +1,7 @@
 import ArgumentParser
+import BLEDiagnostics
 import BLEHost
+import RigCore
 
 /// `--link` and `--stats`, shared by every command that holds a device link: add
 /// `@OptionGroup var tuning: LinkTuningOptions`, then `let run = tuning.apply(to: link)` once the
@@ -48,7 +50,7 @@ struct LinkTuningPlan: Sendable {
     func apply(to link: DeviceLink) -> LinkRunStatistics? {
         guard request != nil || stats else { return nil }
         let arrivals = NotificationArrivals()
-        if stats { link.client.recordArrivals(into: arrivals) }
+        if stats { link.client.observeNotifications(arrivals) }
         return LinkRunStatistics(link: link, request: request, arrivals: stats ? arrivals : nil)
     }
 }

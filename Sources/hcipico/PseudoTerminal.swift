@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -6,11 +7,12 @@ import Glibc
 
 /// A pseudo-terminal in raw mode for programs that expect a serial port: the bridge holds the master
 /// side, the program opens `path`. The bridge also keeps the slave side open, so that the master does
-/// not report EIO between programs opening and closing the port.
+/// not report EIO between programs opening and closing the port. Descriptors are swift-system's; the
+/// pty calls and termios, which it does not offer, are made directly.
 struct PseudoTerminal {
-    let master: Int32
+    let master: FileDescriptor
     let path: String
-    private let slave: Int32
+    private let slave: FileDescriptor
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -44,36 +46,40 @@ struct PseudoTerminal {
 
     init() throws(Failure) {
         let functions = try Functions()
-        let master = functions.openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw Failure(description: "posix_openpt: \(String(cString: strerror(errno)))") }
-        guard functions.grantpt(master) == 0, functions.unlockpt(master) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(master)
+        let raw = functions.openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard raw >= 0 else { throw Failure(description: "posix_openpt: \(Errno(rawValue: errno))") }
+        let master = FileDescriptor(rawValue: raw)
+        guard functions.grantpt(raw) == 0, functions.unlockpt(raw) == 0 else {
+            let reason = Errno(rawValue: errno)
+            try? master.close()
             throw Failure(description: "grantpt/unlockpt: \(reason)")
         }
         var name = [CChar](repeating: 0, count: 128)
-        guard functions.ptsname(master, &name, name.count) == 0 else {
-            Glibc.close(master)
+        guard functions.ptsname(raw, &name, name.count) == 0 else {
+            try? master.close()
             throw Failure(description: "ptsname_r failed")
         }
         let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard slave >= 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(master)
-            throw Failure(description: "\(path): \(reason)")
+        let slave: FileDescriptor
+        do {
+            // O_NOCTTY has no name in swift-system: it is given by value.
+            let options: FileDescriptor.OpenOptions = [.closeOnExec, .init(rawValue: O_NOCTTY)]
+            slave = try FileDescriptor.open(FilePath(path), .readWrite, options: options)
+        } catch {
+            try? master.close()
+            throw Failure(description: "\(path): \(error)")
         }
         var settings = termios()
-        tcgetattr(slave, &settings)
+        tcgetattr(slave.rawValue, &settings)
         cfmakeraw(&settings)
-        tcsetattr(slave, TCSANOW, &settings)
+        tcsetattr(slave.rawValue, TCSANOW, &settings)
         self.master = master
         self.path = path
         self.slave = slave
     }
 
     func close() {
-        Glibc.close(slave)
-        Glibc.close(master)
+        try? slave.close()
+        try? master.close()
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEDiagnostics
 import BLEHost
 import BLEWire
 import Foundation

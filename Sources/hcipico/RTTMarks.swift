@@ -1,3 +1,4 @@
+import BLEDiagnostics
 import Synchronization
 
 /// The process CPU time and the wall clock read at the start and the end of the timed round trips

@@ -38,6 +38,8 @@ struct RigCommand: AsyncParsableCommand {
     @Flag(help: "Check the config and exit (0 when it is good).")
     var check = false
 
+    @OptionGroup var log: LogOptions
+
     func validate() throws {
         if let duration, DurationText.seconds(duration) == nil {
             throw ValidationError("--for '\(duration)' is not a duration (30s, 10m, 2h)")
@@ -60,7 +62,7 @@ struct RigCommand: AsyncParsableCommand {
             StandardError.report("\(self.config): \(error)")
             throw ExitStatus.badInput.exitCode
         }
-        LoggingSystem.bootstrap { RigLogHandler(label: $0) }
+        log.apply()
         let logger = Logger(label: "hcipico.rig")
         // Signals are caught from here on: one that comes while the journal opens or the status server
         // starts is kept, and ends the rig cleanly as soon as it runs.

@@ -147,7 +147,7 @@ struct RigConnector: DeviceConnector {
     private func simulator(_ device: DeviceConfig) async throws -> RigLink {
         var configuration: SimulatedPicoConfiguration = device.realTime ? SimulatedPicoConfiguration() : .fast
         configuration.serialNumber = "SIM-" + device.name.uppercased()
-        let (host, deviceEnd) = try InProcessATTTransport.makePair()
+        let (host, deviceEnd) = try UnixSocketATTTransport.makePair()
         let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
         try peripheral.start()
         do {

@@ -30,4 +30,7 @@ final class RigLinkTuning: Sendable {
 
     /// Stops a tuning still in progress (the link is closing).
     func cancel() { state.withLock { $0.task?.cancel() } }
+
+    /// Returns once the tuning has ended, done or cancelled.
+    func ended() async { await state.withLock { $0.task }?.value }
 }

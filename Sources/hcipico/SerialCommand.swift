@@ -64,8 +64,8 @@ struct SerialCommand: AsyncParsableCommand {
             StandardError.report("cannot open a pseudo-terminal: \(error)")
             throw ExitStatus.failure.exitCode
         }
-        let input = ByteStream(descriptor: terminal?.master ?? 0)
-        let output = ByteStream(descriptor: terminal?.master ?? 1)
+        let input = ByteStream(descriptor: terminal?.master.rawValue ?? 0)
+        let output = ByteStream(descriptor: terminal?.master.rawValue ?? 1)
         let request: LinkRequest
         do {
             request = try link.request()

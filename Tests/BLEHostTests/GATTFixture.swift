@@ -33,7 +33,7 @@ struct GATTFixture {
         var all: [[UInt8]] { values.withLock { $0 } }
     }
 
-    static func make(mtu: Int, clock: any ATTClock = ManualATTClock()) async throws -> GATTFixture {
+    static func make(mtu: Int, clock: any DeadlineClock = ManualDeadlineClock()) async throws -> GATTFixture {
         let (clientEnd, serverEnd) = try SocketPairATTTransport.makePair()
         let database = GATTDatabase()
         let received = Received()

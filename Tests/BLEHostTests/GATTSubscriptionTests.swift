@@ -48,6 +48,20 @@ import Testing
         #expect(seen == (0..<100).map { [UInt8($0), 0xA5] })
     }
 
+    @Test(.timeLimit(.minutes(1))) func unsubscribingFinishesTheStreamAfterWhatCameBefore() async throws {
+        let link = try await GATTFixture.make(mtu: 247)
+        let tx = try await link.characteristic(GATTFixture.tx)
+        let stream = try await link.client.notifications(of: tx)
+        for index in 0..<3 { try link.server.notify(tx.valueHandle, value: [UInt8(index)]) }
+        // A write request behind the notifications: once it is answered, all three have been delivered.
+        _ = try await link.client.read(tx.valueHandle + 1)
+        try await link.client.unsubscribe(stream.subscription)
+        #expect(!link.server.isSubscribed(tx.valueHandle, .notifications))
+        var seen: [[UInt8]] = []
+        for try await value in stream { seen.append(value) }  // ends: the loop would hang otherwise
+        #expect(seen == [[0], [1], [2]])
+    }
+
     @Test(arguments: testMTUs) func indicationsAreConfirmed(mtu: Int) async throws {
         let link = try await GATTFixture.make(mtu: mtu)
         let tx = try await link.characteristic(GATTFixture.tx)
@@ -131,8 +145,8 @@ import Testing
         let writer = Task {
             for index in 0..<5 { try await client.writeWithoutResponse([UInt8(index)], to: rx, pacing: credits) }
         }
-        #expect(await eventually(.seconds(30)) { credits.available == 0 && link.received.all.count == 2 })
-        try await Task.sleep(for: .milliseconds(30))
+        // The third write waits for a credit: the state in which it could have gone out.
+        #expect(await eventually(.seconds(30)) { credits.waitingCount == 1 && link.received.all.count == 2 })
         #expect(link.received.all.count == 2, "no third write without a credit")
         credits.grant(3)
         try await writer.value
@@ -141,8 +155,8 @@ import Testing
 
         let line = GATTFlowControlPacing(clearToSend: false)
         let held = Task { try await client.writeWithoutResponse([0x42], to: rx, pacing: line) }
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(link.received.all.count == 5)
+        #expect(await eventually(.seconds(30)) { line.waitingCount == 1 })
+        #expect(link.received.all.count == 5, "held while the line is closed")
         [UInt8(1)].withUnsafeBytes { line.update(fromFlowControlValue: $0) }
         try await held.value
         #expect(await eventually(.seconds(30)) { link.received.all.last == [0x42] })
@@ -150,7 +164,7 @@ import Testing
         // A write waiting for the line fails, not hangs, when the link goes.
         line.setClearToSend(false)
         let stuck = Task { try await client.writeWithoutResponse([0x43], to: rx, pacing: line) }
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually(.seconds(30)) { line.waitingCount == 1 })
         link.client.bearer.close()
         await #expect(throws: GATTError.disconnected(.closed)) { try await stuck.value }
     }

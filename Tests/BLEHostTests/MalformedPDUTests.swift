@@ -10,7 +10,7 @@ import Testing
     func makeServer() async throws -> (GATTFixture, RecordingPeer) {
         let (serverEnd, peerEnd) = try SocketPairATTTransport.makePair()
         let link = try await GATTFixture.make(mtu: 23)
-        let bearer = ATTBearer(transport: serverEnd, clock: ManualATTClock())
+        let bearer = ATTBearer(transport: serverEnd, clock: ManualDeadlineClock())
         _ = GATTServer(database: link.database, bearer: bearer)
         try bearer.start()
         return (link, try RecordingPeer(peerEnd))
@@ -76,16 +76,19 @@ import Testing
             if isRequest || pdu[0] == 0x1D && pdu.count >= 3 { requests += 1 }
             try peer.send(pdu)
         }
-        _ = await peer.waitForPDUs(requests)
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(peer.received.count == requests, "exactly one answer per request")
+        // A last, well-formed Read Request: the server answers in order, so once its answer is in, any
+        // answer too many to the random PDUs would be in before it.
+        try peer.send([0x0A, 0x01, 0x00])
+        let answers = await peer.waitForPDUs(requests + 1)
+        #expect(answers.last?.first == 0x0B, "the last answer is the marker's Read Response")
+        #expect(peer.received.count == requests + 1, "exactly one answer per request")
         #expect(peer.closeReason == nil)
         #expect(link.database.count > 0)
     }
 
     @Test func clientRejectsMalformedResponsesAndSurvives() async throws {
         let (clientEnd, peerEnd) = try SocketPairATTTransport.makePair()
-        let bearer = ATTBearer(transport: clientEnd, clock: ManualATTClock())
+        let bearer = ATTBearer(transport: clientEnd, clock: ManualDeadlineClock())
         let client = GATTClient(bearer: bearer)
         try bearer.start()
         let peer = try RecordingPeer(peerEnd)

@@ -10,7 +10,7 @@ import Testing
     /// A client (MTU 23, no exchange) on one end, a raw peer answering by hand on the other.
     func makeClient() async throws -> (GATTClient, RecordingPeer) {
         let (local, remote) = try SocketPairATTTransport.makePair()
-        let client = try await GATTClient.connect(transport: local, mtu: 23, clock: ManualATTClock())
+        let client = try await GATTClient.connect(transport: local, mtu: 23, clock: ManualDeadlineClock())
         return (client, try RecordingPeer(remote))
     }
 

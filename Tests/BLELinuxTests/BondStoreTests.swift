@@ -49,6 +49,20 @@ import Testing
         }
     }
 
+    @Test func aPublicIdentityStaysPublicAndANewAddressWithTheSameIdentityReplacesTheBond() throws {
+        try withFolder { folder in
+            let store = BondStore(directory: folder, controller: Self.controller)
+            var bond = Self.bond(1)
+            bond.peer = BluetoothAddress("F0:11:22:33:44:57", type: .publicIdentity)!
+            try store.save(bond)
+            #expect(try store.load().map(\.peer.type) == [.public], "reloaded as the kind of address it is")
+            var again = Self.bond(2)
+            again.peer = BluetoothAddress("4A:11:22:33:44:58", type: .random)!
+            try store.save(again)
+            #expect(try store.load() == [again], "same identity address: the earlier bond is replaced")
+        }
+    }
+
     @Test func aStoreOthersCanReadIsRefusedAndAMalformedOneIsNamed() throws {
         try withFolder { folder in
             let store = BondStore(directory: folder, controller: Self.controller)

@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import Testing
 
@@ -11,27 +12,13 @@ import Testing
     static func piped(_ input: String, _ arguments: [String] = []) throws -> (run: ProgramRun, directory: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try builtHCIPico())
-        process.arguments = ["console", "sim", "--fast"] + arguments
-        process.currentDirectoryURL = directory
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let run = ProgramRun(
-            status: process.terminationStatus,
-            stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self)
+        let outcome = try TestProgram.run(
+            try builtHCIPico(),
+            ["console", "sim", "--fast"] + arguments,
+            in: directory,
+            input: Array(input.utf8)
         )
+        let run = ProgramRun(status: outcome.status, stdout: outcome.outputText, stderr: outcome.errorText)
         return (run, directory)
     }
 

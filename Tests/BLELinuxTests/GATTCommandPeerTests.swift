@@ -83,21 +83,16 @@ struct GATTCommandPeerTests {
     @Test func everySignalTurnsTheSubscriptionOffAtThePeer() async throws {
         try await Self.withEchoPeer { peer, link, binary in
             for (number, (signal, status)) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)].enumerated() {
-                let program = try #require(
-                    RunningProgram(
-                        binary,
-                        link + ["subscribe", Self.vspTX, "--write-to", Self.vspRX, "--write", "68656c6c6f"]
-                    )
+                let program = try TestProgram(
+                    binary,
+                    link + ["subscribe", Self.vspTX, "--write-to", Self.vspRX, "--write", "68656c6c6f"]
                 )
-                let deadline = ContinuousClock.now + .seconds(30)
-                while !program.stdout.contains("68656c6c6f") && ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
+                _ = await program.waitAsync(until: { program.outputText.contains("68656c6c6f") })
                 let sent = ContinuousClock.now
-                program.signal(signal)
-                let exit = program.wait()
+                program.send(signal)
+                let outcome = await program.finishAsync()
                 let took = ContinuousClock.now - sent
-                #expect(exit == status, "\(program.stderr)")
+                #expect(outcome.status == status, "\(outcome.errorText)")
                 #expect(took < .seconds(2), "took \(took)")
                 // The peer reports what it handled as it goes: wait (bounded) for the turn-off and the
                 // disconnection of this connection.

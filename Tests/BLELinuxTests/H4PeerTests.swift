@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Glibc
 import Synchronization
@@ -51,12 +52,12 @@ struct H4PeerTests {
         try [UInt8]([0x03, 0x0C, 0x00]).withTypedBytes { bytes throws(TransportError) in
             try transport.send(.command, bytes)
         }
-        #expect(eventually { events.complete(0x0C03) != nil }, "Reset answered")
+        #expect(eventuallyBlocking { events.complete(0x0C03) != nil }, "Reset answered")
         #expect(events.complete(0x0C03) == [0x00])
         try [UInt8]([0x09, 0x10, 0x00]).withTypedBytes { bytes throws(TransportError) in
             try transport.send(.command, bytes)
         }
-        #expect(eventually { events.complete(0x1009) != nil }, "Read BD_ADDR answered")
+        #expect(eventuallyBlocking { events.complete(0x1009) != nil }, "Read BD_ADDR answered")
         let address = try #require(events.complete(0x1009))
         #expect(address.count == 7)
         #expect(address.first == 0x00)

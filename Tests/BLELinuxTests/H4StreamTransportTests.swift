@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Glibc
 import Synchronization
@@ -59,7 +60,7 @@ import Testing
             put(controller, Array(Self.stream[cut.0..<cut.1]))
             usleep(2000)
         }
-        #expect(eventually { packets.packets.count == 3 })
+        #expect(eventuallyBlocking { packets.packets.count == 3 })
         #expect(packets.packets == [Array(Self.stream[0..<7]), Array(Self.stream[7..<17]), Array(Self.stream[17...])])
         // Reset goes out as indicator 0x01 and the packet, in one piece.
         try [UInt8]([0x03, 0x0C, 0x00]).withTypedBytes { bytes throws(TransportError) in
@@ -81,7 +82,7 @@ import Testing
         try transport.start(receive: packets.received, closed: packets.closed)
         put(controller, Array(Self.stream[0..<7]))
         close(controller)
-        #expect(eventually { !packets.closes.isEmpty })
+        #expect(eventuallyBlocking { !packets.closes.isEmpty })
         #expect(packets.packets == [Array(Self.stream[0..<7])])
         #expect(packets.closes == [.disconnected(reason: nil)])
     }
@@ -95,7 +96,7 @@ import Testing
         let packets = Packets()
         try transport.start(receive: packets.received, closed: packets.closed)
         put(controller, Array(Self.stream[0..<7]) + [0x09, 0x00])
-        #expect(eventually { !packets.closes.isEmpty })
+        #expect(eventuallyBlocking { !packets.closes.isEmpty })
         #expect(packets.packets.count == 1)
         #expect(packets.closes == [.framing("H4 stream byte 7: 0x09 is not a packet indicator")])
     }
@@ -141,7 +142,7 @@ import Testing
         let packets = Packets()
         try transport.start(receive: packets.received, closed: packets.closed)
         put(master, Array(Self.stream[0..<7]))
-        #expect(eventually { packets.packets.count == 1 })
+        #expect(eventuallyBlocking { packets.packets.count == 1 })
         #expect(packets.packets.first == Array(Self.stream[0..<7]))
         transport.close()
     }

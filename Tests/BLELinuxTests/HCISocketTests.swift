@@ -16,8 +16,12 @@ import Testing
 
     static func socket() throws -> (HCISocket, CInt) {
         let (ours, theirs) = socketPair()
-        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
-        return (try HCISocket.running(adapter: adapter, link: link), theirs)
+        let link = try DescriptorChannel(
+            socket: OwnedDescriptor(rawValue: ours),
+            name: "test-hci",
+            receiveCapacity: 1024
+        )
+        return (try HCISocket.running(adapter: adapter, channel: link), theirs)
     }
 
     @Test func commandCompleteAnswersTheCommand() async throws {

@@ -33,8 +33,12 @@ import Testing
     @Test func lowLatencyOverTheRawSocket() async throws {
         let (ours, kernel) = socketPair()
         defer { close(kernel) }
-        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
-        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, link: link)
+        let link = try DescriptorChannel(
+            socket: OwnedDescriptor(rawValue: ours),
+            name: "test-hci",
+            receiveCapacity: 1024
+        )
+        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link)
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .seconds(5))
         var tuner = LinkTuner()
         tuner.eventTimeout = .seconds(5)
@@ -90,8 +94,12 @@ import Testing
     @Test func aSilentControllerAndAClosedSocketAreReported() async throws {
         let (ours, kernel) = socketPair()
         defer { close(kernel) }
-        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-hci", receiveCapacity: 1024)
-        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, link: link)
+        let link = try DescriptorChannel(
+            socket: OwnedDescriptor(rawValue: ours),
+            name: "test-hci",
+            receiveCapacity: 1024
+        )
+        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link)
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .milliseconds(100))
         await #expect(throws: LinkTuningFailure.noAnswer(opcode: 0x2003, waited: .milliseconds(100))) {
             _ = try await target.exchange(HCILEReadLocalSupportedFeatures(), awaiting: nil, eventTimeout: .zero)

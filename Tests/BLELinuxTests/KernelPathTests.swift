@@ -1,5 +1,6 @@
 import BLEHost
 import BLEWire
+import Foundation
 import Glibc
 import Synchronization
 import Testing
@@ -186,7 +187,7 @@ struct KernelPathTests {
     /// The kernel path's `--btsnoop`: ATT PDUs wrapped as ACL on CID 4 (datalink 1002), the write of
     /// "kernel" sent and its echo received, in that order.
     func checkATTCapture(_ path: String) throws {
-        let bytes = RunningProgram.contents(path)
+        let bytes = (FileManager.default.contents(atPath: path)).map { Array($0) } ?? []
         try #require(!bytes.isEmpty, "no capture at \(path)")
         let records = try bytes.withUnsafeBytes { raw in try BTSnoopRecord.parseFile(raw) }
         let att = records.filter { $0.indicator == .acl && $0.packet.count >= 9 }

@@ -6,7 +6,7 @@ import Testing
 
 /// One read per wake while packets come one at a time, draining again when they come in bursts.
 @Suite struct ReadPacingTests {
-    typealias Trace = PacketLinkTraceTests
+    typealias Trace = DescriptorChannelTraceTests
 
     @Test func aSinglePacketPerWakeStopsTheReadThatOnlyReturnsEAGAIN() throws {
         let kernel = Trace.script([

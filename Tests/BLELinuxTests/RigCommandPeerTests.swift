@@ -173,14 +173,17 @@ struct RigCommandPeerTests {
             in: directory
         )
         let binary = try builtHCIPico()
-        let rig = try #require(RunningProgram(binary, ["rig", configPath]))
-        #expect(await eventually(.seconds(60)) { rig.stderr.contains("pico-1: run 1 complete") }, "\(rig.stderr)")
+        let rig = try TestProgram(binary, ["rig", configPath])
+        #expect(await eventually(.seconds(60)) { rig.errorText.contains("pico-1: run 1 complete") }, "\(rig.errorText)")
         // Run 2 has started at once (continuous); the controller and the peripheral go away mid-run,
         // then come back on the same port.
         try await Task.sleep(for: .milliseconds(500))
         let port = peer.port
         peer.stop()
-        #expect(await eventually(.seconds(30)) { rig.stderr.contains("pico-1: run 2 incomplete") }, "\(rig.stderr)")
+        #expect(
+            await eventually(.seconds(30)) { rig.errorText.contains("pico-1: run 2 incomplete") },
+            "\(rig.errorText)"
+        )
         peer = try await BumblePeer.start(
             script: script,
             arguments: arguments + ["--listen", "127.0.0.1:\(port)"],
@@ -188,12 +191,12 @@ struct RigCommandPeerTests {
         )
         #expect(
             await eventually(.seconds(90)) {
-                rig.stderr.contains("pico-1: connected") && rig.stderr.contains("run 3 complete")
+                rig.errorText.contains("pico-1: connected") && rig.errorText.contains("run 3 complete")
             },
-            "\(rig.stderr)"
+            "\(rig.errorText)"
         )
-        rig.signal(SIGTERM)
-        #expect(rig.wait() == 143, "\(rig.stderr)")
+        rig.send(SIGTERM)
+        #expect(rig.finish().status == 143, "\(rig.errorText)")
         let runs = try #require(
             runProgram(binary, ["runs", directory.appendingPathComponent("away.sqlite").path, "--json"])
         )
@@ -232,29 +235,29 @@ struct RigCommandPeerTests {
             in: directory
         )
         let binary = try builtHCIPico()
-        let rig = try #require(RunningProgram(binary, ["rig", configPath]))
-        #expect(await eventually(.seconds(60)) { rig.stderr.contains("pico-1: run 1 complete") }, "\(rig.stderr)")
+        let rig = try TestProgram(binary, ["rig", configPath])
+        #expect(await eventually(.seconds(60)) { rig.errorText.contains("pico-1: run 1 complete") }, "\(rig.errorText)")
         // Mid-run 2 the controller hangs: nothing crosses its HCI either way.
         try await Task.sleep(for: .milliseconds(500))
         kill(peer.processIdentifier, SIGUSR1)
         #expect(await peer.waitForEvent(containing: "\"muted\"") != nil)
         #expect(
-            await eventually(.seconds(60)) { rig.stderr.contains("controller on \(transport) stopped answering") },
-            "\(rig.stderr)"
+            await eventually(.seconds(60)) { rig.errorText.contains("controller on \(transport) stopped answering") },
+            "\(rig.errorText)"
         )
         kill(peer.processIdentifier, SIGUSR2)
         #expect(await peer.waitForEvent(containing: "\"unmuted\"") != nil)
-        let resetAt = rig.stderr.count
+        let resetAt = rig.errorText.count
         #expect(
             await eventually(.seconds(90)) {
-                rig.stderr.dropFirst(resetAt).contains("pico-1: connected")
-                    && rig.stderr.dropFirst(resetAt).contains("complete, 101 packages committed")
+                rig.errorText.dropFirst(resetAt).contains("pico-1: connected")
+                    && rig.errorText.dropFirst(resetAt).contains("complete, 101 packages committed")
             },
-            "\(rig.stderr)"
+            "\(rig.errorText)"
         )
-        rig.signal(SIGTERM)
-        #expect(rig.wait() == 143, "\(rig.stderr)")
-        #expect(rig.stdout.contains("adapter: controller on \(transport): 1 reset"), "\(rig.stdout)")
+        rig.send(SIGTERM)
+        #expect(rig.finish().status == 143, "\(rig.errorText)")
+        #expect(rig.outputText.contains("adapter: controller on \(transport): 1 reset"), "\(rig.outputText)")
         let runs = try #require(
             runProgram(binary, ["runs", directory.appendingPathComponent("hung.sqlite").path, "--json"])
         )

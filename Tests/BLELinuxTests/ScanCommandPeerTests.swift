@@ -102,19 +102,15 @@ struct ScanCommandPeerTests {
             try? FileManager.default.removeItem(atPath: capture)
         }
         for (signal, timeout, expected) in [(SIGINT, "0", Int32(0)), (SIGTERM, "30", Int32(143))] {
-            let running = try #require(
-                RunningProgram(
-                    try builtHCIPico(),
-                    ["scan", "--json", "--transport", "tcp:127.0.0.1:\(peer.port)", "--timeout", timeout]
-                )
+            let running = try TestProgram(
+                try builtHCIPico(),
+                ["scan", "--json", "--transport", "tcp:127.0.0.1:\(peer.port)", "--timeout", timeout]
             )
-            for _ in 0..<500 where running.stdout.split(separator: "\n").count < 2 {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            running.signal(signal)
-            let status = running.wait()
-            #expect(status == expected, "signal \(signal): \(running.stderr)")
-            #expect(running.stdout.split(separator: "\n").count == 2, "\(running.stdout)")
+            _ = await running.waitAsync(until: { running.outputText.split(separator: "\n").count >= 2 })
+            running.send(signal)
+            let outcome = await running.finishAsync()
+            #expect(outcome.status == expected, "signal \(signal): \(outcome.errorText)")
+            #expect(outcome.outputText.split(separator: "\n").count == 2, "\(outcome.outputText)")
         }
         let bytes = try #require(FileManager.default.contents(atPath: capture).map { Array($0) })
         let records = try bytes.withUnsafeBytes { try BTSnoopRecord.parseFile($0) }

@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import Glibc
 import Synchronization
 import Testing
@@ -15,16 +16,6 @@ final class Recorder: Sendable {
     var closes: [TransportError] { state.withLock { $0.closes } }
 }
 
-/// Polls `condition` every millisecond for up to `seconds`; true once it holds.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
-}
-
 /// A connected pair of non-blocking local sockets of `type` (SOCK_SEQPACKET keeps PDU boundaries).
 func socketPair(_ type: Int32 = Int32(SOCK_SEQPACKET.rawValue)) -> (CInt, CInt) {
     var fds: [CInt] = [-1, -1]
@@ -36,7 +27,7 @@ func socketPair(_ type: Int32 = Int32(SOCK_SEQPACKET.rawValue)) -> (CInt, CInt) 
 /// Writes `bytes` to a raw descriptor (the test's end of a pair), waiting while its buffer is full.
 func put(_ fd: CInt, _ bytes: [UInt8]) {
     var written = -1
-    let done = eventually {
+    let done = eventuallyBlocking {
         written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         return written >= 0 || errno != EAGAIN
     }
@@ -47,7 +38,7 @@ func put(_ fd: CInt, _ bytes: [UInt8]) {
 func take(_ fd: CInt) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var result = -1
-    _ = eventually {
+    _ = eventuallyBlocking {
         result = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         return result >= 0 || errno != EAGAIN
     }
@@ -82,34 +73,21 @@ func received(_ fd: CInt) async -> [UInt8]? {
     return nil
 }
 
-/// The `hcipico` built next to this test binary (found through /proc/self/exe: argv[0] may be a bare
-/// name on PATH).
-func builtHCIPico() throws -> String {
-    var path = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &path, path.count - 1)
-    try #require(length > 0)
-    let executable = String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let binary = String(executable[...(executable.lastIndex(of: "/") ?? executable.startIndex)]) + "hcipico"
-    try #require(access(binary, X_OK) == 0, "build hcipico first (swift build): \(binary)")
-    return binary
-}
+/// The `hcipico` built next to this test binary.
+func builtHCIPico() throws -> String { try TestProgram.hcipico() }
 
-/// Runs `program` with `arguments` (posix_spawn, output to temporary files) and waits for it.
+/// Runs `program` with `arguments` (`TestProgram`) and waits for it; nil when it could not start.
 func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)? {
-    guard let running = RunningProgram(program, arguments) else { return nil }
-    let status = running.wait()
-    return (status, running.stdout, running.stderr)
+    guard let outcome = try? TestProgram.run(program, arguments) else { return nil }
+    return (outcome.status, outcome.outputText, outcome.errorText)
 }
 
-/// Runs `program` with `arguments` and `input` on standard input (nil: the caller's), and waits for it.
-/// posix_spawn rather than Foundation's Process, which needs a socketpair the qemu guest's minimal
-/// system cannot give it.
+/// Runs `program` with `arguments` and `input` on standard input, and waits for it.
 func runProgram(
     _ program: String,
     _ arguments: [String],
     input: [UInt8]?
 ) -> (status: Int32, stdout: [UInt8], stderr: [UInt8])? {
-    guard let running = RunningProgram(program, arguments, input: input) else { return nil }
-    let status = running.wait()
-    return (status, running.stdoutBytes, running.stderrBytes)
+    guard let outcome = try? TestProgram.run(program, arguments, input: input) else { return nil }
+    return (outcome.status, outcome.output, outcome.error)
 }

@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Glibc
 import Testing
@@ -60,19 +61,23 @@ import Testing
     @Test func userChannelPacketsCarryTheirIndicator() throws {
         let (ours, theirs) = socketPair()
         defer { close(theirs) }
-        let link = try PacketLink(socket: OwnedDescriptor(rawValue: ours), name: "test-user", receiveCapacity: 2048)
+        let link = try DescriptorChannel(
+            socket: OwnedDescriptor(rawValue: ours),
+            name: "test-user",
+            receiveCapacity: 2048
+        )
         let adapter = HCIAdapterInfo(
             name: HCIAdapterName(index: 0),
             address: BluetoothAddress(value: 1),
             isUp: false,
             flags: 0
         )
-        let socket = HCIUserChannelSocket(adapter: adapter, link: link)
+        let socket = HCIUserChannelSocket(adapter: adapter, channel: link)
         let packets = H4StreamTransportTests.Packets()
         try socket.start(receive: packets.received, closed: packets.closed)
         put(theirs, [0x02, 0x40, 0x00, 0x01, 0x00, 0xAA])
         put(theirs, [0x07, 0x00])
-        #expect(eventually { !packets.closes.isEmpty })
+        #expect(eventuallyBlocking { !packets.closes.isEmpty })
         #expect(packets.packets == [[0x02, 0x40, 0x00, 0x01, 0x00, 0xAA]])
         #expect(packets.closes == [.framing("HCI socket packet with unknown indicator 0x07")])
         try [UInt8]([0x40, 0x00, 0x00, 0x00]).withTypedBytes { bytes throws(TransportError) in

@@ -1,4 +1,5 @@
 import BLEWire
+import SpecTables
 import Testing
 
 @Suite struct AdvertisingDataTests {
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func adTypesMatchTheTable() throws {
-        let table = try SpecTable("ad-types.csv")
+        let table = try SpecTable("Specs/ble/ad-types.csv")
         #expect(
             table.rows.map { SpecTable.code($0["code"]) } == AdvertisingDataType.allNamed.map { UInt64($0.rawValue) }
         )

@@ -1,11 +1,12 @@
 import BLEWire
+import SpecTables
 import Testing
 
 /// The Bluetooth SIG's names reach every lookup: each row of the three tables, and the names a user
 /// found missing before the tables were complete.
 @Suite struct AssignedNumbersTests {
     @Test func everyAssignedUUIDIsFoundByNumber() throws {
-        let table = try SpecTable("assigned-uuids.csv")
+        let table = try SpecTable("Specs/ble/assigned-uuids.csv")
         #expect(table.rows.count > 1300)
         for row in table.rows {
             let code = try #require(SpecTable.code(row["uuid"]))
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func everyCompanyAndAppearanceIsFound() throws {
-        let companies = try SpecTable("company-ids.csv")
+        let companies = try SpecTable("Specs/ble/company-ids.csv")
         #expect(companies.rows.count > 4000)
         for row in companies.rows {
             #expect(AssignedNumbers.company(UInt16(try #require(SpecTable.code(row["id"])))) == row["name"])
@@ -37,7 +38,7 @@ import Testing
         #expect(AssignedNumbers.company(0x0059) == "Nordic Semiconductor ASA")
         #expect(AssignedNumbers.company(0xFFFF) == nil)
 
-        let appearance = try SpecTable("appearance.csv")
+        let appearance = try SpecTable("Specs/ble/appearance.csv")
         for row in appearance.rows {
             let value = UInt16(try #require(SpecTable.code(row["value"])))
             let sub = row["subcategory"] ?? ""

@@ -1,10 +1,11 @@
 import BLEWire
+import SpecTables
 import Testing
 
 /// The generated tables say exactly what `Specs/ble/*.csv` say.
 @Suite struct SpecTableTests {
     @Test func attOpcodesMatchTheTable() throws {
-        let table = try SpecTable("att-pdus.csv")
+        let table = try SpecTable("Specs/ble/att-pdus.csv")
         #expect(table.rows.count == ATTOpcode.allCases.count)
         for (row, opcode) in zip(table.rows, ATTOpcode.allCases) {
             #expect(SpecTable.code(row["opcode"]) == UInt64(opcode.rawValue))
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func attErrorCodesMatchTheTable() throws {
-        let all = try SpecTable("att-errors.csv").rows
+        let all = try SpecTable("Specs/ble/att-errors.csv").rows
         let table = all.filter { $0["code"]?.contains("-") == false }
         #expect(table.map { SpecTable.code($0["code"]) } == ATTErrorCode.allNamed.map { UInt64($0.rawValue) })
         #expect(table.map { $0["name"] } == ATTErrorCode.allNamed.map(\.name))
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func uuidsMatchTheTable() throws {
-        let table = try SpecTable("uuids.csv")
+        let table = try SpecTable("Specs/ble/uuids.csv")
         #expect(table.rows.count == BluetoothUUID.knownNames.count)
         for (row, known) in zip(table.rows, BluetoothUUID.knownNames) {
             #expect(BluetoothUUID(try #require(row["uuid"])) == known.uuid)
@@ -41,7 +42,7 @@ import Testing
 
 @Suite struct HCISpecTableTests {
     @Test func hciCommandsMatchTheTable() throws {
-        let table = try SpecTable("hci-commands.csv")
+        let table = try SpecTable("Specs/ble/hci-commands.csv")
         #expect(table.rows.count == HCICommand.table.count)
         for (row, entry) in zip(table.rows, HCICommand.table) {
             #expect(SpecTable.code(row["opcode"]) == UInt64(entry.opcode))
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func hciEventsMatchTheTable() throws {
-        let table = try SpecTable("hci-events.csv")
+        let table = try SpecTable("Specs/ble/hci-events.csv")
         #expect(table.rows.count == HCIEvent.table.count)
         for (row, entry) in zip(table.rows, HCIEvent.table) {
             #expect(SpecTable.code(row["code"]) == UInt64(entry.code))
@@ -61,10 +62,10 @@ import Testing
     }
 
     @Test func hciStatusAndSignalingMatchTheTables() throws {
-        let status = try SpecTable("hci-errors.csv")
+        let status = try SpecTable("Specs/ble/hci-errors.csv")
         #expect(status.rows.map { SpecTable.code($0["code"]) } == HCIStatus.allNamed.map { UInt64($0.rawValue) })
         #expect(status.rows.map { $0["name"] } == HCIStatus.allNamed.map(\.name))
-        let signaling = try SpecTable("l2cap-signaling.csv")
+        let signaling = try SpecTable("Specs/ble/l2cap-signaling.csv")
         #expect(
             signaling.rows.map { SpecTable.code($0["code"]) } == L2CAPSignalingCommand.table.map { UInt64($0.code) }
         )

@@ -493,27 +493,20 @@ final class FuzzExecutor: TaskExecutor {
     }
 }
 
-/// The ATT clock of one input's bearer: still until the input advances it.
-final class FuzzATTClock: ATTClock, @unchecked Sendable {
+/// The deadline clock of one input's bearer: still until the input advances it.
+final class FuzzATTClock: DeadlineClock, @unchecked Sendable {
     private(set) var now: Duration = .zero
-    private var ticks: [Int: @Sendable () -> Void] = [:]
-    private var nextID = 0
+    private var wakes: [(deadline: Duration, body: @Sendable () -> Void)] = []
 
-    private struct Ticker: ATTClockTicker, @unchecked Sendable {
-        let clock: FuzzATTClock
-        let id: Int
-        func cancel() { clock.ticks[id] = nil }
-    }
-
-    func startTicking(every interval: Duration, _ tick: @escaping @Sendable () -> Void) -> any ATTClockTicker {
-        nextID += 1
-        ticks[nextID] = tick
-        return Ticker(clock: self, id: nextID)
+    func wake(at deadline: Duration, _ body: @escaping @Sendable () -> Void) {
+        wakes.append((deadline, body))
     }
 
     func advance(by duration: Duration) {
         now += duration
-        for tick in ticks.sorted(by: { $0.key < $1.key }).map(\.value) { tick() }
+        let due = wakes.filter { $0.deadline <= now }
+        wakes.removeAll { $0.deadline <= now }
+        for wake in due { wake.body() }
     }
 }
 

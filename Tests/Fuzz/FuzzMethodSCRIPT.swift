@@ -1,10 +1,13 @@
-// libFuzzer entry point over the MethodSCRIPT decoders, built by Tools/fuzz.sh together with the
-// sources of Sources/MethodSCRIPT (not part of the package build).
+// libFuzzer entry point over the MethodSCRIPT decoders, built by Tools/fuzz.sh into one module with
+// the sources of Sources/MethodSCRIPTBatch, against MethodSCRIPT built as its own (not part of the
+// package build).
 //
 // Each input is fed to: the ReplyParser whole, in chunks (sizes from the input's first byte) and in
 // chunks of changing sizes (from its last byte), the batch decoder on the fast path, on the reference
 // path (scalar hex, no fast path) and split across two threads, and PackageDecoder on every line. It
 // traps when two paths that must agree do not.
+
+import MethodSCRIPT
 
 /// Executions so far (libFuzzer calls the entry point from one thread).
 nonisolated(unsafe) var executions = 0

@@ -1,4 +1,5 @@
 import BLEHost
+import BLELinux
 import BLETesting
 import BLEWire
 import Foundation
@@ -16,7 +17,7 @@ struct BTSnoopTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try BTSnoopWriter(path: path)
         let controller = FakeHCIController()
-        let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: controller, writer: writer))
+        let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: controller, into: writer))
         let before = Int64(Date().timeIntervalSince1970 * 1_000_000)
         try await host.start()
         let link = try await host.connect(to: HostHarness.peer, timeout: .seconds(2))
@@ -70,22 +71,16 @@ struct BTSnoopTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try BTSnoopWriter(path: path)
         let controller = FakeHCIController()
-        let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: controller, writer: writer))
+        let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: controller, into: writer))
         try await host.start()
         let link = try await host.connect(to: HostHarness.peer, timeout: .seconds(2))
         try link.att.send([0x02, 0xF7, 0x00])
         controller.l2cap(handle: link.handle, channel: 4, [0x03, 0x05, 0x02])
         controller.settle()
         writer.close()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/btmon")
-        process.arguments = ["-r", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let outcome = try TestProgram.run("/usr/bin/btmon", ["-r", path])
+        let text = outcome.outputText
+        #expect(outcome.status == 0)
         #expect(text.contains("< HCI Command: Reset"))
         #expect(text.contains("> HCI Event: Command Complete"))
         #expect(text.contains("LE Connection Complete"))

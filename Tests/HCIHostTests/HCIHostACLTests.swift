@@ -41,11 +41,13 @@ struct HCIHostACLTests {
         let pdu = [UInt8](repeating: 0xAB, count: 100)  // 104 octets of L2CAP: 4 packets of ≤ 27
         try link.att.send(pdu)
         #expect(harness.sentACL().count == 2)
+        // Each credit is handled on the controller's delivery queue, which sends the next packet there:
+        // once it has settled, the count is final.
         harness.controller.completePackets(handle: link.handle, count: 1)
-        #expect(await eventually { harness.sentACL().count == 3 })
+        harness.controller.settle()
+        #expect(harness.sentACL().count == 3)
         harness.controller.completePackets(handle: link.handle, count: 1)
-        #expect(await eventually { harness.sentACL().count == 4 })
-        try await Task.sleep(for: .milliseconds(20))
+        harness.controller.settle()
         #expect(harness.sentACL().count == 4)
         #expect(harness.sentFrames(handle: link.handle).map(\.payload) == [pdu])
     }

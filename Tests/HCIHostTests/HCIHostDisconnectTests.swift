@@ -30,7 +30,9 @@ import Testing
         let sent = pdu.withUnsafeBytes { bytes in Result { () throws(TransportError) in try link.att.send(bytes) } }
         try sent.get()
         let ending = Task { try await link.disconnect() }
-        try await Task.sleep(for: .milliseconds(300))
+        // The disconnect has begun and the packet is still the controller's: Disconnect could go now
+        // if it did not wait for the packet.
+        #expect(await eventually { link.isDisconnecting })
         harness.controller.settle()
         #expect(harness.controller.commands(HCIDisconnect.opcode).isEmpty, "disconnected before the write left")
         let start = ContinuousClock.now
@@ -54,7 +56,7 @@ import Testing
         _ harness: HostHarness
     ) async throws -> (Weak<ATTBearer>, Weak<HCIATTChannel>) {
         let link = try await harness.connect()
-        let bearer = ATTBearer(transport: link.att, clock: ManualATTClock())
+        let bearer = ATTBearer(transport: link.att, clock: ManualDeadlineClock())
         try bearer.start()
         try await link.disconnect()
         #expect(bearer.closeReason != nil)

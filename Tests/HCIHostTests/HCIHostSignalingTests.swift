@@ -43,12 +43,12 @@ struct HCIHostSignalingTests {
             timeout: 10
         )
         harness.controller.l2cap(handle: link.handle, channel: 5, request.encodedBytes)
-        #expect(await eventually { !harness.sentFrames(handle: link.handle).isEmpty })
+        harness.controller.settle()  // the request has been handled: answered, and decided on
         #expect(
-            harness.sentFrames(handle: link.handle)[0].payload
+            harness.sentFrames(handle: link.handle).first?.payload
                 == L2CAPConnectionParameterUpdateResponse(identifier: 9, result: 1).encodedBytes
         )
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(link.parameterUpdates.isIdle, "no LE Connection Update on its way or waiting")
         #expect(!harness.controller.commandOpcodes.contains(0x2013))
     }
 
@@ -159,24 +159,38 @@ struct HCIHostParameterFloodTests {
     }
 }
 
-/// The command timeout's sleepers are never cancelled: one fires only for the deadline still armed.
+/// The command timeout on a manual clock: a deadline fires only while it is the one armed, and the
+/// clock is asked for a wake only when none is due by the new deadline.
 @Suite("LazyDeadline")
 struct LazyDeadlineTests {
     @Test("an armed deadline fires once; a disarmed one never; an earlier one fires on its own time")
-    func firesOnlyWhenArmed() async throws {
-        let deadline = LazyDeadline()
+    func firesOnlyWhenArmed() {
+        let clock = ManualDeadlineClock()
+        let deadline = LazyDeadline(clock: clock)
         let fired = Mutex<[String]>([])
-        let first = deadline.arm(at: .now + .seconds(120)) { fired.withLock { $0.append("first") } }
+        let first = deadline.arm(after: .seconds(120)) { fired.withLock { $0.append("first") } }
         deadline.disarm(first)
-        // Earlier than the sleeper of the first: a sleeper of its own, not a wait of 120 s (eventually
-        // gives up long before).
-        _ = deadline.arm(at: .now + .milliseconds(50)) { fired.withLock { $0.append("second") } }
-        // Generous bounds: the whole suite on two cores can hold a sleeping task back for seconds.
-        #expect(await eventually(.seconds(60)) { fired.withLock { $0 } == ["second"] })
-        let third = deadline.arm(at: .now + .milliseconds(30)) { fired.withLock { $0.append("third") } }
-        #expect(await eventually(.seconds(60)) { fired.withLock { $0 } == ["second", "third"] })
+        #expect(clock.pendingWakes == 1)
+        // Earlier than the wake asked for the first: a wake of its own, not a wait of 120 s.
+        _ = deadline.arm(after: .milliseconds(50)) { fired.withLock { $0.append("second") } }
+        #expect(clock.pendingWakes == 2)
+        clock.advance(by: .milliseconds(49))
+        #expect(fired.withLock { $0 }.isEmpty)
+        clock.advance(by: .milliseconds(1))
+        #expect(fired.withLock { $0 } == ["second"])
+        // Later than the wake still due at 120 s: no new wake; that one hands over.
+        let third = deadline.arm(after: .seconds(200)) { fired.withLock { $0.append("third") } }
+        #expect(clock.pendingWakes == 1)
+        clock.advance(by: .seconds(120))
+        #expect(fired.withLock { $0 } == ["second"], "not yet: the wake at 120 s asks for one at 200 s")
+        #expect(clock.pendingWakes == 1)
         deadline.disarm(third)
-        try await Task.sleep(for: .seconds(3))
-        #expect(fired.withLock { $0 } == ["second", "third"])
+        clock.advance(by: .seconds(200))
+        #expect(fired.withLock { $0 } == ["second"], "disarmed before its time")
+        let fourth = deadline.arm(after: .seconds(1)) { fired.withLock { $0.append("fourth") } }
+        clock.advance(by: .seconds(1))
+        #expect(fired.withLock { $0 } == ["second", "fourth"])
+        deadline.disarm(fourth)
+        #expect(clock.pendingWakes == 0)
     }
 }

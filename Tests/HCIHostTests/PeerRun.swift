@@ -35,7 +35,7 @@ struct PeerRun {
         )
         let writer = try BTSnoopWriter(path: directory.appendingPathComponent("host.btsnoop").path)
         let tcp = try H4StreamTransport.connectTCP(host: "127.0.0.1", port: peer.port)
-        let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: tcp, writer: writer))
+        let host = HCIHost(transport: BTSnoopCaptureTransport(wrapping: tcp, into: writer))
         let info = try await host.start()
         return PeerRun(peer: peer, host: host, info: info, directory: directory, writer: writer)
     }

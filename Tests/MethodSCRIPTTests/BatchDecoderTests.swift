@@ -1,4 +1,5 @@
 import MethodSCRIPT
+import MethodSCRIPTBatch
 import Testing
 
 /// The batch decoder gives the streaming parser's samples and P-line errors, in columns.

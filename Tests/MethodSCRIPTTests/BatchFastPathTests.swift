@@ -1,4 +1,5 @@
 import MethodSCRIPT
+import MethodSCRIPTBatch
 import Testing
 
 /// The fixed-width fast path and the two-thread split give exactly what the reference batch decode

@@ -1,4 +1,5 @@
 import MethodSCRIPT
+import MethodSCRIPTBatch
 import Testing
 
 /// Every decode path gives the double nearest to the decimal the device sent, so that its shortest

@@ -1,5 +1,6 @@
 import Foundation
 import MethodSCRIPT
+import SpecTables
 import Testing
 
 /// The generated tables say exactly what the spec CSVs say.

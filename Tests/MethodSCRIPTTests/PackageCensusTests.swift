@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MethodSCRIPT
+@testable import MethodSCRIPTBatch
 
 /// The census the two-thread decode places its second part by: its newline count is exact, its value
 /// bound never below what the batch decode writes, and equal to it for valid `P` lines.

@@ -1,4 +1,5 @@
 import MethodSCRIPT
+import MethodSCRIPTBatch
 import Testing
 
 /// Every variable type, prefix and range of the spec tables survives encode → decode.

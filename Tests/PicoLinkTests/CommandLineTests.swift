@@ -1,24 +1,10 @@
+import BLETesting
 import Foundation
 import Testing
 
 /// `hcipico connect sim` through the built binary, run from a scratch directory.
 @Suite struct CommandLineTests {
-    struct BinaryNotBuilt: Error {}
-
-    static func binary() throws -> URL {
-        guard let found = candidateBinary else { throw BinaryNotBuilt() }
-        return found
-    }
-
-    static var candidateBinary: URL? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-        ]
-        return candidates.map { $0.appendingPathComponent("hcipico") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    static func binary() throws -> URL { URL(fileURLWithPath: try TestProgram.hcipico()) }
 
     struct Result {
         var status: Int32
@@ -28,23 +14,12 @@ import Testing
 
     /// Runs the built binary with `arguments` (with `raw`, the program `arguments[0]` instead).
     static func run(_ arguments: [String], in directory: URL, raw: Bool = false) throws -> Result {
-        let process = Process()
-        process.executableURL = raw ? URL(fileURLWithPath: arguments[0]) : try binary()
-        process.arguments = raw ? Array(arguments.dropFirst()) : arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            output: String(decoding: outData, as: UTF8.self),
-            error: String(decoding: errData, as: UTF8.self)
+        let outcome = try TestProgram.run(
+            raw ? arguments[0] : try TestProgram.hcipico(),
+            raw ? Array(arguments.dropFirst()) : arguments,
+            in: directory
         )
+        return Result(status: outcome.status, output: outcome.outputText, error: outcome.errorText)
     }
 
     /// Runs blocking work (waiting for a child process) on a dispatch thread, not on the cooperative
@@ -117,27 +92,15 @@ import Testing
     @Test func interruptAbortsAndKeepsTheData() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let binary = try Self.binary()
         let csvPath = directory.appendingPathComponent("cv.csv").path
-        let status = try await Self.offPool { () throws -> Int32 in
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["connect", "sim", "--technique", "cv", "--csv", "cv.csv", "--quiet"]
-            process.currentDirectoryURL = directory
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // Wait for some rows, then Ctrl-C.
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                let rows = (try? String(contentsOfFile: csvPath, encoding: .utf8))?.split(separator: "\n").count ?? 0
-                if rows >= 5 { break }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            process.interrupt()
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        let program = try CommandProcess(
+            ["connect", "sim", "--technique", "cv", "--csv", "cv.csv", "--quiet"],
+            in: directory
+        )
+        // Wait for some rows, then Ctrl-C.
+        _ = await program.waitAsync { program.text("cv.csv").split(separator: "\n").count >= 5 }
+        program.send(SIGINT)
+        let status = await program.finishAsync().status
         #expect(status == 130)
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
         #expect(lines.last?.hasPrefix("# end: incomplete (interrupted (SIGINT); script aborted by Z)") == true)

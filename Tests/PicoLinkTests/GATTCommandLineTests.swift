@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import Testing
 
@@ -178,32 +179,19 @@ import Testing
     @Test func ctrlCEndsASubscriptionCleanly() async throws {
         let directory = try CommandLineTests.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let binary = try CommandLineTests.binary()
-        let outputPath = directory.appendingPathComponent("out.txt").path
-        #expect(FileManager.default.createFile(atPath: outputPath, contents: nil))
-        let status = try await CommandLineTests.offPool { () throws -> Int32 in
-            let process = Process()
-            process.executableURL = binary
-            // The Pico's version reply to "t\n" arrives on TX, then the subscription waits for Ctrl-C.
-            process.arguments = [
+        // The Pico's version reply to "t\n" arrives on TX, then the subscription waits for Ctrl-C.
+        let program = try CommandProcess(
+            [
                 "gatt", "sim:pico", "subscribe", Self.vspTX, "--format", "text", "--write-to", Self.vspRX,
                 "--write", "740a",
-            ]
-            process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-                if text.contains("R*") { break }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            process.interrupt()
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+            ],
+            in: directory
+        )
+        _ = await program.waitAsync { program.standardOutput.contains("R*") }
+        program.send(SIGINT)
+        let status = await program.finishAsync().status
         #expect(status == 130)
-        let text = try String(contentsOfFile: outputPath, encoding: .utf8)
+        let text = program.standardOutput
         #expect(text.contains("0x0006 tespico"), "\(text)")
     }
 

@@ -40,7 +40,8 @@ import Testing
         link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .drop : nil }
         let session = link.session
         let waiting = Task { try await session.version(timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The device has answered (and lost its answer): the session is waiting in earnest.
+        #expect(await eventually(.seconds(30)) { link.deviceEnd.sentCount >= 1 })
         let cancelled = ContinuousClock.now
         waiting.cancel()
         await #expect(throws: PicoSessionError.cancelled) { try await waiting.value }

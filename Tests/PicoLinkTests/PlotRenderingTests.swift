@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import MethodSCRIPT
 import Testing
@@ -243,13 +244,8 @@ import FoundationXML
             try? FileManager.default.removeItem(atPath: output)
         }
         try svg.write(toFile: input, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-o", output, input]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(name): rsvg-convert failed")
+        let outcome = try TestProgram.run(tool, ["-o", output, input])
+        #expect(outcome.status == 0, "\(name): rsvg-convert failed: \(outcome.errorText)")
         let png = try Data(contentsOf: URL(fileURLWithPath: output))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name): not a PNG")
     }

@@ -48,20 +48,20 @@ import Testing
         let directory = try CommandLineTests.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (status, program) = try await CommandLineTests.offPool {
-            let pipe = Pipe()
             let program = try CommandProcess(
                 ["connect", "sim", "--technique", "cv", "--csv", "-", "--jsonl", "cv.jsonl", "--sim-trace"],
                 in: directory,
-                standardOutput: pipe
+                pipeOutput: true
             )
+            let pipe = try #require(program.program.outputPipe)
             // Read a few lines, then go away as `head` does.
             var seen = Data()
             while seen.split(separator: UInt8(ascii: "\n")).count < 6 {
-                let chunk = pipe.fileHandleForReading.availableData
+                let chunk = pipe.availableData
                 if chunk.isEmpty { break }
                 seen += chunk
             }
-            try pipe.fileHandleForReading.close()
+            try pipe.close()
             return (program.finish().status, program)
         }
         #expect(status == 141, "\(program.standardError)")
@@ -75,18 +75,15 @@ import Testing
         let (signal, expected, _) = Self.signals[which]
         let directory = try CommandLineTests.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out.txt").path
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let (status, seconds, program) = try await CommandLineTests.offPool {
             let program = try CommandProcess(
                 [
                     "gatt", "sim:pico", "subscribe", Self.vspTX, "--write-to", Self.vspRX, "--write", "740a",
                     "--sim-trace",
                 ],
-                in: directory,
-                standardOutput: FileHandle(forWritingAtPath: output)
+                in: directory
             )
-            _ = program.wait { program.text("out.txt").contains("0x0006") }
+            _ = program.wait { program.standardOutput.contains("0x0006") }
             program.send(signal)
             let (status, seconds) = program.finish()
             return (status, seconds, program)

@@ -1,5 +1,7 @@
+import BLETesting
 import PicoLink
 import PicoSimulator
+import Synchronization
 import Testing
 
 /// A sink that cannot write ends the recording honestly: never `complete`, the others finished with
@@ -8,7 +10,9 @@ import Testing
     /// A sink whose writes fail from the `failAt`-th package on (an injected failing file layer).
     final class FailingSink: SampleSink {
         let failAt: Int
-        var written = 0
+        /// Packages written, read by the test while the recorder writes.
+        private let count = Atomic<Int>(0)
+        var written: Int { count.load(ordering: .relaxed) }
         var ends: [RunEnd] = []
         var syncs = 0
 
@@ -18,7 +22,7 @@ import Testing
 
         func write(_ package: PicoPackage) throws(SinkError) {
             guard written < failAt else { throw SinkError(path: "full.csv", operation: "write", errno: 28) }
-            written += 1
+            count.add(1, ordering: .relaxed)
         }
 
         func finish(_ end: RunEnd) throws(SinkError) { ends.append(end) }
@@ -50,7 +54,7 @@ import Testing
         let recorder = RunRecorder(sinks: [sink])
         let run = try await link.session.run(text: CVScript.text, title: "cv")
         let recording = Task { (try? await recorder.record(run)) ?? RunEnd(complete: true, packages: -1) }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually(.seconds(30)) { sink.written > 0 }, "the recording is under way")
         recorder.abandon("interrupted (SIGTERM); second signal")
         _ = try? await link.session.abort()
         let end = await recording.value

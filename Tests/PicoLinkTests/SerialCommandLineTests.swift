@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import Testing
 
@@ -14,31 +15,16 @@ import Testing
     static func serial(_ arguments: [String], input: [UInt8]) async throws -> Outcome {
         let directory = try CommandLineTests.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inURL = directory.appendingPathComponent("in.bin")
-        let outURL = directory.appendingPathComponent("out.bin")
-        try Data(input).write(to: inURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        return try await CommandLineTests.offPool {
-            let process = Process()
-            process.executableURL = try CommandLineTests.binary()
-            process.arguments = ["serial"] + arguments
-            process.currentDirectoryURL = directory
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-            process.standardOutput = try FileHandle(forWritingTo: outURL)
-            let error = Pipe()
-            process.standardError = error
-            let start = ContinuousClock.now
-            try process.run()
-            let errData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let elapsed = ContinuousClock.now - start
-            return Outcome(
-                status: process.terminationStatus,
-                output: Array(try Data(contentsOf: outURL)),
-                error: String(decoding: errData, as: UTF8.self),
-                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            )
-        }
+        let start = ContinuousClock.now
+        let program = try TestProgram(try TestProgram.hcipico(), ["serial"] + arguments, in: directory, input: input)
+        let outcome = await program.finishAsync()
+        let elapsed = ContinuousClock.now - start
+        return Outcome(
+            status: outcome.status,
+            output: outcome.output,
+            error: outcome.errorText,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        )
     }
 
     @Test func roundTrips100kBThroughTheHM10ByteExact() async throws {
@@ -92,24 +78,14 @@ import Testing
     }
 
     @Test func ptyBridgesAPseudoTerminalUntilCtrlC() async throws {
+        let program = try TestProgram(try TestProgram.hcipico(), ["serial", "sim:hm10", "--pty"])
+        _ = await program.waitAsync { program.errorText.contains("\n") }
         let result: (status: Int32, echoed: [UInt8], path: String) = try await CommandLineTests.offPool {
-            let process = Process()
-            process.executableURL = try CommandLineTests.binary()
-            process.arguments = ["serial", "sim:hm10", "--pty"]
-            let error = Pipe()
-            process.standardError = error
-            try process.run()
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = error.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
+            let text = program.errorText
             let path = text.split(separator: " ").last.map { String($0.filter { !$0.isNewline }) } ?? ""
             guard path.hasPrefix("/dev/pts/"), let port = FileHandle(forUpdatingAtPath: path) else {
-                process.interrupt()
-                process.waitUntilExit()
-                return (process.terminationStatus, [], text)
+                program.send(SIGINT)
+                return (program.finish().status, [], text)
             }
             port.write(Data("over the pty".utf8))
             var echoed: [UInt8] = []
@@ -119,9 +95,8 @@ import Testing
                 echoed += chunk
             }
             try port.close()
-            process.interrupt()
-            process.waitUntilExit()
-            return (process.terminationStatus, echoed, path)
+            program.send(SIGINT)
+            return (program.finish().status, echoed, path)
         }
         #expect(result.path.hasPrefix("/dev/pts/"), "\(result.path)")
         #expect(result.echoed == Array("over the pty".utf8))

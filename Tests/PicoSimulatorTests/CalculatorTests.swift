@@ -1,4 +1,5 @@
 import BLEHost
+import BLELinux
 import BLEWire
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
         let characteristic: GATTCharacteristic
 
         static func open(mtu: Int = ATTBearer.maximumMTU) async throws -> Link {
-            let (host, device) = try InProcessATTTransport.makePair()
+            let (host, device) = try UnixSocketATTTransport.makePair()
             let peripheral = SimulatedCalculatorPeripheral(transport: device)
             try peripheral.start()
             let client = try await GATTClient.connect(transport: host, mtu: mtu)

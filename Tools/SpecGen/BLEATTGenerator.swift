@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// `Specs/ble/att-pdus.csv` → one struct per ATT PDU, `ATTOpcode`, the `ATTPDU` dispatch enum and the
 /// borrowed `View`s of the PDUs that end in a value (the no-allocation receive path).

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// `Specs/ble/assigned-uuids.csv`, `company-ids.csv` and `appearance.csv` → sorted lookup tables
 /// (`AssignedNumberTables`), each a column of numbers beside a column of names, searched by

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// Code tables (`att-errors.csv`, `hci-errors.csv`, `smp-errors.csv`, `ad-types.csv`) → an open `RawRepresentable` struct
 /// per table: a named constant per row, the spec name of each, and every other raw value still representable

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// The field-type model shared by every Bluetooth table (`Specs/ble/*.csv`): one `name:type` entry per
 /// wire field, in order. Types (documented in Specs/README.md "## ble"):

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// Makes one sample value per structure, with the octets the spec layout gives for it, computed here
 /// from the field model (independently of the generated Swift codecs), for the round-trip vectors.

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// `Specs/ble/hci-commands.csv` and `hci-events.csv` → one struct per command (with its Command Complete
 /// `ReturnParameters`) and per event, the `HCICommand` / `HCIEvent` dispatch enums, and the

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// `Specs/ble/l2cap-signaling.csv` → one struct per LE signaling command and the
 /// `L2CAPSignalingCommand` dispatch enum.

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// `Specs/ble/smp-pdus.csv` → one struct per Security Manager command and the `SMPCommand` dispatch enum.
 struct BLESMPGenerator {

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// `Specs/ble/uuids.csv` → named `BluetoothUUID` constants and a name lookup. A 16-bit UUID the SIG
 /// assigns must carry the SIG's name (`assigned-uuids.csv`), so every command prints the same one.

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// Generates the BLEWire codecs from `Specs/ble/*.csv`: one value type per PDU, command, event and
 /// structure, the dispatch enums, the code tables and the round-trip vectors.

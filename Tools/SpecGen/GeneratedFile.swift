@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// One Swift source file the generator writes, always below `Sources/<Module>/Generated/`.
 struct GeneratedFile {

@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 extension MethodSCRIPTGenerator {
     /// Metadata types, status bits, device families and the range tables.
@@ -53,7 +54,7 @@ extension MethodSCRIPTGenerator {
         let body = """
             /// The device families whose range tables differ (from the `family` column).
             public enum DeviceFamily: String, Sendable, CaseIterable {
-            \(families.map { "    case \($0)" }.joined(separator: "\n"))
+            \(families.map { "    /// `\($0)` in the `family` column: the ranges of that family.\n    case \($0)" }.joined(separator: "\n"))
             }
 
             extension PackageStatus {

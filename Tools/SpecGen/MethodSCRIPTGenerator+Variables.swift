@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 extension MethodSCRIPTGenerator {
     /// `VariableType` constants and a switch on the two ASCII bytes for name, quantity, unit and range kind.
@@ -7,6 +8,7 @@ extension MethodSCRIPTGenerator {
         var infoCases = ""
         var all: [String] = []
         var quantities: [String] = []
+        var units: [String: [String]] = [:]
         var seen = Set<String>()
         for row in table.rows {
             let code = try row.required("code", in: table)
@@ -25,6 +27,7 @@ extension MethodSCRIPTGenerator {
             let quantity = try Self.identifier(try row.required("quantity", in: table), row: row, table: table)
             if !quantities.contains(quantity) { quantities.append(quantity) }
             let unit = row.optional("unit") ?? ""
+            if !unit.isEmpty, !units[quantity, default: []].contains(unit) { units[quantity, default: []].append(unit) }
             let rangeKind = row.optional("range_kind") ?? "none"
             guard ["none", "current", "potential"].contains(rangeKind) else {
                 throw SpecError(file: table.path, line: row.line, message: "unknown range_kind '\(rangeKind)'")
@@ -41,7 +44,10 @@ extension MethodSCRIPTGenerator {
         let body = """
             /// The physical quantity of a variable type, from the `quantity` column.
             public enum Quantity: String, Sendable, CaseIterable {
-            \(quantities.map { "    case \($0)" }.joined(separator: "\n"))
+            \(quantities.map { quantity in
+                let unit = units[quantity].map { " (\($0.joined(separator: ", ")))" } ?? " (no unit)"
+                return "    /// `\(quantity)` in the `quantity` column\(unit).\n    case \(quantity)"
+            }.joined(separator: "\n"))
             }
 
             extension VariableType {

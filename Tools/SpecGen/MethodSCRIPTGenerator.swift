@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// Generates the MethodSCRIPT lookup tables in `Sources/MethodSCRIPT/Generated/` from `Specs/methodscript/`.
 struct MethodSCRIPTGenerator: SpecGenerator {

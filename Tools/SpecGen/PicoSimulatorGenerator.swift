@@ -1,4 +1,5 @@
 import Foundation
+import SpecTables
 
 /// `Specs/methodscript/metadata.csv`'s EmStat Pico current ranges → the simulator's range tables in
 /// `Sources/PicoSimulator/Generated/`, so the simulator and the decoder read one table.

@@ -63,7 +63,7 @@ extension ATTBearer {
     /// A task cancelled before its operation is queued gets `.cancelled` here (the check runs under
     /// the lock that `cancel` takes, so a cancellation is seen either here or there).
     func submit(_ pdu: [UInt8], _ completion: Completion, id: UInt64? = nil, indication: Bool) {
-        let now = clock.now
+        let now = alarm.clock.now
         let outcome: Result<Outgoing?, GATTError> = state.withLock { state in
             if let reason = state.closeReason { return .failure(reason) }
             if !state.started { return .failure(.notStarted) }
@@ -81,7 +81,9 @@ extension ATTBearer {
         }
         switch outcome {
         case .failure(let error): completion.resume(returning: .failure(error))
-        case .success(let toSend?): transmit(toSend, indication: indication)
+        case .success(let toSend?):
+            wakeForTimeout(by: now + timeout)
+            transmit(toSend, indication: indication)
         case .success(nil): break
         }
     }
@@ -104,7 +106,7 @@ extension ATTBearer {
 
     /// Completes the in-flight operation if its id is `id`; returns the next one to send (already in flight).
     func finish(_ id: UInt64, indication: Bool, with result: Result<[UInt8], GATTError>) -> Outgoing? {
-        let deadline = clock.now + timeout
+        let deadline = alarm.clock.now + timeout
         let (done, next): (Outgoing?, Outgoing?) = state.withLock { state in
             guard state.closeReason == nil else { return (nil, nil) }
             if indication {
@@ -115,6 +117,7 @@ extension ATTBearer {
             return state.requests.advance(deadline: deadline)
         }
         done?.completion.resume(returning: result)
+        if next != nil { wakeForTimeout(by: deadline) }
         return next
     }
 }

@@ -1,38 +1,43 @@
 extension ATTBearer {
-    /// Fails the in-flight request or indication once its 30 s have passed, and closes the bearer.
+    /// Asks the alarm to call `checkDeadlines` by `deadline`.
+    func wakeForTimeout(by deadline: Duration) {
+        alarm.wake(by: deadline) { [weak self] in self?.checkDeadlines() }
+    }
+
+    /// On a wake: fails the in-flight request or indication once its 30 s have passed, and closes the
+    /// bearer; otherwise asks to be woken at the earliest deadline still in flight.
     func checkDeadlines() {
-        let now = clock.now
-        let expired: UInt8? = state.withLock { state in
-            guard state.closeReason == nil else { return nil }
-            if let request = state.requests.inFlight, now >= state.requests.deadline { return request.opcode }
-            if let indication = state.indications.inFlight, now >= state.indications.deadline {
-                return indication.opcode
+        let now = alarm.clock.now
+        let (expired, next) = state.withLock { state -> (UInt8?, Duration?) in
+            guard state.closeReason == nil else { return (nil, nil) }
+            var next: Duration?
+            for slot in [state.requests, state.indications] {
+                guard let operation = slot.inFlight else { continue }
+                if now >= slot.deadline { return (operation.opcode, nil) }
+                next = min(next ?? slot.deadline, slot.deadline)
             }
-            return nil
+            return (nil, next)
         }
         if let expired { close(with: .transactionTimeout(request: expired), closeTransport: true) }
+        if let next { wakeForTimeout(by: next) }
     }
 
     /// Closes once: records the reason, fails everything pending or queued with it, tells the close
     /// handlers, and closes the transport unless it is the one that reported the end.
     func close(with reason: GATTError, closeTransport: Bool) {
         let taken = state.withLock {
-            state -> (operations: [Outgoing], handlers: [@Sendable (GATTError) -> Void], ticker: (any ATTClockTicker)?)?
-            in
+            state -> (operations: [Outgoing], handlers: [@Sendable (GATTError) -> Void])? in
             guard state.closeReason == nil else { return nil }
             state.closeReason = reason
             let operations = state.requests.drain() + state.indications.drain()
             let handlers = state.closeHandlers
             state.closeHandlers = []
-            let ticker = state.ticker
-            state.ticker = nil
             // Drop the handlers: they may hold the client or server that holds this bearer.
             state.handlers.request = nil
             state.handlers.notification = nil
-            return (operations, handlers, ticker)
+            return (operations, handlers)
         }
         guard let taken else { return }
-        taken.ticker?.cancel()
         for operation in taken.operations { operation.completion.resume(returning: .failure(reason)) }
         for handler in taken.handlers { handler(reason) }
         if closeTransport { transport.close() }

@@ -97,7 +97,6 @@ extension ATTBearer {
         var handlers = Handlers()
         var diagnostic: (@Sendable (String) -> Void)?
         var closeHandlers: [@Sendable (GATTError) -> Void] = []
-        var ticker: (any ATTClockTicker)?
         var dropped = 0
 
         init(preferredMTU: Int) { self.preferredMTU = preferredMTU }

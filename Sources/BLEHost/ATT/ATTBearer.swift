@@ -30,9 +30,11 @@ public final class ATTBearer: Sendable {
     public typealias RequestHandler =
         @Sendable (_ pdu: UnsafeRawBufferPointer, _ mtu: Int, _ response: inout ByteWriter) -> Void
 
+    /// The link this bearer sends and receives PDUs on; `close()` closes it too.
     public let transport: any ATTTransport
-    let clock: any ATTClock
     let timeout: Duration
+    /// Wakes `checkDeadlines` when the operation in flight would time out.
+    let alarm: DeadlineAlarm
     let state: Mutex<State>
     let scratch = ReaderScratch()
 
@@ -41,11 +43,11 @@ public final class ATTBearer: Sendable {
     public init(
         transport: any ATTTransport,
         preferredMTU: Int = ATTBearer.maximumMTU,
-        clock: any ATTClock = SystemATTClock(),
+        clock: any DeadlineClock = SystemDeadlineClock(),
         timeout: Duration = ATTBearer.transactionTimeout
     ) {
         self.transport = transport
-        self.clock = clock
+        alarm = DeadlineAlarm(clock: clock)
         self.timeout = timeout
         let limit = min(ATTBearer.maximumMTU, max(ATTBearer.defaultMTU, transport.maximumPDULength))
         state = Mutex(State(preferredMTU: min(limit, max(ATTBearer.defaultMTU, preferredMTU))))
@@ -56,6 +58,10 @@ public final class ATTBearer: Sendable {
 
     /// The receive MTU this side offers.
     public var preferredMTU: Int { state.withLock { $0.preferredMTU } }
+
+    /// Requests waiting behind the one in flight (for tests that check a request was held back, in the
+    /// state where it could have been sent).
+    package var waitingRequestCount: Int { state.withLock { $0.requests.waiting.count - $0.requests.head } }
 
     /// Why the bearer closed, or nil while it is open.
     public var closeReason: GATTError? { state.withLock { $0.closeReason } }
@@ -90,7 +96,7 @@ public final class ATTBearer: Sendable {
         if let closed { handler(closed) }
     }
 
-    /// Starts the transport's delivery and the timeout ticks. Install handlers first.
+    /// Starts the transport's delivery. Install handlers first.
     public func start() throws(GATTError) {
         let already = state.withLock { state in
             defer { state.started = true }
@@ -106,13 +112,6 @@ public final class ATTBearer: Sendable {
             close(with: .disconnected(error), closeTransport: false)
             throw .disconnected(error)
         }
-        let ticker = clock.startTicking(every: .seconds(1)) { [weak self] in self?.checkDeadlines() }
-        let closed = state.withLock { state in
-            if state.closeReason != nil { return true }
-            state.ticker = ticker
-            return false
-        }
-        if closed { ticker.cancel() }
     }
 
     /// Closes the bearer and its transport; pending and queued operations fail with

@@ -27,6 +27,7 @@ public enum GATTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// slot until its response (discarded) or the transaction timeout, so it cannot answer a later one.
     case cancelled
 
+    /// A one-line account for logs, naming the request by its spec name where known.
     public var description: String {
         switch self {
         case .att(let error): error.description

@@ -12,6 +12,17 @@ extension GATTClient {
         ended: EndCallback? = nil,
         _ callback: @escaping ValueCallback
     ) async throws(GATTError) -> GATTSubscription {
+        try await subscribe(to: characteristic, kind: requestedKind, ended: ended, unsubscribed: nil, callback)
+    }
+
+    /// `subscribe`, with `unsubscribed` called once when `unsubscribe` removes the subscription.
+    func subscribe(
+        to characteristic: GATTCharacteristic,
+        kind requestedKind: GATTSubscriptionKind?,
+        ended: EndCallback?,
+        unsubscribed: (@Sendable () -> Void)?,
+        _ callback: @escaping ValueCallback
+    ) async throws(GATTError) -> GATTSubscription {
         let kind: GATTSubscriptionKind
         if let requested = requestedKind { kind = requested } else { kind = try Self.defaultKind(for: characteristic) }
         let cccd = try await cccdHandle(of: characteristic)
@@ -19,7 +30,13 @@ extension GATTClient {
         let registered: Result<(UInt64, UInt16, UInt16), GATTError> = state.withLock { state in
             if let closed = state.closed { return .failure(closed) }
             state.nextID += 1
-            let subscriber = Subscriber(id: state.nextID, kind: kind, callback: callback, ended: ended)
+            let subscriber = Subscriber(
+                id: state.nextID,
+                kind: kind,
+                callback: callback,
+                ended: ended,
+                unsubscribed: unsubscribed
+            )
             state.subscribers[valueHandle, default: []].append(subscriber)
             let old = state.cccd[valueHandle]?.bits ?? 0
             state.cccd[valueHandle] = (cccd, old | kind.cccdBits)
@@ -39,7 +56,7 @@ extension GATTClient {
     }
 
     /// Subscribes and returns the values as an ordered `AsyncSequence`. Stopping the iteration (or
-    /// dropping the stream) unsubscribes.
+    /// dropping the stream) unsubscribes; `unsubscribe` with the stream's subscription finishes it.
     public func notifications(
         of characteristic: GATTCharacteristic,
         kind: GATTSubscriptionKind? = nil
@@ -49,6 +66,7 @@ extension GATTClient {
             to: characteristic,
             kind: kind,
             ended: { reason in continuation.finish(throwing: reason) },
+            unsubscribed: { continuation.finish() },
             { value in continuation.yield(Array(value)) }
         )
         continuation.onTermination = { [weak self] termination in
@@ -59,25 +77,32 @@ extension GATTClient {
     }
 
     /// Ends a subscription; the CCCD is rewritten when no other subscription needs its kind any more.
+    /// Ends a subscription (a stream of `notifications(of:kind:)` finishes); the CCCD is rewritten when
+    /// no other subscription needs its kind any more.
     public func unsubscribe(_ subscription: GATTSubscription) async throws(GATTError) {
-        guard let (cccd, new) = remove(subscription) else { return }
-        try await write([UInt8(truncatingIfNeeded: new), UInt8(truncatingIfNeeded: new >> 8)], to: cccd)
+        let (write, unsubscribed) = remove(subscription)
+        unsubscribed?()
+        guard let (cccd, new) = write else { return }
+        try await self.write([UInt8(truncatingIfNeeded: new), UInt8(truncatingIfNeeded: new >> 8)], to: cccd)
     }
 
-    /// Removes a subscriber; returns the CCCD handle and value to write if the bits changed.
+    /// Removes a subscriber; returns the CCCD handle and value to write if the bits changed, and what
+    /// the subscriber asked to be called on unsubscribing.
     @discardableResult
-    func remove(_ subscription: GATTSubscription) -> (UInt16, UInt16)? {
+    func remove(
+        _ subscription: GATTSubscription
+    ) -> (write: (UInt16, UInt16)?, unsubscribed: (@Sendable () -> Void)?) {
         state.withLock { state in
             let valueHandle = subscription.characteristic.valueHandle
             guard var list = state.subscribers[valueHandle],
                 let index = list.firstIndex(where: { $0.id == subscription.id })
-            else { return nil }
-            list.remove(at: index)
+            else { return (nil, nil) }
+            let removed = list.remove(at: index)
             state.subscribers[valueHandle] = list.isEmpty ? nil : list
-            guard let (cccd, old) = state.cccd[valueHandle] else { return nil }
+            guard let (cccd, old) = state.cccd[valueHandle] else { return (nil, removed.unsubscribed) }
             let new = list.reduce(UInt16(0)) { $0 | $1.kind.cccdBits }
             state.cccd[valueHandle] = new == 0 ? nil : (cccd, new)
-            return new == old || state.closed != nil ? nil : (cccd, new)
+            return (new == old || state.closed != nil ? nil : (cccd, new), removed.unsubscribed)
         }
     }
 

@@ -15,6 +15,8 @@ public final class GATTClient: Sendable {
     /// Called once when a subscription ends without `unsubscribe`: disconnect, timeout, Service Changed.
     public typealias EndCallback = @Sendable (_ reason: GATTError) -> Void
 
+    /// The bearer the client runs on. The client installs the bearer's notification handler and a close
+    /// handler, so do not replace the notification handler.
     public let bearer: ATTBearer
     let state = Mutex(State())
 
@@ -23,6 +25,7 @@ public final class GATTClient: Sendable {
         let kind: GATTSubscriptionKind
         let callback: ValueCallback
         let ended: EndCallback?
+        let unsubscribed: (@Sendable () -> Void)?
     }
 
     struct State {
@@ -36,7 +39,7 @@ public final class GATTClient: Sendable {
         var serviceChangedHandlers: [@Sendable (_ start: UInt16, _ end: UInt16) -> Void] = []
         var pacers: [ObjectIdentifier: any GATTWritePacing] = [:]
         var closed: GATTError?
-        var arrivals: NotificationArrivals?
+        var observer: (any NotificationObserver)?
         var securityRaiser: SecurityRaiser?
     }
 
@@ -64,7 +67,7 @@ public final class GATTClient: Sendable {
     public static func connect(
         transport: any ATTTransport,
         mtu: Int = ATTBearer.maximumMTU,
-        clock: any ATTClock = SystemATTClock()
+        clock: any DeadlineClock = SystemDeadlineClock()
     ) async throws(GATTError) -> GATTClient {
         let bearer = ATTBearer(transport: transport, preferredMTU: mtu, clock: clock)
         let client = GATTClient(bearer: bearer)
@@ -89,16 +92,16 @@ public final class GATTClient: Sendable {
         state.withLock { $0.serviceChangedHandlers.append(handler) }
     }
 
-    /// Records the inter-arrival time of every notification and indication from now on (on the reader
-    /// thread, where they arrive, without allocating); nil stops recording.
-    public func recordArrivals(into arrivals: NotificationArrivals?) {
-        state.withLock { $0.arrivals = arrivals }
+    /// Tells `observer` of every notification and indication from now on, on the reader thread as each
+    /// arrives, before its subscribers; nil stops telling.
+    public func observeNotifications(_ observer: (any NotificationObserver)?) {
+        state.withLock { $0.observer = observer }
     }
 
     /// The hot path: hands a notification or indication value to the subscribers of its handle.
     func deliver(handle: UInt16, value: UnsafeRawBufferPointer) {
-        let (subscribers, arrivals) = state.withLock { ($0.subscribers[handle], $0.arrivals) }
-        arrivals?.record()
+        let (subscribers, observer) = state.withLock { ($0.subscribers[handle], $0.observer) }
+        observer?.notificationArrived()
         guard let subscribers else { return }
         for subscriber in subscribers { subscriber.callback(value) }
     }

@@ -7,9 +7,12 @@ public import BLEWire
 public struct GATTProfile: Sendable, Hashable {
     /// A characteristic with its descriptors.
     public struct Characteristic: Sendable, Hashable {
+        /// The characteristic as discovered.
         public let characteristic: GATTCharacteristic
+        /// Its descriptors, in handle order.
         public let descriptors: [GATTDescriptor]
 
+        /// Pairs a characteristic with its descriptors.
         public init(characteristic: GATTCharacteristic, descriptors: [GATTDescriptor]) {
             self.characteristic = characteristic
             self.descriptors = descriptors
@@ -19,10 +22,14 @@ public struct GATTProfile: Sendable, Hashable {
     /// A service with the services it includes and its characteristics. `service.isPrimary` is false
     /// for a secondary service (found only through an include).
     public struct Service: Sendable, Hashable {
+        /// The service as discovered.
         public let service: GATTService
+        /// The service's Include declarations, in handle order.
         public let includes: [GATTIncludedService]
+        /// The service's characteristics with their descriptors, in handle order.
         public let characteristics: [Characteristic]
 
+        /// Groups a service with its includes and characteristics.
         public init(service: GATTService, includes: [GATTIncludedService] = [], characteristics: [Characteristic]) {
             self.service = service
             self.includes = includes
@@ -32,7 +39,9 @@ public struct GATTProfile: Sendable, Hashable {
 
     /// An attribute a client reads, writes or subscribes to: a characteristic's value or a descriptor.
     public enum Attribute: Sendable, Hashable, CustomStringConvertible {
+        /// A characteristic's value, with the service it belongs to.
         case characteristic(GATTCharacteristic, in: GATTService)
+        /// A descriptor, with the characteristic it belongs to.
         case descriptor(GATTDescriptor, of: GATTCharacteristic)
 
         /// The handle to read or write: the characteristic's value handle, or the descriptor's handle.
@@ -43,6 +52,7 @@ public struct GATTProfile: Sendable, Hashable {
             }
         }
 
+        /// The characteristic's or the descriptor's UUID.
         public var uuid: BluetoothUUID {
             switch self {
             case .characteristic(let characteristic, _): characteristic.uuid
@@ -50,6 +60,8 @@ public struct GATTProfile: Sendable, Hashable {
             }
         }
 
+        /// For listings: the UUID and handle, and the service or characteristic it belongs to, with handles as
+        /// four hex digits.
         public var description: String {
             switch self {
             case .characteristic(let characteristic, let service):
@@ -62,8 +74,11 @@ public struct GATTProfile: Sendable, Hashable {
         }
     }
 
+    /// The services, primary and secondary, as given to `init(services:)`; sorted by declaration handle when
+    /// `GATTClient.discoverProfile()` made the profile.
     public let services: [Service]
 
+    /// Wraps the services as given, in the order given.
     public init(services: [Service]) { self.services = services }
 
     /// Every characteristic and descriptor whose UUID is `uuid`, in handle order.

@@ -20,6 +20,9 @@ final class PacingGate: Sendable {
     }
     let state = Mutex(State())
 
+    /// Writes waiting at the gate.
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
     /// Waits until `admit(bytes)` returns true under the lock (it also takes what it admits). Cancelling
     /// the calling task ends the wait with `.cancelled`, taking nothing.
     func wait(_ bytes: Int, admit: @Sendable (Int) -> Bool) async throws(GATTError) {
@@ -76,20 +79,29 @@ public final class GATTCreditPacing: GATTWritePacing {
     private let credits: Mutex<Int>
     private let gate = PacingGate()
 
+    /// Starts with `credits` writes allowed.
     public init(credits: Int) { self.credits = Mutex(credits) }
+
+    /// Writes waiting for a credit (for tests that check one is held back).
+    package var waitingCount: Int { gate.waitingCount }
 
     /// Credits not yet spent.
     public var available: Int { credits.withLock { $0 } }
 
+    /// Adds `count` credits and lets waiting writes through, oldest first, one credit each.
     public func grant(_ count: Int) {
         credits.withLock { $0 += count }
         gate.release { [self] _ in takeCredit() }
     }
 
+    /// Takes one credit, waiting in line for one when none is left; `byteCount` does not matter.
+    /// - Throws: the close reason once `close(_:)` was called, or `.cancelled` when the waiting task is
+    ///   cancelled (no credit is then taken).
     public func reserve(_ byteCount: Int) async throws(GATTError) {
         try await gate.wait(byteCount) { [self] _ in takeCredit() }
     }
 
+    /// Fails the waiting reservations and every later one with `reason`; later grants do not reopen it.
     public func close(_ reason: GATTError) { gate.close(reason) }
 
     private func takeCredit() -> Bool {
@@ -107,8 +119,13 @@ public final class GATTFlowControlPacing: GATTWritePacing {
     private let open: Mutex<Bool>
     private let gate = PacingGate()
 
+    /// Starts with the line open (the default) or closed.
     public init(clearToSend: Bool = true) { open = Mutex(clearToSend) }
 
+    /// Writes waiting for the line to open (for tests that check one is held back).
+    package var waitingCount: Int { gate.waitingCount }
+
+    /// Whether writes may go out now.
     public var isClearToSend: Bool { open.withLock { $0 } }
 
     /// Opens or closes the line.
@@ -122,10 +139,15 @@ public final class GATTFlowControlPacing: GATTWritePacing {
         setClearToSend(value.first.map { $0 & 0x01 != 0 } ?? false)
     }
 
+    /// Returns at once while the line is open, otherwise waits in line until it opens; every waiting
+    /// write passes when it does. `byteCount` does not matter.
+    /// - Throws: the close reason once `close(_:)` was called, or `.cancelled` when the waiting task is
+    ///   cancelled.
     public func reserve(_ byteCount: Int) async throws(GATTError) {
         try await gate.wait(byteCount) { [self] _ in isClearToSend }
     }
 
+    /// Fails the waiting reservations and every later one with `reason`; opening the line does not undo it.
     public func close(_ reason: GATTError) { gate.close(reason) }
 }
 
@@ -138,9 +160,12 @@ public final class GATTByteBudgetPacing: GATTWritePacing {
     }
     private let bucket: Mutex<Bucket>
     private let closed = Mutex<GATTError?>(nil)
+    /// The refill rate of the bucket, in bytes per second.
     public let bytesPerSecond: Int
+    /// The bucket's size in bytes: the most that goes out at once after a pause. It starts full.
     public let burst: Int
 
+    /// Starts with a full bucket. Both values must be positive (a precondition).
     public init(bytesPerSecond: Int, burst: Int) {
         precondition(bytesPerSecond > 0 && burst > 0, "a byte budget needs a positive rate and burst")
         self.bytesPerSecond = bytesPerSecond
@@ -148,6 +173,12 @@ public final class GATTByteBudgetPacing: GATTWritePacing {
         bucket = Mutex(Bucket(tokens: Double(burst), last: .now))
     }
 
+    /// Takes `byteCount` bytes from the bucket (a write larger than `burst` takes a full bucket), sleeping
+    /// until it has refilled enough.
+    ///
+    /// The wait is a sleep: a `close(_:)` is seen when the sleep ends; cancelling the task ends it.
+    /// - Throws: the close reason, checked before each attempt; `.cancelled` when the task is cancelled
+    ///   while it waits.
     public func reserve(_ byteCount: Int) async throws(GATTError) {
         let cost = Double(min(byteCount, burst))
         while true {
@@ -165,9 +196,15 @@ public final class GATTByteBudgetPacing: GATTWritePacing {
                 return (cost - bucket.tokens) / Double(bytesPerSecond)
             }
             if wait == 0 { return }
-            try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9) + 1))
+            do {
+                try await Task.sleep(for: .nanoseconds(Int64(wait * 1e9) + 1))
+            } catch {
+                throw .cancelled
+            }
         }
     }
 
+    /// Fails later reservations, and waiting ones when their sleep ends, with `reason`; the first reason given
+    /// is kept.
     public func close(_ reason: GATTError) { closed.withLock { $0 = $0 ?? reason } }
 }

@@ -38,6 +38,7 @@ public final class GATTDatabase: Sendable {
 
     let storage = Mutex(Storage())
 
+    /// Creates an empty database; the first attribute added gets handle 1.
     public init() {}
 
     /// The number of attributes (also the last handle).

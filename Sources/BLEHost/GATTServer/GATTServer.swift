@@ -5,7 +5,9 @@ import Synchronization
 /// with the ATT errors Core 5.4 Vol 3 Part F §3.4 requires, keeps this connection's CCCD values and
 /// prepared writes, and sends notifications and indications to the client when it asked for them.
 public final class GATTServer: Sendable {
+    /// The attributes served, shared with the other connections' servers.
     public let database: GATTDatabase
+    /// The bearer the server answers on. It holds the server, as its request handler, until it closes.
     public let bearer: ATTBearer
     let state = Mutex(State())
 

@@ -7,6 +7,7 @@ public final class HCIATTChannel: ATTTransport {
     /// ATT's largest MTU (Core 5.4 Vol 3 Part F §3.2.8); the L2CAP frame may be up to 65 535 octets.
     public let maximumPDULength = 517
     let host: HCIHost
+    /// The connection handle of the link the channel belongs to.
     public let handle: UInt16
     private let state = Mutex(State())
 
@@ -29,12 +30,18 @@ public final class HCIATTChannel: ATTTransport {
         self.handle = handle
     }
 
+    /// Sends one ATT PDU as an L2CAP frame on CID 4, fragmented to the controller's ACL buffer size and
+    /// queued behind the host's ACL credits.
+    /// - Throws: the reason the channel ended, once it has; `.pduTooLarge` beyond 517 bytes;
+    ///   `.disconnected` when the host no longer has the link; or the controller transport's send error.
     public func send(_ pdu: UnsafeRawBufferPointer) throws(TransportError) {
         if let ended = state.withLock({ $0.ended }) { throw ended }
         guard pdu.count <= maximumPDULength else { throw .pduTooLarge(length: pdu.count, limit: maximumPDULength) }
         try host.sendL2CAP(handle: handle, channel: 0x0004, pdu)
     }
 
+    /// Installs the handlers and delivers, first, the PDUs that came before it (at most 64 are kept). A
+    /// channel that already ended reports it to `closed` at once.
     public func start(
         receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
         closed: @escaping @Sendable (TransportError) -> Void

@@ -13,6 +13,7 @@ public struct HCIAdvertisement: Sendable, Hashable {
     public var extended: Bool
     /// True when the advertising PDU was a legacy one (always for legacy reports; bit 4 of extended ones).
     public var legacyPDU: Bool
+    /// True when the advertiser accepts connections (ADV_IND or ADV_DIRECT_IND; bit 0 of extended ones).
     public var connectable: Bool
     /// True when this is a scan response rather than an advertisement.
     public var isScanResponse: Bool
@@ -20,9 +21,12 @@ public struct HCIAdvertisement: Sendable, Hashable {
     public var txPower: Int8?
     /// The raw AD structures, their decoding, and where the decoding failed when they are malformed.
     public var rawData: [UInt8]
+    /// The decoded AD structures; nil when they are malformed.
     public var data: AdvertisingData?
+    /// Where decoding the AD structures failed; nil when `data` is set.
     public var dataError: DecodeError?
 
+    /// One report of an LE Advertising Report event (legacy advertising).
     public init(_ report: HCILEAdvertisingReport) {
         address = BluetoothAddress(value: report.address.value, type: Self.addressType(report.addressType))
         rssi = report.rssi
@@ -36,6 +40,7 @@ public struct HCIAdvertisement: Sendable, Hashable {
         (data, dataError) = Self.decode(report.data)
     }
 
+    /// One report of an LE Extended Advertising Report event.
     public init(_ report: HCILEExtendedAdvertisingReport) {
         address = BluetoothAddress(value: report.address.value, type: Self.addressType(report.addressType))
         rssi = report.rssi

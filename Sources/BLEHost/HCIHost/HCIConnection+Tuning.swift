@@ -5,8 +5,13 @@ public import BLEWire
 /// (Command Status; LE PHY Update Complete) and LE Read Remote Features (Command Status; LE Read Remote
 /// Features Complete), each wait bounded. Use with `LinkTuner().apply(_:to:)`.
 extension HCIConnection: LinkTuningTarget {
+    /// The link's `handle`.
     public var connectionHandle: UInt16 { handle }
 
+    /// Sends `command` through the host; when `subevent` is given and the answer is success, then waits up
+    /// to `eventTimeout` for that LE Meta subevent on this link.
+    /// - Throws: `.noAnswer` when the command timed out; `.gone` when the link is down or the host failed
+    ///   otherwise.
     public func exchange<Command: HCICommandPacket>(
         _ command: Command,
         awaiting subevent: UInt8?,

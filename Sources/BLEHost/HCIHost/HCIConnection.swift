@@ -6,7 +6,9 @@ import Synchronization
 /// and encrypts on request (`pair`, `startEncryption`); `events` reports parameter, data length and
 /// PHY changes and, last, the disconnection.
 public final class HCIConnection: Sendable, CustomStringConvertible {
+    /// The connection handle the controller assigned.
     public let handle: UInt16
+    /// The peer's address, with the type the connection-complete event gave.
     public let peer: BluetoothAddress
     /// 0 central, 1 peripheral.
     public let role: UInt8
@@ -22,7 +24,7 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
     let eventSink: AsyncStream<HCIConnectionEvent>.Continuation
     let reassembler = L2CAPReassembler()
     /// SMP commands (CID 6) for the pairing running on this link (see `HCIConnection+Security`).
-    let securityInbox = TimedMailbox<SecurityInboxItem>()
+    let securityInbox: TimedMailbox<SecurityInboxItem>
     /// The LE Connection Update a peer's accepted request asks for, and the reply to the controller's
     /// LE Remote Connection Parameter Request: each the newest only (see `NewestCommandSender`).
     let parameterUpdates = NewestCommandSender()
@@ -73,8 +75,10 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         state = Mutex(State(interval: interval, latency: latency, supervisionTimeout: timeout))
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.eventLimit))
         att = HCIATTChannel(host: host, handle: handle)
+        securityInbox = TimedMailbox(clock: host.clock)
     }
 
+    /// `connection 0x<handle> to <peer>`, the handle in four hex digits.
     public var description: String { "connection 0x\(hex4(handle)) to \(peer)" }
 
     /// Hands `event` to `events`, counting the one the bound pushed out.
@@ -105,12 +109,10 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
                 try await host.sendExpectingStatus(HCIDisconnect(connectionHandle: handle, reason: reason))
             }
         }
-        let timeout = host.configuration.commandTimeout
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { self?.wakeDisconnectWaiters() }
+        // Bounded by one command timeout, a wake of the host's clock (a late wake finds no waiter).
+        host.clock.wake(at: host.clock.now + host.configuration.commandTimeout) { [weak self] in
+            self?.wakeDisconnectWaiters()
         }
-        defer { timer.cancel() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let down = state.withLock { state in
                 if state.disconnectReason != nil { return true }
@@ -132,6 +134,9 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         }
         if disconnectReason == nil { try? await Task.sleep(for: Self.linger) }
     }
+
+    /// A `disconnect()` has begun (it may still be waiting for queued packets to complete).
+    package var isDisconnecting: Bool { state.withLock { $0.disconnecting } }
 
     /// How long a link stays up after its last ACL packet completed, before the host disconnects it.
     public static let linger: Duration = .milliseconds(50)
@@ -191,7 +196,11 @@ public enum HCIConnectionEvent: Sendable, Hashable {
     /// The peer asked for new parameters (L2CAP request or LL Remote Connection Parameter Request);
     /// `accepted` tells how the host answered.
     case parameterRequest(HCIConnectionParameters, accepted: Bool, viaL2CAP: Bool)
+    /// LE Data Length Change: the largest payload (octets) and air time (µs) of one link-layer data PDU now
+    /// in use each way.
     case dataLengthChanged(maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16)
+    /// LE PHY Update Complete: the PHYs now used to transmit and receive (1 = 1M, 2 = 2M, 3 = Coded), or
+    /// the error `status` of an update that failed.
     case phyUpdated(status: HCIStatus, tx: UInt8, rx: UInt8)
     /// The last event: Disconnection Complete's reason (0x08 when the transport went away).
     case disconnected(reason: UInt8)

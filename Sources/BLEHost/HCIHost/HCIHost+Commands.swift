@@ -46,7 +46,7 @@ extension HCIHost {
         await commandGate.acquire()
         defer { commandGate.release() }
         if let closed = state.withLock({ $0.closed }) { throw .notRunning(closed) }
-        let deadline = commandDeadline.arm(at: .now + configuration.commandTimeout) { [weak self] in
+        let deadline = commandDeadline.arm(after: configuration.commandTimeout) { [weak self] in
             self?.finishCommand(opcode: opcode, .failure(.commandTimeout(opcode: opcode)))
         }
         defer { commandDeadline.disarm(deadline) }

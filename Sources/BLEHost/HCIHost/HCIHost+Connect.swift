@@ -63,8 +63,11 @@ extension HCIHost {
                         finishConnect(attempt, .failure(error))
                         return
                     }
-                    try? await Task.sleep(for: timeout)
-                    await withdrawConnect(attempt, because: .connectTimeout(peer))
+                    // The attempt's timeout is a wake of the host's clock, not a task left sleeping.
+                    clock.wake(at: clock.now + timeout) { [weak self] in
+                        guard let self else { return }
+                        Task { await self.withdrawConnect(attempt, because: .connectTimeout(peer)) }
+                    }
                 }
             }
         } onCancel: {
@@ -101,8 +104,9 @@ extension HCIHost {
         } catch {
             diagnose("LE Create Connection Cancel: \(error)")
         }
-        try? await Task.sleep(for: configuration.commandTimeout)
-        finishConnect(attempt, .failure(reason))
+        clock.wake(at: clock.now + configuration.commandTimeout) { [weak self] in
+            self?.finishConnect(attempt, .failure(reason))
+        }
     }
 
     /// Ends attempt `attempt` if it is still the pending one (a late timer never touches a later one).

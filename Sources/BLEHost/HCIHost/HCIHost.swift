@@ -8,12 +8,16 @@ import Synchronization
 /// The receive path runs synchronously on the transport's reader thread: an ACL packet is reassembled
 /// in the connection's reused buffer and its ATT PDU is handed to the bearer in the same call.
 public final class HCIHost: Sendable {
+    /// The transport to the controller; `shutdown()` closes it.
     public let transport: any HCITransport
+    /// The settings the host was created with.
     public let configuration: HCIHostConfiguration
     let state = Mutex(State())
     let commandGate = AsyncGate()
     /// The outstanding command's timeout (one at a time, like the command).
-    let commandDeadline = LazyDeadline()
+    let commandDeadline: LazyDeadline
+    /// The time of every timeout on this host: HCI commands, SMP commands.
+    let clock: any DeadlineClock
     let connectGate = AsyncGate()
     /// Where outgoing ACL packets are built; used only under `state`'s lock.
     let scratch = ScratchBuffer(capacity: 4 + 1024)
@@ -46,10 +50,17 @@ public final class HCIHost: Sendable {
         var linkEventWaiters: [ObjectIdentifier: LinkEventWaiter] = [:]
     }
 
-    /// A host on `transport`; nothing is sent until `start()`.
-    public init(transport: any HCITransport, configuration: HCIHostConfiguration = HCIHostConfiguration()) {
+    /// A host on `transport`; nothing is sent until `start()`. `clock` times the command and pairing
+    /// timeouts (tests pass a manual one).
+    public init(
+        transport: any HCITransport,
+        configuration: HCIHostConfiguration = HCIHostConfiguration(),
+        clock: any DeadlineClock = SystemDeadlineClock()
+    ) {
         self.transport = transport
         self.configuration = configuration
+        self.clock = clock
+        commandDeadline = LazyDeadline(clock: clock)
     }
 
     /// What initialisation learnt about the controller (nil before `start()` completes).
@@ -135,5 +146,6 @@ public struct HCIHostStatistics: Sendable, Hashable {
     public var supersededCommands = 0
     /// ACL packets sent and received.
     public var aclSent = 0
+    /// ACL packets received from the controller.
     public var aclReceived = 0
 }

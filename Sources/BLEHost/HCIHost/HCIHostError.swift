@@ -26,6 +26,7 @@ public enum HCIHostError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The operation was cancelled by the caller's task.
     case cancelled
 
+    /// A one-line account for logs; opcodes in four hex digits, statuses by name.
     public var description: String {
         switch self {
         case .commandTimeout(let opcode): "no answer to HCI command 0x\(hex4(opcode)) in time"

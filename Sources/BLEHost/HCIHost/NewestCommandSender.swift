@@ -12,6 +12,9 @@ final class NewestCommandSender: Sendable {
     }
     private let state = Mutex(State())
 
+    /// Nothing on its way and nothing waiting.
+    var isIdle: Bool { state.withLock { !$0.busy && $0.next == nil } }
+
     /// Sends `send` now, or after the one on its way in place of any still waiting. Returns true when
     /// it replaced one that was waiting (superseded, never sent).
     func submit(_ send: @escaping @Sendable () async -> Void) -> Bool {

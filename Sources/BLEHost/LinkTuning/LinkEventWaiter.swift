@@ -4,7 +4,9 @@ import Synchronization
 /// sent, fed every event packet as it arrives (`offer`, any thread), and awaited with a bound. An event
 /// that arrives before `wait` is kept.
 public final class LinkEventWaiter: Sendable {
+    /// The LE Meta subevent code awaited (for example 0x07, LE Data Length Change).
     public let subevent: UInt8
+    /// The connection handle the event must name.
     public let handle: UInt16
     private let state = Mutex(State())
 
@@ -14,6 +16,8 @@ public final class LinkEventWaiter: Sendable {
         var finished = false
     }
 
+    /// A waiter for `subevent` on connection `handle`. Put it where events are offered before sending the
+    /// command that causes the event.
     public init(subevent: UInt8, handle: UInt16) {
         self.subevent = subevent
         self.handle = handle

@@ -7,6 +7,7 @@ public import BLEWire
 public struct LinkTuner: Sendable {
     /// LE feature bits (Core 5.4 Vol 6 Part B §4.6): LE Data Packet Length Extension, LE 2M PHY.
     public static let dataLengthExtensionBit: UInt64 = 1 << 5
+    /// LE feature bit 8: LE 2M PHY.
     public static let twoMegabitPHYBit: UInt64 = 1 << 8
 
     /// How long to wait for a completion event after the command was accepted.
@@ -14,8 +15,12 @@ public struct LinkTuner: Sendable {
     /// LE Connection Update takes effect at an instant some intervals ahead: a longer wait.
     public var connectionUpdateTimeout: Duration = .seconds(6)
 
+    /// A tuner with the default waits: 3 s per completion event, 6 s for the connection update.
     public init() {}
 
+    /// Runs every step on `target`, in order, and reports how each ended; nothing throws, a failure is a
+    /// step's outcome. A step whose command the controller does not list as supported is `.notSupported`
+    /// without being tried (when the list cannot be read, no step is skipped for that).
     public func apply(_ request: LinkTuningRequest, to target: some LinkTuningTarget) async -> LinkTuningReport {
         var report = LinkTuningReport(request: request)
         let handle = target.connectionHandle

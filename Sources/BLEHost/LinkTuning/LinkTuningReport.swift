@@ -24,16 +24,21 @@ public enum LinkTuningOutcome<Value: Sendable & Hashable>: Sendable, Hashable {
 
 /// Connection parameters in force: interval (1.25 ms), peripheral latency, supervision timeout (10 ms).
 public struct LinkConnectionState: Sendable, Hashable, CustomStringConvertible {
+    /// The connection interval, in 1.25 ms units.
     public var interval: UInt16
+    /// Peripheral latency: how many connection events the peripheral may skip.
     public var latency: UInt16
+    /// The supervision timeout, in 10 ms units.
     public var supervisionTimeout: UInt16
 
+    /// Parameters in HCI units, as an event reports them.
     public init(interval: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
         self.interval = interval
         self.latency = latency
         self.supervisionTimeout = supervisionTimeout
     }
 
+    /// The interval and timeout in milliseconds, and the latency.
     public var description: String {
         "interval \(LinkTuningFormat.interval(interval)) ms, latency \(latency), timeout \(Int(supervisionTimeout) * 10) ms"
     }
@@ -41,11 +46,16 @@ public struct LinkConnectionState: Sendable, Hashable, CustomStringConvertible {
 
 /// Data length in force (LE Data Length Change).
 public struct LinkDataLengthState: Sendable, Hashable, CustomStringConvertible {
+    /// The largest payload this side sends in one link-layer data PDU, in octets.
     public var maxTxOctets: UInt16
+    /// The longest air time of a data PDU this side sends, in µs.
     public var maxTxTime: UInt16
+    /// The largest payload this side receives in one link-layer data PDU, in octets.
     public var maxRxOctets: UInt16
+    /// The longest air time of a data PDU this side receives, in µs.
     public var maxRxTime: UInt16
 
+    /// Values as LE Data Length Change reports them.
     public init(maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
         self.maxTxOctets = maxTxOctets
         self.maxTxTime = maxTxTime
@@ -53,6 +63,7 @@ public struct LinkDataLengthState: Sendable, Hashable, CustomStringConvertible {
         self.maxRxTime = maxRxTime
     }
 
+    /// Both directions' octets and µs.
     public var description: String {
         "TX \(maxTxOctets) octets/\(maxTxTime) µs, RX \(maxRxOctets) octets/\(maxRxTime) µs"
     }
@@ -60,14 +71,18 @@ public struct LinkDataLengthState: Sendable, Hashable, CustomStringConvertible {
 
 /// The PHYs in force (LE PHY Update Complete): 1 = 1M, 2 = 2M, 3 = Coded.
 public struct LinkPHYState: Sendable, Hashable, CustomStringConvertible {
+    /// The PHY used to transmit.
     public var tx: UInt8
+    /// The PHY used to receive.
     public var rx: UInt8
 
+    /// PHY codes as LE PHY Update Complete reports them.
     public init(tx: UInt8, rx: UInt8) {
         self.tx = tx
         self.rx = rx
     }
 
+    /// A PHY code's name: `1M`, `2M`, `Coded`, or `PHY n` for any other code.
     public static func name(_ phy: UInt8) -> String {
         switch phy {
         case 1: "1M"
@@ -77,11 +92,13 @@ public struct LinkPHYState: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `TX <name>, RX <name>`.
     public var description: String { "TX \(Self.name(tx)), RX \(Self.name(rx))" }
 }
 
 /// Every step of one tuning run, in the order they ran.
 public struct LinkTuningReport: Sendable, Hashable {
+    /// The request the run applied.
     public var request: LinkTuningRequest
     /// LE features of our controller (bit 5 data length extension, bit 8 2M PHY).
     public var localFeatures: LinkTuningOutcome<UInt64>
@@ -94,6 +111,7 @@ public struct LinkTuningReport: Sendable, Hashable {
     /// LE Set PHY → LE PHY Update Complete.
     public var phy: LinkTuningOutcome<LinkPHYState>
 
+    /// A report with every step `.notSupported("not run")`, for `LinkTuner` to fill in.
     public init(request: LinkTuningRequest) {
         self.request = request
         localFeatures = .notSupported("not run")

@@ -10,6 +10,8 @@ public struct LinkTuningRequest: Sendable, Hashable, CustomStringConvertible {
     /// Ask for the 2M PHY (when both sides report LE feature bit 8).
     public var preferTwoMegabitPHY: Bool
 
+    /// A request with explicit connection parameters; by default it also asks for the largest data length
+    /// and the 2M PHY.
     public init(
         name: String,
         connection: HCIConnectionParameters,
@@ -35,23 +37,10 @@ public struct LinkTuningRequest: Sendable, Hashable, CustomStringConvertible {
         connection: HCIConnectionParameters(intervalMin: 80, intervalMax: 160, latency: 4, supervisionTimeout: 600)
     )
 
+    /// The named presets, in the order help texts list them.
     public static let presets: [LinkTuningRequest] = [.lowLatency, .balanced, .powerSave]
 
-    /// The accepted forms, for help texts and errors.
-    public static let acceptedForms = "low-latency, balanced, power-save, or MIN-MAX[,LATENCY[,TIMEOUT]] in ms"
-
-    /// A preset by name, or explicit values `MIN-MAX[,LATENCY[,TIMEOUT]]` (interval and timeout in ms,
-    /// e.g. `7.5-15`, `30-50,0,4000`), checked against Core 5.4 Vol 4 Part E §7.8.18: interval
-    /// 7.5 ms–4 s in 1.25 ms steps, min ≤ max, latency ≤ 499, timeout 100 ms–32 s in 10 ms steps and
-    /// above (1 + latency) × max × 2. Without TIMEOUT the smallest of 2 s and 32 s that is valid is used.
-    public init(parsing text: String) throws(LinkTuningSyntaxError) {
-        if let preset = Self.presets.first(where: { $0.name == text }) {
-            self = preset
-            return
-        }
-        self = try LinkTuningParser(text: text).parse()
-    }
-
+    /// The name and the connection parameters in milliseconds.
     public var description: String {
         "\(name) (\(LinkTuningFormat.parameters(connection)))"
     }
@@ -59,9 +48,12 @@ public struct LinkTuningRequest: Sendable, Hashable, CustomStringConvertible {
 
 /// LE data length: octets and time (µs) of one link-layer data PDU.
 public struct LinkDataLength: Sendable, Hashable {
+    /// TX octets: the largest payload to send in one link-layer data PDU (the command takes 27…251).
     public var octets: UInt16
+    /// TX time in µs: the longest air time of one data PDU sent (the command takes 328…17040).
     public var time: UInt16
 
+    /// A data length to ask for; the values are not checked here.
     public init(octets: UInt16, time: UInt16) {
         self.octets = octets
         self.time = time
@@ -69,24 +61,4 @@ public struct LinkDataLength: Sendable, Hashable {
 
     /// 251 octets, 2120 µs: the largest PDU on the 1M PHY.
     public static let maximum = LinkDataLength(octets: 251, time: 2120)
-}
-
-/// A `--link` value that is not a preset nor valid explicit parameters; `offset` is the 0-based
-/// character position of the offending field in `text`.
-public struct LinkTuningSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let text: String
-    public let offset: Int
-    public let field: String
-    public let reason: String
-
-    public init(text: String, offset: Int, field: String, reason: String) {
-        self.text = text
-        self.offset = offset
-        self.field = field
-        self.reason = reason
-    }
-
-    public var description: String {
-        "'\(text)' at character \(offset + 1) (\(field)): \(reason); expected \(LinkTuningRequest.acceptedForms)"
-    }
 }

@@ -2,10 +2,15 @@ import BLEWire
 
 /// What protects a link: set when an Encryption Change reports success for a key this host gave.
 public struct LinkEncryption: Sendable, Hashable {
+    /// The encryption key size in octets (7…16).
     public var keySize: UInt8
+    /// Whether the key comes from a pairing protected against a man in the middle (passkey or numeric
+    /// comparison).
     public var authenticated: Bool
+    /// Whether the key comes from LE Secure Connections rather than LE legacy pairing.
     public var secureConnections: Bool
 
+    /// Describes a link's encryption.
     public init(keySize: UInt8, authenticated: Bool, secureConnections: Bool) {
         self.keySize = keySize
         self.authenticated = authenticated

@@ -2,10 +2,15 @@
 public struct PairingOptions: Sendable {
     /// The SMP IO Capability values (§3.5.1 Table 3.4).
     public enum IOCapability: UInt8, Sendable, Hashable {
+        /// Can show six digits but take no input.
         case displayOnly = 0x00
+        /// Can show six digits and take a yes or a no.
         case displayYesNo = 0x01
+        /// Can take typed digits but show nothing.
         case keyboardOnly = 0x02
+        /// Can neither show nor take anything: only Just Works is possible.
         case noInputNoOutput = 0x03
+        /// Can show six digits and take typed ones.
         case keyboardDisplay = 0x04
 
         /// The specification's name, e.g. `KeyboardDisplay`.
@@ -27,12 +32,15 @@ public struct PairingOptions: Sendable {
     public var bonding = true
     /// Offer LE Secure Connections; pairing falls back to legacy when the peer does not.
     public var secureConnections = true
+    /// This side's IO capability, sent in the Pairing Request; with the peer's it picks the pairing method.
     public var ioCapability: IOCapability
     /// 7…16 octets.
     public var maxKeySize: UInt8 = 16
     /// How a person takes part: supplies or shows a passkey, confirms a number.
     public var interaction: PairingInteraction
 
+    /// By default: encryption with any key, no input or output (so Just Works), nobody to interact,
+    /// bonding and Secure Connections offered, keys up to 16 octets.
     public init(
         requirement: SecurityRequirement = .encrypted,
         ioCapability: IOCapability = .noInputNoOutput,
@@ -55,6 +63,7 @@ public struct PairingInteraction: Sendable {
     /// Numeric comparison: true when the six digits match what the peer shows.
     public var confirmNumber: (@Sendable (UInt32) async -> Bool)?
 
+    /// Supplies the parts a person can play; the others stay nil.
     public init(
         enterPasskey: (@Sendable () async -> UInt32?)? = nil,
         showPasskey: (@Sendable (UInt32) async -> Void)? = nil,

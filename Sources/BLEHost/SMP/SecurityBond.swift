@@ -10,6 +10,7 @@ public struct SecurityBond: Sendable, Hashable, CustomStringConvertible {
     public var longTermKey: [UInt8]
     /// Encrypted Diversifier and Random Number that name the legacy key on the peer (0 for Secure Connections).
     public var ediv: UInt16
+    /// The Random Number (Rand) that, with `ediv`, names a legacy key on the peer (0 for Secure Connections).
     public var rand: UInt64
     /// Negotiated encryption key size in octets (7…16).
     public var keySize: UInt8
@@ -19,8 +20,10 @@ public struct SecurityBond: Sendable, Hashable, CustomStringConvertible {
     public var secureConnections: Bool
     /// The peer's identity (Identity Address Information) and Identity Resolving Key, when it sent them.
     public var identityAddress: BluetoothAddress?
+    /// The peer's Identity Resolving Key (16 octets, most significant first), when it sent one.
     public var identityResolvingKey: [UInt8]?
 
+    /// A bond from its parts; the defaults (EDIV and Rand 0, a 16-octet key) suit a Secure Connections key.
     public init(
         peer: BluetoothAddress,
         longTermKey: [UInt8],
@@ -58,5 +61,6 @@ public struct SecurityBond: Sendable, Hashable, CustomStringConvertible {
     /// `Secure Connections, authenticated, 16-octet key` (no key material).
     public var level: String { encryption.level }
 
+    /// `bond with <peer> (<level>)`; no key material.
     public var description: String { "bond with \(peer) (\(level))" }
 }

@@ -20,6 +20,7 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A pairing is already running on this link.
     case busy
 
+    /// A one-line account, with a hint for the peer reasons people most often meet.
     public var description: String {
         switch self {
         case .rejectedByPeer(let reason): "pairing failed: the peer reported \(reason)\(Self.hint(reason))"

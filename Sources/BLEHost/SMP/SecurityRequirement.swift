@@ -6,6 +6,7 @@ public enum SecurityRequirement: Sendable, Hashable, Comparable, CustomStringCon
     /// Encrypted with a key paired with protection against a man in the middle (passkey or numeric comparison).
     case authenticated
 
+    /// `encrypted` or `authenticated`.
     public var description: String {
         switch self {
         case .encrypted: "encrypted"

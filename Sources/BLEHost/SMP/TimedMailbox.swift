@@ -16,8 +16,12 @@ final class TimedMailbox<Item: Sendable>: Sendable {
 
     private let state = Mutex(State())
     private let limit: Int
+    private let clock: any DeadlineClock
 
-    init(limit: Int = 16) { self.limit = limit }
+    init(limit: Int = 16, clock: any DeadlineClock) {
+        self.limit = limit
+        self.clock = clock
+    }
 
     /// Hands `item` to the waiting task, or keeps it for the next `next`.
     func push(_ item: Item) {
@@ -42,11 +46,7 @@ final class TimedMailbox<Item: Sendable>: Sendable {
             state.nextID += 1
             return state.nextID
         }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { self?.expire(id) }
-        }
-        defer { timer.cancel() }
+        clock.wake(at: clock.now + timeout) { [weak self] in self?.expire(id) }
         return await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Item?? in
                 if !state.items.isEmpty { return .some(state.items.removeFirst()) }

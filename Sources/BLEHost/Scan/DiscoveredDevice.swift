@@ -7,6 +7,7 @@ public struct DiscoveredDevice: Sendable, Hashable {
     public var address: BluetoothAddress
     /// The local name; a complete name replaces a shortened one, never the other way round.
     public var name: String?
+    /// Whether `name` came from a Complete Local Name rather than a Shortened Local Name.
     public var nameIsComplete: Bool
     /// The latest signal strength in dBm (nil until the controller measured one).
     public var rssi: Int8?
@@ -26,9 +27,12 @@ public struct DiscoveredDevice: Sendable, Hashable {
     public var connectable: Bool
     /// Whether the latest report was an extended one, and whether its PDU was a legacy one.
     public var extended: Bool
+    /// Whether the latest report's advertising PDU was a legacy one (always for legacy reports).
     public var legacyPDU: Bool
     /// Reports merged so far, and the last malformed advertising data among them (located).
     public var reports: Int
+    /// Where the latest malformed advertising data failed to decode; nil while none was. A later
+    /// well-formed report does not clear it.
     public var malformedData: DecodeError?
 
     /// A device known from its first report.

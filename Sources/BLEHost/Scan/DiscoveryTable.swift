@@ -17,7 +17,9 @@ public struct DiscoveryTable: Sendable {
         case unchanged
     }
 
+    /// Decides which devices count as matched.
     public let filter: ScanFilter
+    /// The most devices tracked at once; reports from further addresses are counted in `untracked`.
     public let capacity: Int
     private var devices: [BluetoothAddress: DiscoveredDevice] = [:]
     private var matchedOrder: [BluetoothAddress] = []
@@ -25,6 +27,7 @@ public struct DiscoveryTable: Sendable {
     /// Reports dropped because `capacity` devices were already tracked.
     public private(set) var untracked = 0
 
+    /// An empty table that tracks up to `capacity` devices.
     public init(filter: ScanFilter, capacity: Int = 4096) {
         self.filter = filter
         self.capacity = capacity

@@ -6,11 +6,15 @@ public import BLEWire
 public struct ScanParameters: Sendable, Hashable {
     /// Active scanning sends scan requests, so scan responses (often the name) arrive too.
     public var active: Bool
+    /// The time from the start of one scan window to the next, in 0.625 ms units.
     public var interval: UInt16
+    /// How long the controller listens in each interval, in 0.625 ms units; equal to `interval`, it
+    /// scans continuously.
     public var window: UInt16
     /// The controller reports each advertiser once per event type instead of every advertisement.
     public var filterDuplicates: Bool
 
+    /// By default: active, continuous 60 ms scanning, duplicates filtered.
     public init(active: Bool = true, interval: UInt16 = 0x0060, window: UInt16 = 0x0060, filterDuplicates: Bool = true)
     {
         self.active = active
@@ -53,8 +57,11 @@ public struct ScanParameters: Sendable, Hashable {
 
 /// The three commands of one scan, legacy or extended.
 public struct ScanCommands: Sendable {
+    /// LE Set Scan Parameters, or LE Set Extended Scan Parameters.
     public let setParameters: any HCICommandPacket
+    /// LE Set Scan Enable, or LE Set Extended Scan Enable, turning scanning on.
     public let enable: any HCICommandPacket
+    /// The same command turning scanning off.
     public let disable: any HCICommandPacket
 
     /// True when these are the extended scanning commands.

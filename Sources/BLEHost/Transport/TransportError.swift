@@ -11,6 +11,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The peer sent something the transport cannot frame.
     case framing(String)
 
+    /// A one-line account for logs; a disconnect reason is shown in hex.
     public var description: String {
         switch self {
         case .closed: "transport closed"

@@ -9,7 +9,7 @@ enum BondFile {
         let entries: [[String: Any]] = bonds.map { bond in
             var entry: [String: Any] = [
                 "peer": bond.peer.description,
-                "peer_type": bond.peer.type == .public ? "public" : "random",
+                "peer_type": typeName(bond.peer.type),
                 "ltk": hex(bond.longTermKey),
                 "ediv": Int(bond.ediv),
                 "rand": String(bond.rand),
@@ -19,7 +19,7 @@ enum BondFile {
             ]
             if let identity = bond.identityAddress {
                 entry["identity"] = identity.description
-                entry["identity_type"] = identity.type == .public ? "public" : "random"
+                entry["identity_type"] = typeName(identity.type)
             }
             if let irk = bond.identityResolvingKey { entry["irk"] = hex(irk) }
             return entry
@@ -29,6 +29,11 @@ enum BondFile {
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]))
         return (data ?? Data()) + Data("\n".utf8)
+    }
+
+    /// An identity address (one the controller resolved) is stored as the kind of address it is.
+    static func typeName(_ type: BluetoothAddress.AddressType) -> String {
+        type == .public || type == .publicIdentity ? "public" : "random"
     }
 
     static func decode(_ data: Data, path: String) throws(BondStore.Failure) -> [SecurityBond] {

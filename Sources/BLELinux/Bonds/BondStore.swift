@@ -9,10 +9,13 @@ internal import Glibc
 public struct BondStore: Sendable {
     /// Why the store cannot be read or written.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The file or directory concerned, then what went wrong with it.
         public let description: String
     }
 
+    /// The store's file, `DIRECTORY/AA-BB-CC-DD-EE-FF.json`, named after `controller`.
     public let path: String
+    /// The controller (or adapter) whose bonds the file holds; its address is also written into the file.
     public let controller: BluetoothAddress
 
     /// The store of `controller` in `directory` (created 0700 on the first write).
@@ -57,9 +60,13 @@ public struct BondStore: Sendable {
         try load().first { $0.peer.value == peer.value || $0.identityAddress?.value == peer.value }
     }
 
-    /// Adds `bond`, replacing any earlier bond with the same peer.
+    /// Adds `bond`, replacing any earlier bond with the same peer or, when both have one, the same
+    /// identity address (a device that paired again from a new private address).
     public func save(_ bond: SecurityBond) throws(Failure) {
-        var bonds = try load().filter { $0.peer.value != bond.peer.value }
+        var bonds = try load().filter { earlier in
+            earlier.peer.value != bond.peer.value
+                && (bond.identityAddress == nil || earlier.identityAddress?.value != bond.identityAddress?.value)
+        }
         bonds.append(bond)
         try write(bonds)
     }

@@ -1,9 +1,13 @@
 /// A kernel Bluetooth adapter, `hciN` (N from 0 to 65534; 65535 is the kernel's "no device").
 public struct HCIAdapterName: Sendable, Hashable, CustomStringConvertible {
+    /// The kernel's device index, N of `hciN` (0 to 65534).
     public let index: UInt16
 
+    /// The accepted form of an adapter name on the command line, for error messages.
     public static let acceptedForms = "hciN with N a decimal number from 0 to 65534 (hci0, hci1, …)"
 
+    /// The adapter with kernel index `index`. Traps on 0xFFFF (`HCI_DEV_NONE`); parse user input with
+    /// `init(parsing:)` instead.
     public init(index: UInt16) {
         precondition(index != 0xFFFF, "0xFFFF is HCI_DEV_NONE")
         self.index = index
@@ -33,5 +37,6 @@ public struct HCIAdapterName: Sendable, Hashable, CustomStringConvertible {
         self.init(index: index)
     }
 
+    /// The name as the kernel and `hciconfig` write it: `hci0`.
     public var description: String { "hci\(index)" }
 }

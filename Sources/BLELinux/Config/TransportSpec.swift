@@ -1,3 +1,5 @@
+public import BLEHost
+
 /// Which way down to the controller: `--transport` or `HCIPICO_TRANSPORT`.
 ///
 /// | form                          | meaning                                                           |
@@ -7,14 +9,23 @@
 /// | `serial:DEVICE[@BAUD][,rtscts]` | H4 over a UART (default 115200 baud, no flow control)           |
 /// | `tcp:HOST:PORT`               | H4 over TCP (`[v6-address]:PORT` for IPv6)                        |
 public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
+    /// The kernel's host stack, through its raw HCI and L2CAP sockets (`kernel`, `kernel:hciN`); `adapter` is
+    /// nil when none is named, and the kernel then routes each connection.
     case kernel(adapter: HCIAdapterName?)
+    /// The adapter taken over on `HCI_CHANNEL_USER` and driven by the user-space host (`user:hciN`); see
+    /// `HCIUserChannelSocket`.
     case userChannel(adapter: HCIAdapterName)
+    /// H4 over the UART at `device` (an absolute path) at `baudRate` (one of `baudRates`), with RTS/CTS flow
+    /// control when `flowControl` is set.
     case serial(device: String, baudRate: Int, flowControl: Bool)
+    /// H4 over TCP to `host` (a name, or an IPv4 or IPv6 address without brackets) on `port` (1 to 65535).
     case tcp(host: String, port: UInt16)
 
     /// The environment variable that gives the transport when `--transport` is absent.
     public static let environmentVariable = "HCIPICO_TRANSPORT"
+    /// The accepted forms, for error messages and help.
     public static let acceptedForms = "kernel | kernel:hciN | user:hciN | serial:DEVICE[@BAUD][,rtscts] | tcp:HOST:PORT"
+    /// The UART rate, in baud, when `serial:DEVICE` gives none.
     public static let defaultBaudRate = 115_200
     /// The rates termios can set on Linux.
     public static let baudRates: [Int] = [
@@ -32,6 +43,11 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         return .kernel(adapter: nil)
     }
 
+    /// Parses one of `acceptedForms` (the type's table says what each means).
+    ///
+    /// - Throws: `ArgumentSyntaxError` locating the first problem: an unknown kind, a malformed adapter name, a
+    ///   baud rate termios cannot set, an unknown serial option, a relative device path, a malformed host, or a
+    ///   port outside 1...65535.
     public init(parsing text: String) throws(ArgumentSyntaxError) {
         func fail(_ position: Int, _ problem: String) -> ArgumentSyntaxError {
             ArgumentSyntaxError(
@@ -135,6 +151,8 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         return .tcp(host: String(host), port: port)
     }
 
+    /// The value in the form it parses from, so that it parses back to itself; a serial transport always
+    /// shows its baud rate, an IPv6 host its brackets.
     public var description: String {
         switch self {
         case .kernel(nil): "kernel"
@@ -143,6 +161,23 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         case .serial(let device, let baudRate, let flowControl):
             "serial:\(device)@\(baudRate)\(flowControl ? ",rtscts" : "")"
         case .tcp(let host, let port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
+        }
+    }
+}
+
+extension TransportSpec {
+    /// Opens the user-space host's transport this value names. The kernel path is not a transport of
+    /// whole HCI packets (the kernel keeps ACL and L2CAP), so `.kernel` is refused here.
+    public func openHCITransport(tcpTimeout: Duration = .seconds(5)) throws(BLELinuxError) -> any HCITransport {
+        switch self {
+        case .kernel:
+            throw BLELinuxError(.system, "the kernel transport carries ATT over L2CAP sockets, not HCI packets")
+        case .userChannel(let adapter):
+            return try HCIUserChannelSocket.open(adapter)
+        case .serial(let device, let baudRate, let flowControl):
+            return try H4StreamTransport.openSerial(device: device, baudRate: baudRate, flowControl: flowControl)
+        case .tcp(let host, let port):
+            return try H4StreamTransport.connectTCP(host: host, port: port, timeout: tcpTimeout)
         }
     }
 }

@@ -25,8 +25,8 @@ extension H4StreamTransport {
             _ = try blockingSyscall(.tcgetattr) { system_tcgetattr(tty.rawValue, &attributes) }
             configure(&attributes, speed: speed, flowControl: flowControl)
             _ = try blockingSyscall(.tcsetattr) { system_tcsetattr(tty.rawValue, TCSANOW, &attributes) }
-            let link = try PacketLink(socket: tty, name: "h4-serial", receiveCapacity: 4096, isSocket: false)
-            return H4StreamTransport(endpoint: endpoint, link: link)
+            let channel = try DescriptorChannel(socket: tty, name: "h4-serial", receiveCapacity: 4096, isSocket: false)
+            return H4StreamTransport(endpoint: endpoint, channel: channel)
         } catch {
             throw serialError(error, device: device)
         }

@@ -17,8 +17,8 @@ extension H4StreamTransport {
                 let socket = try connect(address, endpoint: endpoint, timeout: timeout)
                 do throws(SystemError) {
                     try socket.setOption(level: CInt(IPPROTO_TCP), name: TCP_NODELAY, CInt(1))
-                    let link = try PacketLink(socket: socket, name: "h4-tcp", receiveCapacity: 16384)
-                    return H4StreamTransport(endpoint: endpoint, link: link)
+                    let channel = try DescriptorChannel(socket: socket, name: "h4-tcp", receiveCapacity: 16384)
+                    return H4StreamTransport(endpoint: endpoint, channel: channel)
                 } catch {
                     throw BLELinuxError(error, subject: endpoint)
                 }

@@ -13,6 +13,7 @@ public enum HCICommandError: Error, Sendable, Equatable, CustomStringConvertible
     /// The socket failed or closed.
     case transport(TransportError)
 
+    /// One line naming the opcode as `0xHHHH` (or the parameter count, or the socket's failure).
     public var description: String {
         switch self {
         case .timedOut(let opcode): "HCI command \(Self.hex(opcode)) got no answer in time"

@@ -1,4 +1,5 @@
-import BLEHost
+public import BLEHost
+public import BLEWire
 internal import CBlueZ
 internal import Glibc
 import Synchronization
@@ -12,8 +13,9 @@ import Synchronization
 /// Complete, Encryption Change). The kernel's own commands are answered on the same adapter: a Command
 /// Complete for an opcode this socket is waiting on is taken as its answer.
 public final class HCISocket: Sendable {
+    /// The adapter the socket is bound to, as it was when opened.
     public let adapter: HCIAdapterInfo
-    private let link: PacketLink
+    private let channel: DescriptorChannel
     private let waiters = Mutex<[UInt16: Waiter]>([:])
     private let subscribers = Mutex<Subscribers>(Subscribers())
     private let nextToken = Atomic<UInt64>(1)
@@ -39,9 +41,9 @@ public final class HCISocket: Sendable {
     public static func open(_ name: HCIAdapterName? = nil) throws(BLELinuxError) -> HCISocket {
         let adapter = try HCIAdapters.resolve(name)
         let subject = adapter.name.description
-        let link: PacketLink
+        let channel: DescriptorChannel
         do throws(SystemError) {
-            link = try PacketLink(
+            channel = try DescriptorChannel(
                 socket: try openDescriptor(adapter.name.index),
                 name: "hci-\(subject)",
                 receiveCapacity: 1024
@@ -50,26 +52,26 @@ public final class HCISocket: Sendable {
             throw BLELinuxError(error, subject: subject)
         }
         do throws(TransportError) {
-            return try running(adapter: adapter, link: link)
+            return try running(adapter: adapter, channel: channel)
         } catch {
             throw BLELinuxError(.system, "\(subject): cannot start the reader thread: \(error)")
         }
     }
 
     /// A socket over `link`, its reader started.
-    static func running(adapter: HCIAdapterInfo, link: PacketLink) throws(TransportError) -> HCISocket {
-        let hci = HCISocket(adapter: adapter, link: link)
+    static func running(adapter: HCIAdapterInfo, channel: DescriptorChannel) throws(TransportError) -> HCISocket {
+        let hci = HCISocket(adapter: adapter, channel: channel)
         // The reader holds the socket weakly: dropping the last reference closes it.
-        try link.start(
+        try channel.start(
             deliver: { [weak hci] bytes in hci?.deliver(bytes) },
             closed: { [weak hci] reason in hci?.ended(reason) }
         )
         return hci
     }
 
-    init(adapter: HCIAdapterInfo, link: PacketLink) {
+    init(adapter: HCIAdapterInfo, channel: DescriptorChannel) {
         self.adapter = adapter
-        self.link = link
+        self.channel = channel
     }
 
     /// The socket, bound to `index` on the raw channel, with the event filter set. Non-blocking.
@@ -114,7 +116,7 @@ public final class HCISocket: Sendable {
                 if !parameters.isEmpty {
                     UnsafeMutableRawBufferPointer(rebasing: buffer[3...]).copyMemory(from: parameters)
                 }
-                try link.send(prefix: HCIPacketIndicatorByte.command, UnsafeRawBufferPointer(buffer))
+                try channel.send(prefix: HCIPacketIndicatorByte.command, UnsafeRawBufferPointer(buffer))
             }
         } catch {
             throw .transport(error)
@@ -246,9 +248,9 @@ public final class HCISocket: Sendable {
     public var closeReason: TransportError? { subscribers.withLock { $0.ended } }
 
     /// Closes the socket: waiting commands fail with `.transport(.closed)` and event streams end.
-    public func close() { link.close() }
+    public func close() { channel.close() }
 
-    deinit { link.close() }
+    deinit { channel.close() }
 }
 
 /// The H4 indicator bytes, as the raw and user-channel sockets put them in front of each packet.
@@ -256,4 +258,46 @@ enum HCIPacketIndicatorByte {
     static let command: UInt8 = 0x01
     static let acl: UInt8 = 0x02
     static let event: UInt8 = 0x04
+}
+
+extension HCISocket {
+    /// Sends a generated command and waits for its Command Complete or Command Status.
+    public func command<Command: HCICommandPacket>(
+        _ command: Command,
+        timeout: Duration = .seconds(2)
+    ) async throws(HCICommandError) -> HCICommandResult {
+        var writer = ByteWriter(capacity: 3 + Command.minimumLength + 8)
+        command.encode(into: &writer)
+        // The encoding starts with the opcode and the parameter length; the socket adds both itself.
+        return try await self.command(
+            opcode: Command.opcode,
+            parameters: Array(writer.bytes.dropFirst(3)),
+            timeout: timeout
+        )
+    }
+}
+
+extension HCISocket {
+    /// Runs on the reader thread for every packet the socket gives (an indicator byte, then the packet).
+    func deliver(_ bytes: UnsafeRawBufferPointer) -> TransportError? {
+        // The raw channel delivers whole events: indicator, code, length, parameters. Anything else
+        // (another packet type, a length that disagrees) is not for us and is skipped.
+        guard bytes.count >= 3, bytes[0] == HCIPacketIndicatorByte.event, Int(bytes[2]) == bytes.count - 3 else {
+            return nil
+        }
+        let code = bytes[1]
+        let parameters = UnsafeRawBufferPointer(rebasing: bytes[3...])
+        switch code {
+        case HCIEventPacket.Code.commandComplete where parameters.count >= 3:
+            let opcode = UInt16(parameters[1]) | UInt16(parameters[2]) << 8
+            if answer(opcode: opcode, with: .complete(returnParameters: Array(parameters[3...]))) { return nil }
+        case HCIEventPacket.Code.commandStatus where parameters.count >= 4:
+            let opcode = UInt16(parameters[2]) | UInt16(parameters[3]) << 8
+            if answer(opcode: opcode, with: .status(parameters[0])) { return nil }
+        default:
+            break
+        }
+        publish(HCIEventPacket(code: code, parameters: Array(parameters)))
+        return nil
+    }
 }

@@ -8,11 +8,14 @@ public import BLEWire
 /// The kernel keeps issuing its own commands on the link (it answers the peer's parameter requests, for
 /// one); only events for this handle and the awaited subevent are taken as results.
 public final class KernelLinkTuning: LinkTuningTarget {
+    /// The raw HCI socket on the adapter that carries the link.
     public let hci: HCISocket
+    /// The kernel link's HCI connection handle (`L2CAPATTSocket.connectionHandle`).
     public let connectionHandle: UInt16
     /// Bound on each Command Status / Command Complete.
     public let commandTimeout: Duration
 
+    /// Tuning of the link `connectionHandle` through `hci`; `commandTimeout` bounds each command's answer.
     public init(hci: HCISocket, connectionHandle: UInt16, commandTimeout: Duration = .seconds(2)) {
         self.hci = hci
         self.connectionHandle = connectionHandle
@@ -54,6 +57,13 @@ public final class KernelLinkTuning: LinkTuningTarget {
         return adapter.name
     }
 
+    /// Sends `command` on the raw socket and, when `subevent` is given and the command succeeded, waits up to
+    /// `eventTimeout` for that LE Meta subevent about `connectionHandle` (see `LinkTuningTarget`).
+    ///
+    /// - Returns: The command's answer, and the whole event (code, length, parameters), nil when it did not
+    ///   come.
+    /// - Throws: `LinkTuningFailure.noAnswer` when the command got no answer within `commandTimeout`; `.gone`
+    ///   for any other failure of the socket or the command (closed, cancelled, the opcode already waiting).
     public func exchange<Command: HCICommandPacket>(
         _ command: Command,
         awaiting subevent: UInt8?,

@@ -10,9 +10,12 @@ public import BLEWire
 /// the scan ends normally, when the body stops it, on an error, and when the task is cancelled (the
 /// disable command is then sent from a task of its own, which the cancellation does not reach).
 public struct KernelScanner: Sendable {
+    /// The raw HCI socket the scan commands go out on and the advertising reports come in on.
     public let socket: HCISocket
+    /// How long each scan command may wait for its Command Complete or Command Status.
     public var commandTimeout: Duration
 
+    /// A scanner on `socket`; `commandTimeout` bounds the wait for each command's answer.
     public init(socket: HCISocket, commandTimeout: Duration = .seconds(2)) {
         self.socket = socket
         self.commandTimeout = commandTimeout

@@ -5,7 +5,7 @@ internal import Glibc
 extension L2CAPATTSocket {
     /// The link's security level as the kernel reports it (`BT_SECURITY`); nil once the socket is closed.
     public var securityLevel: L2CAPSecurityLevel? {
-        let level = try? link.withSocket { (socket) throws(SystemError) in
+        let level = try? channel.withSocket { (socket) throws(SystemError) in
             try socket.option(level: SOL_BLUETOOTH, name: BT_SECURITY, initial: bt_security()).value.level
         }
         return level.flatMap(L2CAPSecurityLevel.init(rawValue:))
@@ -22,7 +22,7 @@ extension L2CAPATTSocket {
         var value = bt_security()
         value.level = level.rawValue
         do throws(TransportError) {
-            try link.withSocket { (socket) throws(SystemError) in
+            try channel.withSocket { (socket) throws(SystemError) in
                 try socket.setOption(level: SOL_BLUETOOTH, name: BT_SECURITY, value)
             }
         } catch {

@@ -9,12 +9,13 @@ internal import Glibc
 /// Only one ATT socket may exist per LE link: if bluetoothd already attached its GATT client to the
 /// link, `connect` fails with `EBUSY`, reported as `BLELinuxError.Kind.busy` with what to do.
 public final class L2CAPATTSocket: ATTTransport {
+    /// The device at the other end, with the address type it was connected with.
     public let peer: BluetoothAddress
     /// The HCI connection handle (`L2CAP_CONNINFO`), for raw HCI commands on this link.
     public let connectionHandle: UInt16
     /// The channel's receive MTU (`BT_RCVMTU`, or the kernel's fixed-channel default of 672).
     public let maximumPDULength: Int
-    let link: PacketLink
+    let channel: DescriptorChannel
 
     /// Connects to `peer` through `adapter` (nil: the kernel picks the route), asking for `security`
     /// before data flows (nil: leave the kernel's default). Cancelling the task cancels the connect.
@@ -140,38 +141,53 @@ public final class L2CAPATTSocket: ATTTransport {
             mtu = L2CAPAddress.defaultMTU
         }
         let name = "att-\(peer.description.suffix(5))"
-        let link = try PacketLink(socket: socket, name: name, receiveCapacity: max(mtu, 517))
+        let channel = try DescriptorChannel(socket: socket, name: name, receiveCapacity: max(mtu, 517))
         return .connected(
-            L2CAPATTSocket(peer: peer, connectionHandle: info.hci_handle, maximumPDULength: mtu, link: link)
+            L2CAPATTSocket(peer: peer, connectionHandle: info.hci_handle, maximumPDULength: mtu, channel: channel)
         )
     }
 
-    private init(peer: BluetoothAddress, connectionHandle: UInt16, maximumPDULength: Int, link: PacketLink) {
+    private init(peer: BluetoothAddress, connectionHandle: UInt16, maximumPDULength: Int, channel: DescriptorChannel) {
         self.peer = peer
         self.connectionHandle = connectionHandle
         self.maximumPDULength = maximumPDULength
-        self.link = link
+        self.channel = channel
     }
 
+    /// Sends one ATT PDU as one datagram; the kernel adds the L2CAP header. Safe from any thread: a sender
+    /// other than the reader thread waits (up to 10 s) for room; the reader's own sends are queued.
+    ///
+    /// - Throws: `.pduTooLarge` when `pdu` is longer than `maximumPDULength`; `.closed` once the socket is
+    ///   closed (by `close()`, or by the reader when the link ended); `.disconnected` when the write finds the
+    ///   link gone.
     public func send(_ pdu: UnsafeRawBufferPointer) throws(TransportError) {
-        guard pdu.count <= maximumPDULength else { throw .pduTooLarge(length: pdu.count, limit: maximumPDULength) }
-        try link.send(pdu)
+        try channel.sendPDU(pdu, limit: maximumPDULength)
     }
 
+    /// Starts the reader thread: `receive` gets each ATT PDU (one per read) in order on that thread; `closed`
+    /// runs once, after the last. Throws `.closed` when delivery has started already or the socket is closed.
     public func start(
         receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
         closed: @escaping @Sendable (TransportError) -> Void
     ) throws(TransportError) {
-        try link.start(
-            deliver: { bytes in
-                receive(bytes)
-                return nil
-            },
-            closed: closed
-        )
+        try channel.startPDUs(receive: receive, closed: closed)
     }
 
-    public func close() { link.close() }
+    /// Closes the socket. Once delivery has started it also waits, unless called on the reader thread, until
+    /// `closed` has run. Idempotent.
+    public func close() { channel.close() }
 
-    deinit { link.close() }
+    deinit { channel.close() }
+}
+
+extension L2CAPATTSocket {
+    /// The local adapter's address this link runs from (`getsockname`: `l2_bdaddr` of the bound side,
+    /// which the kernel fills in with the adapter it routed the connection through).
+    public func sourceAddress() throws(TransportError) -> BluetoothAddress {
+        let address = try channel.withSocket { (socket) throws(SystemError) in
+            try socket.localAddress(initial: sockaddr_l2())
+        }
+        let wire = withUnsafeBytes(of: address.l2_bdaddr) { Array($0) }
+        return BluetoothAddress(wireBytes: wire, type: .public)
+    }
 }

@@ -10,6 +10,7 @@ public enum L2CAPSecurityLevel: UInt8, Sendable, CaseIterable, CustomStringConve
     /// Authenticated LE Secure Connections with a 128-bit key.
     case fips = 4
 
+    /// The level's lowercase name (`low`, `medium`, `high`, `fips`), as messages show it.
     public var description: String {
         switch self {
         case .low: "low"

@@ -14,6 +14,7 @@ import Synchronization
 /// kernel (Load Long Term Keys replaces the adapter's list, so every stored bond of the adapter goes
 /// in), and hands every New Long Term Key the kernel reports for `peer` to `keys.save`.
 public final class KernelPairingAgent: Sendable {
+    /// The one device whose pairing questions the agent answers and whose new keys it counts and keeps.
     public let peer: BluetoothAddress
     let passkey: UInt32?
     let channel: ManagementChannel
@@ -24,10 +25,17 @@ public final class KernelPairingAgent: Sendable {
 
     /// Where the adapter's bonds are kept, and the adapter.
     public struct Keeper: Sendable {
+        /// The adapter's kernel index (N of `hciN`): the adapter made bondable and loaded with the keys, and
+        /// the only one whose new keys are kept.
         public let index: UInt16
+        /// Every stored bond of the adapter. Called once when the agent starts (not at all while bluetoothd
+        /// runs); all of them go into the kernel, replacing its list.
         public let load: @Sendable () -> [SecurityBond]
+        /// Keeps a new bond with `peer`: called on the management channel's reader thread for each New Long Term
+        /// Key that the kernel marks to be stored and that this side can encrypt with as central.
         public let save: @Sendable (SecurityBond) -> Void
 
+        /// The bond storage of adapter `index`.
         public init(
             index: UInt16,
             load: @escaping @Sendable () -> [SecurityBond],
@@ -163,6 +171,7 @@ public final class KernelPairingAgent: Sendable {
     /// What the agent answered, one line per question (for diagnostics).
     public var answers: [String] { log.withLock { $0 } }
 
+    /// Stops answering: closes the management channel, waiting for its reader thread unless called on it.
     public func stop() { channel.close() }
 
     deinit { channel.close() }

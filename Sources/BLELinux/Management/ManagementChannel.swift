@@ -7,9 +7,9 @@ internal import Glibc
 /// `| opcode (2) | controller index (2) | length (2) | parameters |`, events the same with an event code;
 /// every datagram is one of them. Needs `CAP_NET_ADMIN`.
 final class ManagementChannel: Sendable {
-    let link: PacketLink
+    let channel: DescriptorChannel
 
-    private init(link: PacketLink) { self.link = link }
+    private init(channel: DescriptorChannel) { self.channel = channel }
 
     static func open() throws(SystemError) -> ManagementChannel {
         let socket = try OwnedDescriptor.socket(
@@ -22,14 +22,14 @@ final class ManagementChannel: Sendable {
         address.hci_dev = UInt16(HCI_DEV_NONE)
         address.hci_channel = UInt16(HCI_CHANNEL_CONTROL)
         try socket.bind(address)
-        return ManagementChannel(link: try PacketLink(socket: socket, name: "mgmt", receiveCapacity: 1024))
+        return ManagementChannel(channel: try DescriptorChannel(socket: socket, name: "mgmt", receiveCapacity: 1024))
     }
 
     /// Delivers every event (code, controller index, parameters) on the channel's reader thread.
     func start(
         events: @escaping @Sendable (_ code: UInt16, _ index: UInt16, _ parameters: UnsafeRawBufferPointer) -> Void
     ) throws(TransportError) {
-        try link.start(
+        try channel.start(
             deliver: { bytes in
                 guard bytes.count >= 6 else { return nil }
                 let code = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
@@ -52,8 +52,8 @@ final class ManagementChannel: Sendable {
             packet.append(UInt8(truncatingIfNeeded: word >> 8))
         }
         packet += parameters
-        try packet.withTypedBytes { (bytes) throws(TransportError) in try link.send(bytes) }
+        try packet.withTypedBytes { (bytes) throws(TransportError) in try channel.send(bytes) }
     }
 
-    func close() { link.close() }
+    func close() { channel.close() }
 }

@@ -40,3 +40,12 @@ func blockingSyscall<Result: FixedWidthInteger>(
     case .wouldBlock: throw SystemError(syscall: syscall, errno: EAGAIN)
     }
 }
+
+/// The outcome of a non-blocking system call: done, or it would have blocked (`EAGAIN`), which is a
+/// value and not an error.
+enum IOResult<Value> {
+    case processed(Value)
+    case wouldBlock
+}
+
+extension IOResult: Equatable where Value: Equatable {}

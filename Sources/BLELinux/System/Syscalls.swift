@@ -48,6 +48,15 @@ func system_close(_ fd: CInt) -> CInt {
     return close(fd)
 }
 
+func system_socketpair(_ domain: CInt, _ type: CInt, _ proto: CInt, _ pair: UnsafeMutablePointer<CInt>) -> CInt {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        return CInt(driver.call(.socketpair, [Int(domain), Int(type), Int(proto)]))
+    }
+    #endif
+    return socketpair(domain, type, proto, pair)
+}
+
 func system_shutdown(_ fd: CInt, _ how: CInt) -> CInt {
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current { return CInt(driver.call(.shutdown, [Int(fd), Int(how)])) }
@@ -181,6 +190,15 @@ func system_open(_ path: UnsafePointer<CChar>, _ flags: CInt) -> CInt {
     }
     #endif
     return cbluez_open(path, flags)
+}
+
+func system_open(_ path: UnsafePointer<CChar>, _ flags: CInt, mode: mode_t) -> CInt {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        return CInt(driver.call(.open, [Int(flags), Int(mode)], input: raw(path, strlen(path))))
+    }
+    #endif
+    return cbluez_open_mode(path, flags, mode)
 }
 
 func system_eventfd(_ initial: CUnsignedInt, _ flags: CInt) -> CInt {

@@ -3,9 +3,13 @@
 
 /// The device families whose range tables differ (from the `family` column).
 public enum DeviceFamily: String, Sendable, CaseIterable {
+    /// `pico` in the `family` column: the ranges of that family.
     case pico
+    /// `emstat4LR` in the `family` column: the ranges of that family.
     case emstat4LR
+    /// `emstat4HR` in the `family` column: the ranges of that family.
     case emstat4HR
+    /// `nexus` in the `family` column: the ranges of that family.
     case nexus
 }
 

@@ -3,14 +3,23 @@
 
 /// The physical quantity of a variable type, from the `quantity` column.
 public enum Quantity: String, Sendable, CaseIterable {
+    /// `none` in the `quantity` column (no unit).
     case none
+    /// `potential` in the `quantity` column (V, Vrms).
     case potential
+    /// `current` in the `quantity` column (A, Arms).
     case current
+    /// `phase` in the `quantity` column (°).
     case phase
+    /// `impedance` in the `quantity` column (Ω).
     case impedance
+    /// `frequency` in the `quantity` column (Hz).
     case frequency
+    /// `time` in the `quantity` column (s).
     case time
+    /// `temperature` in the `quantity` column (°C).
     case temperature
+    /// `timePerPotential` in the `quantity` column (s/V).
     case timePerPotential
 }
 

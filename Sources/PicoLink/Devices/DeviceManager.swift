@@ -13,6 +13,7 @@ import Synchronization
 public final class DeviceManager: Sendable {
     private let devices = Mutex<[String: ManagedDevice]>([:])
 
+    /// A manager with no devices.
     public init() {}
 
     /// Adds a device under a unique name.
@@ -31,6 +32,7 @@ public final class DeviceManager: Sendable {
         return device
     }
 
+    /// The device added under `name`, if any.
     public subscript(name: String) -> ManagedDevice? { devices.withLock { $0[name] } }
 
     /// All devices, by name.

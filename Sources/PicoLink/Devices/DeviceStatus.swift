@@ -1,15 +1,20 @@
 /// Where a device's link stands, as `DeviceManager` reports it on the device's status stream.
 public enum DeviceStatus: Sendable, Equatable, CustomStringConvertible {
+    /// Not connected. `reason` says why the link was lost or the last connection attempt failed; nil before
+    /// the first connection and after `disconnect()`.
     case disconnected(reason: String?)
     /// Connecting; `attempt` counts from 1 and grows while reconnecting.
     case connecting(attempt: Int)
+    /// Connected, with a session, and no script running.
     case connected
     /// A script is running; `run` is the run number on this device.
     case running(run: Int)
+    /// `disconnect()` is closing the link.
     case disconnecting
     /// Waiting `delay` seconds before reconnect attempt `attempt`.
     case waitingToReconnect(attempt: Int, delay: Double)
 
+    /// A short phrase for status lines: `connecting (attempt 2)`, `running (run 3)`, `disconnected (<reason>)`.
     public var description: String {
         switch self {
         case .disconnected(let reason?): "disconnected (\(reason))"

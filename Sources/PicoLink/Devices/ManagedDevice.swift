@@ -8,7 +8,9 @@ public final class ManagedDevice: Sendable {
     /// Makes a connected `GATTClient` to the device (a radio connection, or a simulator's socketpair).
     public typealias Connector = @Sendable () async throws -> GATTClient
 
+    /// The name the device was added under; its sessions name their packages and runs with it.
     public let name: String
+    /// When to try again after a failed connection attempt or a lost link.
     public let policy: ReconnectPolicy
     /// Status changes, in order (one consumer).
     public let statuses: AsyncStream<DeviceStatus>

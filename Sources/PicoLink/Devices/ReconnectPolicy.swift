@@ -12,6 +12,9 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// Give up after this many failed attempts in a row; nil = never.
     public var maximumAttempts: Int?
 
+    /// A policy; by default it retries without limit after about 0.5 s, 1 s, 2 s … up to 30 s, each delay cut
+    /// by up to 20 % at random. Traps unless `initialDelay` ≥ 0, `multiplier` ≥ 1, `maximumDelay` ≥
+    /// `initialDelay` and `jitter` is within 0…1.
     public init(
         initialDelay: Double = 0.5,
         multiplier: Double = 2,

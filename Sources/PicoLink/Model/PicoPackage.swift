@@ -12,8 +12,11 @@ public struct PicoPackage: Sendable, Equatable {
     public var scan: Int?
     /// When the package's last byte reached the host, in seconds since the Unix epoch.
     public var hostTime: Double
+    /// The package's values, in the order of the `P` line.
     public var values: [PicoValue]
 
+    /// A package with every field given: a session builds them from the reply stream, decoders of saved
+    /// runs and tests build their own.
     public init(
         device: String,
         run: Int,
@@ -41,13 +44,16 @@ public struct PicoPackage: Sendable, Equatable {
 
 /// What a sink is told when a run starts.
 public struct RunInfo: Sendable, Equatable {
+    /// The device's name in this program, as in `PicoPackage.device`.
     public var device: String
+    /// The run number on this device, from 1.
     public var run: Int
     /// The technique when known (`cv`, `eis`…), or the script's name.
     public var title: String
     /// Seconds since the Unix epoch.
     public var startTime: Double
 
+    /// The facts of a run's start.
     public init(device: String, run: Int, title: String, startTime: Double) {
         self.device = device
         self.run = run
@@ -67,6 +73,7 @@ public struct RunEnd: Sendable, Equatable {
     /// When the run ended (Unix seconds), when known: the files give it as `end_utc`.
     public var endTime: Double?
 
+    /// How a run ended; `reason` is nil for a complete run, `endTime` nil when not known.
     public init(complete: Bool, reason: String? = nil, packages: Int, endTime: Double? = nil) {
         self.complete = complete
         self.reason = reason

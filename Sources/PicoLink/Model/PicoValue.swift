@@ -18,6 +18,7 @@ public struct PicoValue: Sendable, Equatable {
     /// The noise metadata, when the device sent it.
     public var noise: UInt8?
 
+    /// A value with its metadata as the device sent it: nil for metadata it did not send.
     public init(
         variable: VariableType,
         name: String? = nil,

@@ -36,6 +36,7 @@ public struct RunProvenance: Sendable, Equatable {
     /// Last RSSI in dBm, where known.
     public var rssi: Int?
 
+    /// A run's provenance; `runID` defaults to a new random UUID, and what a simulator lacks to nil.
     public init(
         runID: UUID = UUID(),
         device: String,

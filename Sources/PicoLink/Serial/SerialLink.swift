@@ -16,10 +16,15 @@ import Synchronization
 /// no allocation; a slow `receive` slows the link down instead of losing data. Writes go through a
 /// `SerialWriter` (MTU-sized, paced).
 public final class SerialLink: Sendable {
+    /// The connected client the link runs over.
     public let client: GATTClient
+    /// The serial service in use: the one asked for, or the one detected.
     public let profile: SerialProfile
+    /// The characteristic the host writes (host → device).
     public let rx: GATTCharacteristic
+    /// The characteristic whose notifications or indications carry the device's bytes.
     public let tx: GATTCharacteristic
+    /// How `send` writes: in the mode RX's properties allow, or paced by ModemOut for a Laird VSP.
     public let writer: SerialWriter
     let activity: SerialActivity
 

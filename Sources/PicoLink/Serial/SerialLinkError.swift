@@ -9,6 +9,7 @@ public enum SerialLinkError: Error, Sendable, Equatable, CustomStringConvertible
     /// The device has no serial service the link can use, or it lacks a characteristic.
     case noSerialService(String)
 
+    /// The error in words for a log line, e.g. `no serial service: the device has no service …`.
     public var description: String {
         switch self {
         case .connectionLost(let reason): "connection lost: \(reason)"

@@ -17,6 +17,7 @@ public enum SerialProfile: Sendable, Hashable, CustomStringConvertible {
     /// The profiles `detect(in:)` recognises, in the order it prefers them.
     public static let known: [SerialProfile] = [.lairdVSP, .hm10, .nordicUART]
 
+    /// The service's UUID.
     public var service: BluetoothUUID {
         switch self {
         case .hm10: .hm10Service
@@ -51,6 +52,7 @@ public enum SerialProfile: Sendable, Hashable, CustomStringConvertible {
         known.first { profile in services.contains { $0.uuid == profile.service } }
     }
 
+    /// The profile's name (`HM-10`, `Laird VSP`, `Nordic UART`), or a custom profile's UUIDs.
     public var description: String {
         switch self {
         case .hm10: "HM-10"

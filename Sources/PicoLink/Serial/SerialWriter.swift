@@ -17,9 +17,14 @@ import Synchronization
 public final class SerialWriter: Sendable {
     /// How values go out.
     public enum Mode: Sendable, Equatable {
+        /// Laird VSP: writes without response bounded by ModemOut, through `VSPWriter`.
         case vsp
+        /// Writes without response, with a write with response as the barrier once `window` bytes are
+        /// unconfirmed (and for the first value).
         case commandsWithBarrier(window: Int)
+        /// Every value a write with response.
         case requests
+        /// Writes without response only, held to `bytesPerSecond` by a byte budget.
         case commands(bytesPerSecond: Int)
     }
 
@@ -30,8 +35,11 @@ public final class SerialWriter: Sendable {
     /// The longest attribute value (Core 5.4 Vol 3 Part F §3.2.9): an MTU of 517 would allow 514.
     public static let maximumValue = 512
 
+    /// The client the writes go through.
     public let client: GATTClient
+    /// The value handle of the characteristic written (RX).
     public let handle: UInt16
+    /// How values go out.
     public let mode: Mode
     private let vsp: VSPWriter?
     private let budget: GATTByteBudgetPacing?

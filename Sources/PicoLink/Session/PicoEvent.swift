@@ -15,6 +15,7 @@ public enum PicoEvent: Sendable, Equatable {
     case scanEnded(loop: Int, scan: Int)
     /// `L` / `+`: a plain loop starts or ends.
     case plainLoopStarted
+    /// `+`: the plain loop ends.
     case plainLoopEnded
     /// One decoded data package.
     case package(PicoPackage)
@@ -33,15 +34,18 @@ public enum PicoEvent: Sendable, Equatable {
 
 /// A MethodSCRIPT error reply, with the message from the generated table and the script position.
 public struct PicoDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The error code the device sent (`!XXXX`).
     public let code: DeviceErrorCode
     /// The line of the script as the user gave it (the device counts from the first line after `e`;
     /// this counts the text's own `e` line too, so it names the line of the file) and the column,
     /// when the device gave them.
     public let line: Int?
+    /// The column in that line, as the device counts it, when it gave one.
     public let column: Int?
     /// That script line's text, when known.
     public let lineText: String?
 
+    /// An error reply; `line`, `column` and `lineText` are nil when the device gave no script position.
     public init(code: DeviceErrorCode, line: Int?, column: Int?, lineText: String?) {
         self.code = code
         self.line = line
@@ -49,8 +53,10 @@ public struct PicoDeviceError: Error, Sendable, Equatable, CustomStringConvertib
         self.lineText = lineText
     }
 
+    /// The table's message for `code` (`unknown error` for a code it does not list).
     public var message: String { code.message }
 
+    /// `device error !4004: <message> at line 3, column 5: <the line>`, the position only when known.
     public var description: String {
         var text = "device error !\(code.hex): \(code.message)"
         if let line {
@@ -81,6 +87,7 @@ public enum PicoSessionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The calling task was cancelled before the device answered.
     case cancelled
 
+    /// The error in words for a log line, e.g. `busy: a run or command is in progress`.
     public var description: String {
         switch self {
         case .connectionLost(let reason): "connection lost: \(reason)"

@@ -1,19 +1,30 @@
 /// Why a script was refused before sending.
 public struct PicoScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What in the script the device would refuse or misread.
     public enum Reason: Sendable, Equatable {
+        /// A byte of 0x80 or above (MethodSCRIPT is ASCII only).
         case notASCII(UInt8)
+        /// A `\r`: lines must end with `\n` alone.
         case carriageReturn
+        /// A line of `length` characters, more than the device's `limit` (`PicoScript.maximumLineLength`).
         case lineTooLong(length: Int, limit: Int)
+        /// An empty line before the last script line: the device would end the script there.
         case emptyLineInside
+        /// The framed script (`e` line and final empty line included) takes `bytes` bytes, more than `limit`.
         case tooLarge(bytes: Int, limit: Int)
+        /// No script line at all: an empty text, only the `e` line, or only empty lines.
         case empty
     }
 
     /// 1-based line and column in the text as given; 0 when the error concerns the whole script.
     public let line: Int
+    /// 1-based column of the offending byte (for `.lineTooLong`, the first one past the limit); 0 when
+    /// `line` is.
     public let column: Int
+    /// What is wrong.
     public let reason: Reason
 
+    /// The place, when there is one, and the problem: `line 3, column 129: line of 140 characters exceeds 128`.
     public var description: String {
         let place = line > 0 ? "line \(line), column \(column): " : ""
         switch reason {
@@ -51,6 +62,12 @@ public struct PicoScript: Sendable, Equatable {
     /// block, in `pck_add` order (`[["p", "c", "f", "r"]]` for the SWV example).
     public let packageLayouts: [[String]]
 
+    /// Checks `text` and frames it for sending.
+    /// - Parameters:
+    ///   - text: The script, with or without its own `e` line and trailing empty lines; lines end with `\n`.
+    ///   - maximumBytes: The most bytes the framed script may take.
+    /// - Throws: `PicoScriptError` for the first problem found: a `\r` or non-ASCII byte, no script line,
+    ///   an empty line inside, a line over `maximumLineLength`, or a framed script over `maximumBytes`.
     public init(_ text: String, maximumBytes: Int = PicoScript.defaultMaximumBytes) throws(PicoScriptError) {
         let raw = Array(text.utf8)
         var lines: [[UInt8]] = [[]]

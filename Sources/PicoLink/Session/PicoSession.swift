@@ -17,8 +17,11 @@ import Synchronization
 /// the run's event stream. Uploads go through a `VSPWriter` (ModemOut- and MTU-paced writes without
 /// response). One command or run at a time; `abort()` may be called while a run streams.
 public final class PicoSession: Sendable {
+    /// The device's name in this program: `PicoPackage.device` and `RunInfo.device` of its runs.
     public let name: String
+    /// The connected GATT client the session runs over.
     public let client: GATTClient
+    /// The paced writer to the VSP RX characteristic that commands and scripts go through.
     public let writer: VSPWriter
     let receiver: PicoReceiver
     private let runCounter = Mutex(0)
@@ -124,6 +127,10 @@ public final class PicoSession: Sendable {
         return try result.get()
     }
 
+    /// Packages a run queues ahead of its consumer by default (about 13 MB of typical packages): a
+    /// minute of a Pico's fastest loop, so only a consumer that stalls for long loses any.
+    public static let defaultBacklogLimit = 65_536
+
     /// Checks `text` (see `PicoScript`) and runs it.
     public func run(text: String, title: String = "script") async throws(PicoSessionError) -> PicoRun {
         let script: PicoScript
@@ -135,12 +142,12 @@ public final class PicoSession: Sendable {
     /// ends after `.ended` (also after a device error or an abort) or throws
     /// `PicoSessionError.connectionLost` after every package received before the link went away.
     ///
-    /// `backlogLimit`: the most packages queued ahead of a slow consumer; past it packages are counted
+    /// `backlogLimit`: the most packages queued ahead of a slow consumer (`defaultBacklogLimit`); past it packages are counted
     /// as overflowed instead (see `PicoEventStream`), since the link's reader never waits.
     public func run(
         _ script: PicoScript,
         title: String = "script",
-        backlogLimit: Int = 65_536
+        backlogLimit: Int = PicoSession.defaultBacklogLimit
     ) async throws(PicoSessionError) -> PicoRun {
         let (events, continuation) = AsyncThrowingStream<PicoEvent, any Error>.makeStream()
         let backlog = EventBacklog(limit: backlogLimit)

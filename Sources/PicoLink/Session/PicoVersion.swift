@@ -3,6 +3,7 @@ public struct PicoVersion: Sendable, Equatable {
     /// The reply's lines as sent (the first starts with `t`, the last ends with `*`).
     public let lines: [String]
 
+    /// A reply from its lines as received.
     public init(lines: [String]) { self.lines = lines }
 
     /// The first line without its `t`, e.g. `espico1209#Nov 22 2026 00:00:00`.

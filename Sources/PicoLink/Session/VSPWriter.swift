@@ -20,11 +20,16 @@ import Synchronization
 /// `headroom` must not exceed the FIFO's capacity minus its full threshold (the simulator's default
 /// FIFO: 1024 − 768 = 256 bytes, also the default here).
 public final class VSPWriter: Sendable {
+    /// The default `headroom` in bytes: what the simulator's 1024-byte FIFO, full at 768, leaves.
     public static let defaultHeadroom = 256
 
+    /// The client the writes and the ModemOut reads go through.
     public let client: GATTClient
+    /// The value handle of the VSP RX characteristic (host → device).
     public let rxHandle: UInt16
+    /// The value handle of ModemOut, read as the barrier.
     public let modemOutHandle: UInt16
+    /// The most bytes sent unconfirmed between two barriers (at least 1).
     public let headroom: Int
     /// ModemOut as last notified.
     public let flow: GATTFlowControlPacing
@@ -57,7 +62,7 @@ public final class VSPWriter: Sendable {
     public func send(_ bytes: [UInt8]) async throws(GATTError) {
         var offset = 0
         while offset < bytes.count {
-            let size = min(client.mtu - 3, headroom, bytes.count - offset)
+            let size = min(client.mtu - 3, SerialWriter.maximumValue, headroom, bytes.count - offset)
             if unconfirmed.withLock({ $0 }) + size > headroom {
                 _ = try await client.read(modemOutHandle)
                 barrierCount.withLock { $0 += 1 }

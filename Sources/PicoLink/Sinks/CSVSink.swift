@@ -6,6 +6,7 @@
 /// Hand-written (no CSV package is available to the project, and none is needed): a package's rows are
 /// built as one string and written in one write, so a crash cuts the file only between packages.
 public final class CSVSink: SampleSink {
+    /// The column header line, newline included.
     public static let header =
         "device,run,package,loop,scan,host_time,device_time,variable,quantity,value,unit,status,range\n"
 
@@ -14,6 +15,8 @@ public final class CSVSink: SampleSink {
     /// Written as `# key: value` lines before the header when given.
     private let provenance: RunProvenance?
 
+    /// A sink that appends to `file`; `provenance`, when given, is written as `# key: value` lines before the
+    /// header.
     public init(file: SinkFile, provenance: RunProvenance? = nil) {
         self.file = file
         self.provenance = provenance
@@ -24,14 +27,17 @@ public final class CSVSink: SampleSink {
         self.init(file: try SinkFile(path: path, overwrite: overwrite), provenance: provenance)
     }
 
+    /// Flushes the file to the device (`SinkFile.sync`).
     public func sync() throws(SinkError) { try file.sync() }
 
+    /// Writes the provenance lines (when given) and the header; only for the first run.
     public func begin(_ run: RunInfo) throws(SinkError) {
         guard !wroteHeader else { return }
         wroteHeader = true
         try file.write((provenance == nil ? "" : ProvenanceFields.commentLines(provenance, run: run)) + CSVSink.header)
     }
 
+    /// Writes the package's rows, one per value, in one write.
     public func write(_ package: PicoPackage) throws(SinkError) {
         var rows = ""
         let prefix = [
@@ -50,8 +56,9 @@ public final class CSVSink: SampleSink {
         try file.write(rows)
     }
 
+    /// Writes the `# end_utc:` line (when the end time is known) and the `# end:` line.
     public func finish(_ end: RunEnd) throws(SinkError) {
-        let how = end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))"
+        let how = end.complete ? "complete" : "incomplete (\(ProvenanceFields.oneLine(end.reason ?? "cut short")))"
         try file.write((end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n")
     }
 }

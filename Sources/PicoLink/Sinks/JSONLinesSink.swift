@@ -13,6 +13,7 @@ public final class JSONLinesSink: SampleSink {
     private let provenance: RunProvenance?
     private var wroteStart = false
 
+    /// A sink that appends to `file`; the start line holds `provenance` when given, else what `RunInfo` tells.
     public init(file: SinkFile, provenance: RunProvenance? = nil) {
         self.file = file
         self.provenance = provenance
@@ -23,8 +24,10 @@ public final class JSONLinesSink: SampleSink {
         self.init(file: try SinkFile(path: path, overwrite: overwrite), provenance: provenance)
     }
 
+    /// Flushes the file to the device (`SinkFile.sync`).
     public func sync() throws(SinkError) { try file.sync() }
 
+    /// Writes the `{"event":"start",…}` line, unknown facts as `null`; only for the first run.
     public func begin(_ run: RunInfo) throws(SinkError) {
         guard !wroteStart else { return }
         wroteStart = true
@@ -34,6 +37,7 @@ public final class JSONLinesSink: SampleSink {
         try file.write("{\"event\":\"start\"," + fields.joined(separator: ",") + "}\n")
     }
 
+    /// Writes one line per value of the package, in one write.
     public func write(_ package: PicoPackage) throws(SinkError) {
         var lines = ""
         let deviceTime = package.deviceTime.map(SinkText.jsonNumber) ?? "null"
@@ -53,6 +57,7 @@ public final class JSONLinesSink: SampleSink {
         try file.write(lines)
     }
 
+    /// Writes the `{"event":"end",…}` line.
     public func finish(_ end: RunEnd) throws(SinkError) {
         let reason = end.reason.map(JSONText.quoted) ?? "null"
         try file.write(

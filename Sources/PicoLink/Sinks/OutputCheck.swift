@@ -12,9 +12,12 @@ import Musl
 public enum OutputCheck {
     /// A file named by an option: `--csv out.csv`.
     public struct Named: Sendable, Equatable {
+        /// The option that names the file, e.g. `--csv`; messages start with it.
         public var option: String
+        /// The path as given (`-` for standard output).
         public var path: String
 
+        /// The file `path` named by `option`: `Named("--csv", "out.csv")`.
         public init(_ option: String, _ path: String) {
             self.option = option
             self.path = path
@@ -23,9 +26,12 @@ public enum OutputCheck {
 
     /// Why a file was refused, as `--csv out.csv: exists; give --overwrite to replace it`.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file refused.
         public let file: Named
+        /// Why, e.g. `exists; give --overwrite to replace it`.
         public let message: String
 
+        /// The option, the path and why: `--csv out.csv: is a directory`.
         public var description: String { "\(file.option) \(file.path): \(message)" }
     }
 

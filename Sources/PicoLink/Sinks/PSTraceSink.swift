@@ -15,6 +15,8 @@ public final class PSTraceSink: SampleSink {
     private var run = RunInfo(device: "", run: 0, title: "", startTime: 0)
     private var packages: [PicoPackage] = []
 
+    /// A sink that writes `file` whole at `finish`; `provenance`, when given, fills the notes line and gives
+    /// the title and start time.
     public init(file: SinkFile, provenance: RunProvenance? = nil) {
         self.file = file
         self.provenance = provenance
@@ -31,12 +33,17 @@ public final class PSTraceSink: SampleSink {
         self.init(file: try SinkFile(path: path, overwrite: overwrite), provenance: provenance)
     }
 
+    /// Flushes the file to the device (`SinkFile.sync`).
     public func sync() throws(SinkError) { try file.sync() }
 
+    /// Keeps the run's facts for the header; writes nothing.
     public func begin(_ run: RunInfo) throws(SinkError) { self.run = run }
 
+    /// Keeps the package; nothing is written before `finish`.
     public func write(_ package: PicoPackage) throws(SinkError) { packages.append(package) }
 
+    /// Writes the whole file in one write (header, notes with how the run ended, data), then forgets the
+    /// packages.
     public func finish(_ end: RunEnd) throws(SinkError) {
         let how = end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))"
         var notes = ProvenanceFields.fields(provenance, run: run).map { "\($0.key): \($0.value)" }

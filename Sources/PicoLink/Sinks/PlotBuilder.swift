@@ -45,12 +45,16 @@ public struct PlotBuilder: Sendable {
     }
 
     private var packages: [PicoPackage] = []
+    /// What every plot's title starts with (the SVG sink gives `<device> run <n> (<title>)`).
     public private(set) var title: String
 
+    /// A builder with no packages yet.
     public init(title: String) { self.title = title }
 
+    /// Keeps `package` for the plots.
     public mutating func add(_ package: PicoPackage) { packages.append(package) }
 
+    /// Packages added so far.
     public var count: Int { packages.count }
 
     /// The plots: at least one (an empty one, titled "no data", before the first package).

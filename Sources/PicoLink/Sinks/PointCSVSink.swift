@@ -34,6 +34,8 @@ public final class PointCSVSink: SampleSink {
     private var layout: PointLayout?
     private var wroteProvenance = false
 
+    /// A sink that appends to `file`; the leading `#` lines hold `provenance` when given, else what `RunInfo`
+    /// tells.
     public init(file: SinkFile, provenance: RunProvenance? = nil) {
         self.file = file
         self.provenance = provenance
@@ -50,14 +52,17 @@ public final class PointCSVSink: SampleSink {
         self.init(file: try SinkFile(path: path, overwrite: overwrite), provenance: provenance)
     }
 
+    /// Flushes the file to the device (`SinkFile.sync`).
     public func sync() throws(SinkError) { try file.sync() }
 
+    /// Writes the leading `#` lines; only for the first run.
     public func begin(_ run: RunInfo) throws(SinkError) {
         guard !wroteProvenance else { return }
         wroteProvenance = true
         try file.write(ProvenanceFields.commentLines(provenance, run: run))
     }
 
+    /// Writes the package's row, after a new header when its values do not fit the current columns.
     public func write(_ package: PicoPackage) throws(SinkError) {
         if let layout, let placement = layout.placement(of: package) {
             try file.write(layout.row(package, placement: placement))
@@ -71,6 +76,7 @@ public final class PointCSVSink: SampleSink {
         try file.write(text)
     }
 
+    /// Writes the `# end_utc:` line (when the end time is known) and the `# end:` line.
     public func finish(_ end: RunEnd) throws(SinkError) {
         let reason = ProvenanceFields.oneLine(end.reason ?? "cut short")
         let how = end.complete ? "complete" : "incomplete (\(reason))"

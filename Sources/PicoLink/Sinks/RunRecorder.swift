@@ -12,9 +12,11 @@ import Synchronization
 /// failure is thrown. `abandon(_:)` finishes the sinks from another thread when the process must end
 /// at once (a second signal).
 public final class RunRecorder: @unchecked Sendable {
+    /// The sinks, called in this order.
     public let sinks: [any SampleSink]
     /// Set from any thread (a signal handler's queue) before the abort it causes reaches the stream.
     public let interruption: RunInterruption
+    /// When the sinks are synced while the run goes on; they are synced at its end whatever the policy.
     public let syncPolicy: SyncPolicy
 
     /// Guards everything below and every call into a sink (what makes the unchecked conformance sound).
@@ -25,6 +27,7 @@ public final class RunRecorder: @unchecked Sendable {
     private var failure: SinkError?
     private var unsynced = false
 
+    /// A recorder for one run into `sinks`; `interruption` is what a signal handler sets.
     public init(
         sinks: [any SampleSink],
         interruption: RunInterruption = RunInterruption(),
@@ -182,6 +185,7 @@ public final class RunRecorder: @unchecked Sendable {
 public final class RunInterruption: Sendable {
     private let value = Mutex<String?>(nil)
 
+    /// An interruption with no reason yet.
     public init() {}
 
     /// Keeps the first reason given.
@@ -190,5 +194,6 @@ public final class RunInterruption: Sendable {
     /// Adds a detail to the reason given (`interrupted (SIGTERM); the device did not end its script`).
     public func add(_ detail: String) { value.withLock { $0 = $0.map { "\($0); \(detail)" } ?? detail } }
 
+    /// The first reason given with the details added since; nil while none was given.
     public var reason: String? { value.withLock { $0 } }
 }

@@ -10,7 +10,9 @@
 /// Hand-written because no SVG or plotting package is available to the project, and a few hundred
 /// lines of text output need none.
 public struct SVGPlotRenderer: Sendable {
+    /// The document's width, in pixels.
     public var width: Int
+    /// Each chart's height, in pixels; the document is this times the number of charts high.
     public var panelHeight: Int
     /// A distinct colour for each of up to ten curves (the "tab10" palette).
     static let palette = [
@@ -27,6 +29,7 @@ public struct SVGPlotRenderer: Sendable {
     /// Rough width of a character of the 12-pixel sans-serif text, for laying out labels.
     static let characterWidth = 7.0
 
+    /// A renderer for documents `width` pixels wide with charts `panelHeight` pixels high.
     public init(width: Int = 720, panelHeight: Int = 440) {
         self.width = width
         self.panelHeight = panelHeight

@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -14,7 +16,9 @@ import Musl
 /// FIFO, a character device, standard output) is never replaced: the plot is written into it once, at
 /// the end of the run.
 public final class SVGSink: SampleSink {
+    /// Where the plot goes (`-` for standard output).
     public let path: String
+    /// The least time between two redraws while the run goes on, in seconds of host time.
     public var refreshInterval: Double
     private let replaceable: Bool
     private let overwrite: Bool
@@ -42,12 +46,15 @@ public final class SVGSink: SampleSink {
         }
     }
 
+    /// Starts an empty plot for the run, titled `<device> run <n> (<title>)`.
     public func begin(_ run: RunInfo) throws(SinkError) {
         builder = PlotBuilder(title: "\(run.device) run \(run.run) (\(run.title))")
         metadata = ProvenanceFields.fields(provenance, run: run)
         lastRender = run.startTime
     }
 
+    /// Adds the package; redraws a replaceable target once `refreshInterval` has passed since the last
+    /// redraw (or since the run's start).
     public func write(_ package: PicoPackage) throws(SinkError) {
         builder.add(package)
         if replaceable, package.hostTime - lastRender >= refreshInterval {
@@ -61,6 +68,8 @@ public final class SVGSink: SampleSink {
     /// Each replacement is synced as it is made.
     public func sync() throws(SinkError) {}
 
+    /// Draws the final plot, with a note when the run is incomplete or sent no package, and writes it:
+    /// replacing a replaceable target, else written into it once.
     public func finish(_ end: RunEnd) throws(SinkError) {
         var note: String? = nil
         if !end.complete {
@@ -88,30 +97,24 @@ public final class SVGSink: SampleSink {
         let directory = OutputCheck.parent(of: path)
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw SinkError(path: path, operation: "create a temporary file", errno: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // mkstemp (which swift-system does not offer) makes the name; the rest goes through
+        // `FileDescriptor` but for fchmod and fsync, which it does not offer either.
+        let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard raw >= 0 else { throw SinkError(path: path, operation: "create a temporary file", errno: errno) }
+        let fd = FileDescriptor(rawValue: raw)
+        _ = fcntl(raw, F_SETFD, FD_CLOEXEC)
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         func fail(_ operation: String, _ code: Int32) -> SinkError {
-            _ = Glibc.close(fd)
+            try? fd.close()
             unlink(temporary)
             return SinkError(path: path, operation: operation, errno: code)
         }
-        var text = document
-        let written: Int32 = text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += count
-            }
-            return 0
+        do {
+            _ = try fd.writeAll(document.utf8)
+        } catch {
+            throw fail("write", (error as? Errno)?.rawValue ?? EIO)
         }
-        if written != 0 { throw fail("write", written) }
-        guard fchmod(fd, 0o644) == 0, fsync(fd) == 0 else { throw fail("sync", errno) }
+        guard fchmod(raw, 0o644) == 0, fsync(raw) == 0 else { throw fail("sync", errno) }
         // The first replacement must not replace a file that appeared after the check: a hard link
         // fails if the name exists (file systems without hard links fall back to rename).
         if !overwrite && !created && link(temporary, path) == 0 {
@@ -122,11 +125,11 @@ public final class SVGSink: SampleSink {
             guard rename(temporary, path) == 0 else { throw fail("rename", errno) }
         }
         created = true
-        _ = Glibc.close(fd)
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            _ = Glibc.close(directoryFD)
+        try? fd.close()
+        let directoryOptions: FileDescriptor.OpenOptions = [.directory, .closeOnExec]
+        if let directoryFD = try? FileDescriptor.open(FilePath(directory), .readOnly, options: directoryOptions) {
+            _ = fsync(directoryFD.rawValue)
+            try? directoryFD.close()
         }
     }
 

@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,19 +8,30 @@ import Musl
 
 /// Why a sink could not write.
 public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file that could not be written (`-` for standard output).
     public let path: String
+    /// What failed: `open`, `write`, `sync`, `rename`, `create a temporary file`…
     public let operation: String
+    /// The `errno` the operation failed with.
     public let errno: Int32
 
+    /// The failure of `operation` on `path`, with the `errno` it set.
     public init(path: String, operation: String, errno: Int32) {
         self.path = path
         self.operation = operation
         self.errno = errno
     }
 
+    /// The failure of `operation` on `path` that swift-system threw (`Errno`; any other error counts as
+    /// `EIO`).
+    init(path: String, operation: String, _ error: any Error) {
+        self.init(path: path, operation: operation, errno: (error as? Errno)?.rawValue ?? EIO)
+    }
+
     /// The reader of a pipe or of standard output went away (`EPIPE`): not a fault of the disk.
     public var isOutputClosed: Bool { errno == EPIPE }
 
+    /// `out.csv: write failed: No space left on device`; standard output is named as such.
     public var description: String {
         "\(path == "-" ? "standard output" : path): \(operation) failed: \(String(cString: strerror(errno)))"
     }
@@ -32,9 +45,13 @@ public struct SinkError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The file is opened as `OutputTarget` says: a new regular file is created exclusively (it must not
 /// exist), an existing regular file only with `overwrite` (truncated), and a FIFO or a character
 /// device is written in place.
+///
+/// File operations go through swift-system's `FileDescriptor` (open, write, resize, close); only
+/// `fdatasync`, which it does not offer, is called directly.
 public final class SinkFile {
+    /// The path as given (`-` for standard output).
     public let path: String
-    private var descriptor: Int32
+    private var descriptor: FileDescriptor?
     private let ownsDescriptor: Bool
     /// Bytes of whole records written (meaningful for regular files, which can be cut back).
     private var committed: off_t = 0
@@ -46,7 +63,7 @@ public final class SinkFile {
     public init(path: String, overwrite: Bool = false) throws(SinkError) {
         self.path = path
         if path == "-" {
-            descriptor = STDOUT_FILENO
+            descriptor = .standardOutput
             ownsDescriptor = false
             seekable = false
             return
@@ -55,12 +72,21 @@ public final class SinkFile {
         let exists = stat(path, &existing) == 0
         let regular = !exists || (existing.st_mode & S_IFMT) == S_IFREG
         // A FIFO is opened without blocking, so that one nobody reads fails (ENXIO) instead of hanging.
-        var flags = O_WRONLY | O_CLOEXEC
-        flags |= regular ? (overwrite ? (O_CREAT | O_TRUNC) : (O_CREAT | O_EXCL)) : O_NONBLOCK
-        let fd = open(path, flags, 0o644)
-        guard fd >= 0 else { throw SinkError(path: path, operation: "open", errno: errno) }
-        if !regular { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
-        descriptor = fd
+        var options: FileDescriptor.OpenOptions = [.closeOnExec]
+        options.formUnion(regular ? (overwrite ? [.create, .truncate] : [.create, .exclusiveCreate]) : [.nonBlocking])
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(
+                FilePath(path),
+                .writeOnly,
+                options: options,
+                permissions: [.ownerReadWrite, .groupRead, .otherRead]
+            )
+        } catch {
+            throw SinkError(path: path, operation: "open", error)
+        }
+        if !regular { _ = fcntl(file.rawValue, F_SETFL, fcntl(file.rawValue, F_GETFL) & ~O_NONBLOCK) }
+        descriptor = file
         ownsDescriptor = true
         seekable = regular
     }
@@ -79,33 +105,33 @@ public final class SinkFile {
         try commit(result)
     }
 
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> (errno: Int32, written: Int) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return (errno, offset)
-            }
-            offset += written
+    /// Writes all of `bytes` (short writes and EINTR retried); the error, if any.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Result<Int, SinkError> {
+        guard let descriptor else { return .failure(SinkError(path: path, operation: "write", errno: EBADF)) }
+        do {
+            return .success(try descriptor.writeAll(bytes))
+        } catch {
+            return .failure(SinkError(path: path, operation: "write", error))
         }
-        return (0, offset)
     }
 
-    private func commit(_ result: (errno: Int32, written: Int)) throws(SinkError) {
-        if result.errno != 0 {
-            if seekable && result.written > 0 { _ = ftruncate(descriptor, committed) }
-            throw SinkError(path: path, operation: "write", errno: result.errno)
+    private func commit(_ result: Result<Int, SinkError>) throws(SinkError) {
+        switch result {
+        case .failure(let error):
+            // Cut back whatever part of the record went out.
+            if seekable { _ = try? descriptor?.resize(to: Int64(committed)) }
+            throw error
+        case .success(let written):
+            committed += off_t(written)
+            dirty = true
         }
-        committed += off_t(result.written)
-        dirty = true
     }
 
     /// Flushes what was written to the device (`fdatasync`); a no-op for pipes and terminals.
     public func sync() throws(SinkError) {
-        guard dirty, descriptor >= 0 else { return }
+        guard dirty, let descriptor else { return }
         dirty = false
-        guard fdatasync(descriptor) == 0 else {
+        guard fdatasync(descriptor.rawValue) == 0 else {
             if errno == EINVAL || errno == EROFS { return }  // pipes, terminals, character devices
             throw SinkError(path: path, operation: "sync", errno: errno)
         }
@@ -113,8 +139,8 @@ public final class SinkFile {
 
     /// Closes the file (standard output stays open). Idempotent.
     public func close() {
-        if ownsDescriptor && descriptor >= 0 { _ = Glibc.close(descriptor) }
-        descriptor = -1
+        if ownsDescriptor { try? descriptor?.close() }
+        descriptor = nil
     }
 
     deinit { close() }

@@ -9,5 +9,6 @@ public enum SyncPolicy: Sendable, Equatable {
     /// Only at the end of the run.
     case end
 
+    /// One sync a second at most: `.interval(.seconds(1))`.
     public static let `default` = SyncPolicy.interval(.seconds(1))
 }

@@ -1,0 +1,205 @@
+import BLEHost
+import BLEWire
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Times write → notification round trips against an echo-style peripheral: a Write Command to one
+/// characteristic, answered by a notification of the same bytes on a subscribed one (a serial bridge
+/// in loopback, the test peer's echo mode).
+///
+/// The round trips run on the transport's reader thread: the echo of one write is checked, timed and
+/// answered by the next write inside the notification callback, so the loop has no thread or task hop
+/// and allocates nothing per round trip. The waiting task is resumed once, at the end. (Each write is
+/// sent under the probe's lock: the transport must deliver on its own reader thread, as every
+/// `ATTTransport` here does, never synchronously inside `send`.)
+///
+/// ```swift
+/// let probe = try GATTEchoProbe(client: client, writeHandle: rx.valueHandle, payloadSize: 10, count: 200, warmup: 20)
+/// _ = try await client.subscribe(to: tx) { probe.receive($0) }
+/// let result = try await probe.run(stallTimeout: .seconds(5))
+/// ```
+public final class GATTEchoProbe: Sendable {
+    /// The client whose link is timed.
+    public let client: GATTClient
+    /// The characteristic value handle each round trip writes (a Write Command).
+    public let writeHandle: UInt16
+    /// Bytes per write (4 to ATT_MTU − 3).
+    public let payloadSize: Int
+    /// Timed round trips, after the warm-up.
+    public let count: Int
+    /// Round trips run before the timed ones (not in the result), so that the timed ones find the
+    /// code paths warm: symbols bound, metadata instantiated, caches filled.
+    public let warmup: Int
+    private let boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)?
+
+    private struct State: ~Copyable {
+        var payload: [UInt8]
+        var samples: [Int64]
+        var sentAt: Int64?
+        var completed = 0
+        var waiter: CheckedContinuation<Result<GATTEchoResult, Failure>, Never>?
+        var outcome: Result<GATTEchoResult, Failure>?
+    }
+
+    private let state: Mutex<State>
+
+    /// The payload is `payloadSize` bytes (4 to ATT_MTU − 3): the round trip's number as a
+    /// little-endian UInt32, then a fixed filler, so that a stale or reordered echo is caught.
+    /// `boundaries` is called on the reader thread with true just before the first timed write and
+    /// with false just after the last timed echo (to read a CPU clock around exactly those).
+    public init(
+        client: GATTClient,
+        writeHandle: UInt16,
+        payloadSize: Int,
+        count: Int,
+        warmup: Int = 0,
+        boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)? = nil
+    ) throws(GATTError) {
+        guard payloadSize >= 4, payloadSize <= client.mtu - 3 else {
+            throw .invalidArgument("payload of \(payloadSize) bytes: give 4 to ATT_MTU − 3 = \(client.mtu - 3)")
+        }
+        guard count >= 1, warmup >= 0 else { throw .invalidArgument("at least one round trip, no negative warm-up") }
+        self.client = client
+        self.writeHandle = writeHandle
+        self.payloadSize = payloadSize
+        self.count = count
+        self.warmup = warmup
+        self.boundaries = boundaries
+        let payload = (0..<payloadSize).map { UInt8(truncatingIfNeeded: 0x41 + $0 % 26) }
+        var samples: [Int64] = []
+        samples.reserveCapacity(count)
+        state = Mutex(State(payload: payload, samples: samples))
+    }
+
+    /// Sends the first write and waits until `count` echoes came back, an echo differs from what was
+    /// written, the link closes, or no echo arrives for `stallTimeout`.
+    public func run(stallTimeout: Duration = .seconds(5)) async throws(Failure) -> GATTEchoResult {
+        let watchdog = Task { [weak self] in
+            var seen = -1
+            while !Task.isCancelled {
+                try? await Task.sleep(for: stallTimeout)
+                guard let self, !Task.isCancelled else { return }
+                let now = state.withLock { $0.completed }
+                if now == seen {
+                    finish(.failure(.stalled(roundTrip: now + 1, after: stallTimeout)))
+                    return
+                }
+                seen = now
+            }
+        }
+        defer { watchdog.cancel() }
+        let result = await withCheckedContinuation { waiter in
+            let early = state.withLock { state -> Result<GATTEchoResult, Failure>? in
+                if let outcome = state.outcome { return outcome }
+                state.waiter = waiter
+                return nil
+            }
+            if let early {
+                waiter.resume(returning: early)
+            } else {
+                sendNext()
+            }
+        }
+        return try result.get()
+    }
+
+    /// Feeds one notification of the echoing characteristic (call it from the subscription callback).
+    public func receive(_ value: UnsafeRawBufferPointer) {
+        let now = Self.monotonicNanoseconds()
+        let verdict = state.withLock { state -> Verdict in
+            guard state.outcome == nil, let sentAt = state.sentAt else { return .ignore }
+            let same = state.payload.withUnsafeBytes { expected in
+                expected.count == value.count
+                    && (value.isEmpty || memcmp(expected.baseAddress!, value.baseAddress!, value.count) == 0)
+            }
+            guard same else {
+                return .fail(
+                    .mismatch(roundTrip: state.completed + 1, length: value.count, expected: state.payload.count)
+                )
+            }
+            if state.completed >= warmup { state.samples.append(now - sentAt) }
+            state.completed += 1
+            state.sentAt = nil
+            return state.completed == warmup + count ? .done(GATTEchoResult(nanoseconds: state.samples)) : .next
+        }
+        switch verdict {
+        case .ignore: break
+        case .next: sendNext()
+        case .done(let result):
+            boundaries?(false)
+            finish(.success(result))
+        case .fail(let error): finish(.failure(error))
+        }
+    }
+
+    /// Ends the run early (the link closed): the waiting `run` throws `reason`.
+    public func fail(_ reason: GATTError) { finish(.failure(.gatt(reason))) }
+
+    private enum Verdict {
+        case ignore, next
+        case done(GATTEchoResult)
+        case fail(Failure)
+    }
+
+    /// Why a run ended early.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The link failed or closed, or a write could not be sent.
+        case gatt(GATTError)
+        /// No echo of round trip `roundTrip` (counted from 1) arrived within `after`.
+        case stalled(roundTrip: Int, after: Duration)
+        /// A notification was not the echo of the last write: not an echo peripheral, or a lost write.
+        case mismatch(roundTrip: Int, length: Int, expected: Int)
+
+        /// One line for a log or the command line.
+        public var description: String {
+            switch self {
+            case .gatt(let error): error.description
+            case .stalled(let roundTrip, let after): "no echo of round trip \(roundTrip) within \(after)"
+            case .mismatch(let roundTrip, let length, let expected):
+                "the notification after write \(roundTrip) is not its echo (\(length) bytes, \(expected) written)"
+            }
+        }
+    }
+
+    /// Numbers the payload for the next round trip, stamps the time and sends it.
+    private func sendNext() {
+        let failure: GATTError? = state.withLock { state in
+            guard state.outcome == nil else { return nil }
+            let number = UInt32(truncatingIfNeeded: state.completed)
+            for index in 0..<4 { state.payload[index] = UInt8(truncatingIfNeeded: number >> (8 * index)) }
+            if state.completed == warmup { boundaries?(true) }
+            state.sentAt = Self.monotonicNanoseconds()
+            let handle = writeHandle
+            return state.payload.withUnsafeBytes { bytes -> GATTError? in
+                do throws(GATTError) {
+                    try client.sendWriteCommand(bytes, to: handle)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+        if let failure { finish(.failure(.gatt(failure))) }
+    }
+
+    /// `CLOCK_MONOTONIC` in nanoseconds, as `Tests/Peers/c/att_rtt.c` times its round trips.
+    private static func monotonicNanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    private func finish(_ outcome: Result<GATTEchoResult, Failure>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<GATTEchoResult, Failure>, Never>? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            let waiter = state.waiter
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: outcome)
+    }
+}
