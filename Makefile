@@ -42,7 +42,7 @@ lint:
 
 unit: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@SWIFT="$(SWIFT)" Tools/unit-tests.sh
 
 ## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu, numpy, PostgreSQL, Chromium):
 ## tier-1 smoke (Bumble's own host against the Bumble peer over H4/TCP), the kernel tier (one qemu
