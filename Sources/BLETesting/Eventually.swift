@@ -2,14 +2,19 @@
 import Glibc
 #endif
 
-/// Waits (bounded) until `condition` holds: polls every 2 ms and returns as soon as it holds. The
-/// bound is generous because the whole suite in parallel on two cores can keep a task waiting for
-/// seconds; a test asserts on the result, so a condition that never holds fails the test.
+/// Waits (bounded) until `condition` holds: polls every 2 ms and returns as soon as it holds. A test
+/// asserts on the result, so a condition that never holds fails the test.
+///
+/// It gives up only once `timeout` has passed *and* it has polled as often as it would have in that
+/// time on an idle machine. The whole suite in parallel on two cores can keep every task waiting for a
+/// thread for tens of seconds; the work the condition waits for is held up just as long, so time alone
+/// would fail a test that is merely waiting its turn.
 public func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
+    let interval = Duration.milliseconds(2)
+    var bound = PollBound(timeout: timeout, interval: interval)
+    while bound.continues() {
         if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
+        try? await Task.sleep(for: interval)
     }
     return condition()
 }
@@ -17,10 +22,28 @@ public func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bo
 /// `eventually` for synchronous tests and helpers: the same bound, polled every millisecond by
 /// blocking the calling thread (never call it from a task: it holds one of the few pool threads).
 public func eventuallyBlocking(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
+    var bound = PollBound(timeout: timeout, interval: .milliseconds(1))
+    while bound.continues() {
         if condition() { return true }
         usleep(1000)
     }
     return condition()
+}
+
+/// The bound of a polling wait: `timeout` of time and as many polls as fit in it.
+struct PollBound {
+    private let deadline: ContinuousClock.Instant
+    private let polls: Int
+    private var polled = 0
+
+    init(timeout: Duration, interval: Duration) {
+        deadline = ContinuousClock.now + timeout
+        polls = max(1, Int(timeout / interval))
+    }
+
+    /// Whether to poll again (counting this poll).
+    mutating func continues() -> Bool {
+        polled += 1
+        return polled <= polls || ContinuousClock.now < deadline
+    }
 }

@@ -188,9 +188,13 @@ public final class TestProgram: @unchecked Sendable {
     }
 
     /// Sends `signal`; the first one starts the clock of `Outcome.secondsAfterSignal`.
+    /// Does nothing once the program has been reaped (its number may belong to another process by then).
     public func send(_ signal: Int32) {
-        lock.withLock { signalled = signalled ?? .now }
-        kill(pid, signal)
+        lock.withLock {
+            guard ended == nil else { return }
+            signalled = signalled ?? .now
+            kill(pid, signal)
+        }
     }
 
     /// Polls `condition` every 20 ms for up to `timeout`; false on time-out, or when the program ended

@@ -45,6 +45,8 @@ import Testing
         let cancelled = ContinuousClock.now
         waiting.cancel()
         await #expect(throws: PicoSessionError.cancelled) { try await waiting.value }
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        // Ended by the cancellation, not by the 30 s timeout. The bound is loose on purpose: with the
+        // whole suite running on two cores the woken task may wait a second or more for a thread.
+        #expect(ContinuousClock.now - cancelled < .seconds(10))
     }
 }
