@@ -58,10 +58,10 @@ import Testing
             #expect(
                 calls == [
                     .socket, .bind, .setsockopt, .connect, .poll, .getsockopt, .getsockopt, .getsockopt,
-                    .epollCreate, .eventfd, .epollControl, .epollControl, .close, .close, .close,
+                    .fcntl, .fcntl, .epollCreate, .eventfd, .epollControl, .epollControl, .close, .close, .close,
                 ]
             )
-            guard trace.count == 15 else { return }
+            guard trace.count == 17 else { return }
             #expect(trace[0].arguments == [CLayout.addressFamily, Self.expectedSocketType, CLayout.protocolL2CAP])
             // bind: AF_BLUETOOTH, psm 0, BDADDR_ANY, cid 4, BDADDR_LE_PUBLIC.
             #expect(trace[1].bytes.count == 14)
@@ -78,8 +78,12 @@ import Testing
             #expect(trace[5].arguments == [Self.socketFD, 1, 4, 4])
             #expect(trace[6].arguments == [Self.socketFD, 6, 2, 6])
             #expect(trace[7].arguments == [Self.socketFD, 274, 13, 2])
+            // Connected, the socket is made blocking: its reader waits in recv (F_GETFL, F_SETFL).
+            #expect(trace[8].arguments == [Self.socketFD, 3, 0])
+            #expect(trace[9].arguments[0...1] == [Self.socketFD, 4])
+            #expect(trace[9].arguments[2] & 0x800 == 0, "O_NONBLOCK cleared")
             // The descriptor is closed once, with the epoll instance and the eventfd.
-            #expect(Set(trace[12...].map { $0.arguments[0] }) == [Self.socketFD, 908, 909])
+            #expect(Set(trace[14...].map { $0.arguments[0] }) == [Self.socketFD, 908, 909])
         }
     }
 

@@ -141,7 +141,12 @@ public final class L2CAPATTSocket: ATTTransport {
             mtu = L2CAPAddress.defaultMTU
         }
         let name = "att-\(peer.description.suffix(5))"
-        let channel = try DescriptorChannel(socket: socket, name: name, receiveCapacity: max(mtu, 517))
+        let channel = try DescriptorChannel(
+            socket: socket,
+            name: name,
+            receiveCapacity: max(mtu, 517),
+            reads: .blocking
+        )
         return .connected(
             L2CAPATTSocket(peer: peer, connectionHandle: info.hci_handle, maximumPDULength: mtu, channel: channel)
         )

@@ -7,12 +7,19 @@ import Synchronization
 /// One open descriptor (an L2CAP or HCI socket, a UART, a TCP stream) and its reader thread: the channel
 /// every link and controller transport of this module runs on.
 ///
-/// The reader blocks in `epoll_wait` on the link and on an eventfd used to wake it. When the link is
-/// readable it reads into one buffer that it reuses for every read, and calls the delivery closure
-/// synchronously, in order: nothing is allocated per PDU. It drains the link on each wake, or reads
-/// once per wake while packets come one at a time (`ReadPacing`). The reader closes the descriptor when it
-/// stops, then calls `closed` exactly once. `close()` wakes it and waits for that, unless it is called
-/// on the reader thread itself (from inside a delivery), where it only asks the reader to stop.
+/// The reader reads into one buffer that it reuses for every read, and calls the delivery closure
+/// synchronously, in order: nothing is allocated per PDU. How it waits for the link is its `ReadMode`:
+/// - `.polled` (any descriptor): it blocks in `epoll_wait` on the link and on an eventfd used to wake
+///   it, then drains the link, or reads once per wake while packets come one at a time (`ReadPacing`).
+/// - `.blocking` (message sockets whose `shutdown` wakes a blocked read: the L2CAP ATT socket, a
+///   `SOCK_SEQPACKET` socketpair): the descriptor is made blocking and the reader waits in `recv`
+///   itself, one system call per PDU instead of an `epoll_wait` and a read. Sends pass `MSG_DONTWAIT`.
+///   While the reader has its own sends queued it waits in `epoll_wait` as in `.polled`, so that it
+///   writes them out when the link has room.
+///
+/// The reader closes the descriptor when it stops, then calls `closed` exactly once. `close()` wakes it
+/// (the eventfd; in `.blocking`, also `shutdown`) and waits for that, unless it is called on the reader
+/// thread itself (from inside a delivery), where it only asks the reader to stop.
 ///
 /// Sending never holds a lock across a wait, and the reader thread never waits to send. Another thread
 /// that finds the link full and nothing queued waits for room with `poll` (no lock held, nothing
@@ -22,6 +29,12 @@ import Synchronization
 /// `queueLimit` behind it waits (without any lock) for the reader to drain it, up to the send timeout;
 /// the reader's own sends are queued up to `readerQueueLimit`, past which the send fails.
 final class DescriptorChannel: Sendable {
+    /// How the reader waits for the link (see the type's comment).
+    enum ReadMode: Sendable {
+        case polled
+        case blocking
+    }
+
     private struct State: ~Copyable {
         var socket: OwnedDescriptor?
         var started = false
@@ -45,6 +58,11 @@ final class DescriptorChannel: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     /// Senders waiting for room now (in `poll` or for the queue to shrink).
     private let waitingSenders = Atomic<Int>(0)
+    /// Mirrors `State.watchingWritable` for the reader: in `.blocking`, it reads blocking only while
+    /// this is false. Only the reader (and a send before it starts) queues on a message socket, so the
+    /// queue cannot fill behind a reader that found this false.
+    private let readerPolls = Atomic<Bool>(false)
+    private let readsBlocking: Bool
     /// The descriptor number, for the reader: valid until the reader itself closes it.
     private let fd: CInt
     private let epoll: OwnedDescriptor
@@ -59,15 +77,19 @@ final class DescriptorChannel: Sendable {
     private static let socketToken: UInt64 = 1
     private static let wakeToken: UInt64 = 2
 
-    /// Takes ownership of `socket`, which must be non-blocking.
+    /// Takes ownership of `socket`, which must be non-blocking; with `.blocking` the channel makes it
+    /// blocking itself (only for message sockets whose `shutdown` wakes a blocked `recv`).
     init(
         socket: consuming OwnedDescriptor,
         name: String,
         receiveCapacity: Int,
         sendTimeout: Duration = .seconds(10),
-        isSocket: Bool = true
+        isSocket: Bool = true,
+        reads: ReadMode = .polled
     ) throws(SystemError) {
         fd = socket.rawValue
+        readsBlocking = reads == .blocking && isSocket
+        if readsBlocking { try socket.setBlocking() }
         let flags = CInt(EPOLL_CLOEXEC)
         epoll = OwnedDescriptor(rawValue: try blockingSyscall(.epollCreate) { system_epoll_create1(flags) })
         let eventFlags = CInt(EFD_CLOEXEC | EFD_NONBLOCK)
@@ -158,15 +180,16 @@ final class DescriptorChannel: Sendable {
         _ bytes: UnsafeRawBufferPointer,
         queued: inout Bool,
         state: inout State,
-        isSocket: Bool
+        isSocket: Bool,
+        dontWait: Bool
     ) -> SendStep {
-        switch writeOutQueued(&state, isSocket: isSocket) {
+        switch writeOutQueued(&state, isSocket: isSocket, dontWait: dontWait) {
         case .failure(let error): return .failed(error)
         case .success(false): return .pollWritable
         case .success(true): break
         }
         if queued { return .done }
-        switch writeSome(bytes, to: state.socket!, isSocket: isSocket) {
+        switch writeSome(bytes, to: state.socket!, isSocket: isSocket, dontWait: dontWait) {
         case .failure(let error): return .failed(error)
         case .success(let count) where count == bytes.count: return .done
         case .success(let count):
@@ -191,18 +214,25 @@ final class DescriptorChannel: Sendable {
             return at
         }
         let isSocket = isSocket
+        let dontWait = readsBlocking
         var queuedBeforeStart = false
         while true {
             let step: SendStep = state.withLock { state in
                 guard state.socket != nil else { return .failed(.closed) }
                 if !state.started {
-                    return Self.sendBeforeStart(bytes, queued: &queuedBeforeStart, state: &state, isSocket: isSocket)
+                    return Self.sendBeforeStart(
+                        bytes,
+                        queued: &queuedBeforeStart,
+                        state: &state,
+                        isSocket: isSocket,
+                        dontWait: dontWait
+                    )
                 }
                 if queuedBeforeStart { return .done }
                 let onReader = state.readerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
                 var written = 0
                 if state.queued.isEmpty {
-                    switch Self.writeSome(bytes, to: state.socket!, isSocket: isSocket) {
+                    switch Self.writeSome(bytes, to: state.socket!, isSocket: isSocket, dontWait: dontWait) {
                     case .failure(let error): return .failed(error)
                     case .success(let count): written = count
                     }
@@ -258,13 +288,14 @@ final class DescriptorChannel: Sendable {
     private static func writeSome(
         _ bytes: UnsafeRawBufferPointer,
         to socket: borrowing OwnedDescriptor,
-        isSocket: Bool
+        isSocket: Bool,
+        dontWait: Bool
     ) -> Result<Int, TransportError> {
         var sent = 0
         repeat {
             do throws(SystemError) {
                 let rest = UnsafeRawBufferPointer(rebasing: bytes[sent...])
-                switch try isSocket ? socket.send(rest) : socket.write(rest) {
+                switch try isSocket ? socket.send(rest, dontWait: dontWait) : socket.write(rest) {
                 case .processed(let count):
                     if bytes.isEmpty { return .success(0) }
                     sent += count
@@ -282,9 +313,10 @@ final class DescriptorChannel: Sendable {
     /// watching once it is empty, and wakes the senders waiting for room.
     private func flushQueued() {
         let isSocket = isSocket
+        let dontWait = readsBlocking
         let waiters: [DispatchSemaphore] = state.withLock { state in
             guard state.socket != nil else { return [] }
-            if case .failure = Self.writeOutQueued(&state, isSocket: isSocket) {
+            if case .failure = Self.writeOutQueued(&state, isSocket: isSocket, dontWait: dontWait) {
                 // The reader sees the failure on its next read; drop what cannot be sent.
                 state.queued = []
                 state.queuedBytes = 0
@@ -299,10 +331,14 @@ final class DescriptorChannel: Sendable {
 
     /// Writes the queue out in order until the link would block; true once it is empty. Under the lock,
     /// with the socket open: the reader's flush and a send before the reader starts share it.
-    private static func writeOutQueued(_ state: inout State, isSocket: Bool) -> Result<Bool, TransportError> {
+    private static func writeOutQueued(
+        _ state: inout State,
+        isSocket: Bool,
+        dontWait: Bool
+    ) -> Result<Bool, TransportError> {
         while let first = state.queued.first {
             let count: Int
-            switch first.withUnsafeBytes({ writeSome($0, to: state.socket!, isSocket: isSocket) }) {
+            switch first.withUnsafeBytes({ writeSome($0, to: state.socket!, isSocket: isSocket, dontWait: dontWait) }) {
             case .failure(let error): return .failure(error)
             case .success(let written): count = written
             }
@@ -327,6 +363,7 @@ final class DescriptorChannel: Sendable {
         if (try? blockingSyscall(.epollControl, { system_epoll_ctl(epollFD, CInt(EPOLL_CTL_MOD), fd, &event) })) != nil
         {
             state.watchingWritable = on
+            readerPolls.store(on, ordering: .releasing)
         }
     }
 
@@ -349,6 +386,8 @@ final class DescriptorChannel: Sendable {
         }
         var one: UInt64 = 1
         _ = try? withUnsafeBytes(of: &one) { bytes throws(SystemError) in try wakeup.write(bytes) }
+        // A reader blocked in `recv` does not see the eventfd: shutting the socket down ends its read.
+        if readsBlocking { _ = try? withSocket { socket throws(SystemError) in try socket.shutdown() } }
         if onReader { return }
         waitUntilFinished()
     }
@@ -394,6 +433,10 @@ final class DescriptorChannel: Sendable {
         var pacing = ReadPacing()
         while true {
             if stopRequested.load(ordering: .relaxed) { return .closed }
+            if readsBlocking && !readerPolls.load(ordering: .acquiring) {
+                if let reason = receiveBlocking(buffer: buffer, deliver: deliver) { return reason }
+                continue
+            }
             let ready: CInt
             do throws(SystemError) {
                 guard
@@ -423,6 +466,23 @@ final class DescriptorChannel: Sendable {
         }
     }
 
+    /// `.blocking`: waits in `recv` for one message and delivers it; why to stop, if it must. A read that
+    /// ends because `close()` shut the socket down is `.closed`, not a disconnection.
+    private func receiveBlocking(buffer: UnsafeMutableRawBufferPointer, deliver: Delivery) -> TransportError? {
+        do throws(SystemError) {
+            switch try retryingSyscall(.recv, { system_recv(fd, buffer.baseAddress!, buffer.count, 0) }) {
+            case .wouldBlock:
+                return nil
+            case .processed(0):
+                return stopRequested.load(ordering: .relaxed) ? .closed : .disconnected(reason: nil)
+            case .processed(let count):
+                return deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            }
+        } catch {
+            return stopRequested.load(ordering: .relaxed) ? .closed : Self.transportError(error)
+        }
+    }
+
     /// Reads until the socket would block (or, with `once`, at most one read), delivering each read.
     /// Returns why to stop, if it must, and how many reads delivered bytes.
     private func drain(
@@ -431,9 +491,11 @@ final class DescriptorChannel: Sendable {
         once: Bool
     ) -> (TransportError?, Int) {
         var reads = 0
+        // A socket read blocking is made blocking: its reads here must not wait.
+        let dontWait = readsBlocking
         while true {
             do throws(SystemError) {
-                switch try retryingSyscall(.read, { system_read(fd, buffer.baseAddress!, buffer.count) }) {
+                switch try Self.readNow(fd, into: buffer, dontWait: dontWait) {
                 case .wouldBlock:
                     return (nil, reads)
                 case .processed(0):
@@ -450,6 +512,21 @@ final class DescriptorChannel: Sendable {
                 return (Self.transportError(error), reads)
             }
         }
+    }
+
+    /// One read that does not wait: `read` on a non-blocking descriptor, `recv(MSG_DONTWAIT)` on a
+    /// socket made blocking.
+    @inline(__always)
+    private static func readNow(
+        _ fd: CInt,
+        into buffer: UnsafeMutableRawBufferPointer,
+        dontWait: Bool
+    ) throws(SystemError) -> IOResult<Int> {
+        if dontWait {
+            let flags = CInt(MSG_DONTWAIT)
+            return try retryingSyscall(.recv) { system_recv(fd, buffer.baseAddress!, buffer.count, flags) }
+        }
+        return try retryingSyscall(.read) { system_read(fd, buffer.baseAddress!, buffer.count) }
     }
 
     /// A link that went away is `.disconnected`; anything else is the system error.

@@ -30,11 +30,21 @@ public final class UnixSocketATTTransport: ATTTransport {
             let capacity = maximumPDULength
             return (
                 UnixSocketATTTransport(
-                    channel: try DescriptorChannel(socket: host, name: "att-local-host", receiveCapacity: capacity),
+                    channel: try DescriptorChannel(
+                        socket: host,
+                        name: "att-local-host",
+                        receiveCapacity: capacity,
+                        reads: .blocking
+                    ),
                     maximumPDULength: capacity
                 ),
                 UnixSocketATTTransport(
-                    channel: try DescriptorChannel(socket: device, name: "att-local-device", receiveCapacity: capacity),
+                    channel: try DescriptorChannel(
+                        socket: device,
+                        name: "att-local-device",
+                        receiveCapacity: capacity,
+                        reads: .blocking
+                    ),
                     maximumPDULength: capacity
                 )
             )

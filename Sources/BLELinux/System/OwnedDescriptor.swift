@@ -39,6 +39,12 @@ struct OwnedDescriptor: ~Copyable {
         _ = try blockingSyscall(.fcntl) { system_fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
+    /// Clears `O_NONBLOCK`: reads wait; writes that must not wait pass `MSG_DONTWAIT` themselves.
+    func setBlocking() throws(SystemError) {
+        let flags = try blockingSyscall(.fcntl) { system_fcntl(rawValue, F_GETFL, 0) }
+        _ = try blockingSyscall(.fcntl) { system_fcntl(rawValue, F_SETFL, flags & ~O_NONBLOCK) }
+    }
+
     func bind<Address>(_ address: Address) throws(SystemError) {
         var address = address
         _ = try blockingSyscall(.bind) {
@@ -113,9 +119,11 @@ struct OwnedDescriptor: ~Copyable {
         try retryingSyscall(.write) { system_write(rawValue, bytes.baseAddress!, bytes.count) }
     }
 
-    /// `send` with `MSG_NOSIGNAL`: a peer that has gone is `EPIPE`, not a `SIGPIPE` that ends the process.
-    func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
-        try retryingSyscall(.send) { system_send(rawValue, bytes.baseAddress!, bytes.count, CInt(MSG_NOSIGNAL)) }
+    /// `send` with `MSG_NOSIGNAL` (a peer that has gone is `EPIPE`, not a `SIGPIPE` that ends the
+    /// process), and with `MSG_DONTWAIT` when `dontWait` (a socket that is itself blocking).
+    func send(_ bytes: UnsafeRawBufferPointer, dontWait: Bool = false) throws(SystemError) -> IOResult<Int> {
+        let flags = CInt(MSG_NOSIGNAL) | (dontWait ? CInt(MSG_DONTWAIT) : 0)
+        return try retryingSyscall(.send) { system_send(rawValue, bytes.baseAddress!, bytes.count, flags) }
     }
 
     func shutdown() throws(SystemError) {

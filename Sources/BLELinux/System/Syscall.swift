@@ -24,13 +24,16 @@ public enum Syscall: String, Sendable, Hashable, CaseIterable {
     case ioctl
     /// `read(2)`: a reader thread's reads of its link.
     case read
+    /// `recv(2)`: a reader thread's reads of a message socket that it reads blocking
+    /// (`DescriptorChannel.ReadMode.blocking`).
+    case recv
     /// `write(2)`: writes to a tty, and eventfd wake-ups.
     case write
-    /// `send(2)` with `MSG_NOSIGNAL`: writes to a socket.
+    /// `send(2)` with `MSG_NOSIGNAL` (and `MSG_DONTWAIT` on a socket read blocking): writes to a socket.
     case send
     /// `poll(2)`: waiting for a non-blocking connect to complete.
     case poll
-    /// `fcntl(2)`: setting `O_NONBLOCK`.
+    /// `fcntl(2)`: setting or clearing `O_NONBLOCK`.
     case fcntl
     /// `open(2)`: a serial device, a btsnoop capture file.
     case open

@@ -145,6 +145,15 @@ func system_read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer, _ count: Int) ->
     return read(fd, buffer, count)
 }
 
+func system_recv(_ fd: CInt, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ flags: CInt) -> Int {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        return driver.call(.recv, [Int(fd), count, Int(flags)], output: rawMutable(buffer, count))
+    }
+    #endif
+    return recv(fd, buffer, count, flags)
+}
+
 func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current {
