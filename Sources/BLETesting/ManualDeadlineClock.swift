@@ -20,6 +20,9 @@ public final class ManualDeadlineClock: DeadlineClock, Sendable {
     /// How many wakes are asked for and not yet due.
     public var pendingWakes: Int { state.withLock { $0.wakes.count } }
 
+    /// When the wakes asked for and not yet due will come, earliest first.
+    public var pendingDeadlines: [Duration] { state.withLock { $0.wakes.map(\.deadline).sorted() } }
+
     /// Keeps `body` until `advance(by:)` passes `deadline` (runs it at once if that has passed).
     public func wake(at deadline: Duration, _ body: @escaping @Sendable () -> Void) {
         let due = state.withLock { state -> Bool in

@@ -11,12 +11,17 @@ struct HostHarness {
     static let peer = BluetoothAddress(value: 0xF0_11_22_33_44_55, type: .random)
 
     /// `timeout` is the host's command timeout: generous by default, since the whole suite in
-    /// parallel on two cores can hold a task back for seconds; tests of timeouts pass a short one.
-    init(_ options: FakeHCIController.Options = .init(), timeout: Duration = .seconds(10)) async throws {
+    /// parallel on two cores can hold a task back for seconds; tests of timeouts pass a short one, or
+    /// a manual `clock`.
+    init(
+        _ options: FakeHCIController.Options = .init(),
+        timeout: Duration = .seconds(10),
+        clock: any DeadlineClock = SystemDeadlineClock()
+    ) async throws {
         controller = FakeHCIController(options)
         var configuration = HCIHostConfiguration()
         configuration.commandTimeout = timeout
-        host = HCIHost(transport: controller, configuration: configuration)
+        host = HCIHost(transport: controller, configuration: configuration, clock: clock)
         info = try await host.start()
     }
 

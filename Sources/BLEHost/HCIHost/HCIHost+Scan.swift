@@ -23,12 +23,20 @@ extension HCIHost {
     /// or when the transport closes.
     public func startScanning(_ parameters: ScanParameters) async throws(HCIHostError) -> AsyncStream<HCIAdvertisement>
     {
+        try await beginScan(parameters).stream
+    }
+
+    /// `startScanning`, with the new scan's number.
+    private func beginScan(
+        _ parameters: ScanParameters
+    ) async throws(HCIHostError) -> (stream: AsyncStream<HCIAdvertisement>, generation: UInt64) {
         guard let controller else { throw .notRunning(nil) }
         try await stopScanning()
         let (stream, continuation) = AsyncStream<HCIAdvertisement>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let own = state.withLock { state in
+        let (own, generation) = state.withLock { state in
             state.scan = continuation
-            return state.ownAddressType
+            state.scanGeneration += 1
+            return (state.ownAddressType, state.scanGeneration)
         }
         let commands = parameters.commands(extended: controller.extendedScanning, ownAddressType: own)
         do throws(HCIHostError) {
@@ -39,13 +47,19 @@ extension HCIHost {
             continuation.finish()
             throw error
         }
-        return stream
+        return (stream, generation)
     }
 
     /// Stops scanning if it runs; finishes the stream `startScanning` returned.
     public func stopScanning() async throws(HCIHostError) {
+        try await stopScanning(generation: nil)
+    }
+
+    /// Stops the scan numbered `generation` (any scan when nil), if it still runs.
+    private func stopScanning(generation: UInt64?) async throws(HCIHostError) {
         guard
-            let continuation = state.withLock({ state in
+            let continuation = state.withLock({ state -> AsyncStream<HCIAdvertisement>.Continuation? in
+                guard generation == nil || generation == state.scanGeneration else { return nil }
                 defer { state.scan = nil }
                 return state.scan
             })
@@ -63,12 +77,20 @@ extension HCIHost {
         active: Bool = true,
         matching: @escaping @Sendable (HCIAdvertisement) -> Bool
     ) async throws(HCIHostError) -> HCIAdvertisement {
-        let stream = try await startScanning(active: active)
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { try? await self?.stopScanning() }
+        let (stream, generation) = try await beginScan(
+            ScanParameters(
+                active: active,
+                interval: configuration.scanInterval,
+                window: configuration.scanWindow,
+                filterDuplicates: false
+            )
+        )
+        // The timeout is a wake of the host's clock; it stops this scan only (by its number), so a wake
+        // that comes after this call has returned leaves a later scan alone.
+        clock.wake(at: clock.now + timeout) { [weak self] in
+            guard let self, self.isScanning(generation: generation) else { return }
+            Task { try? await self.stopScanning(generation: generation) }
         }
-        defer { timer.cancel() }
         var found: HCIAdvertisement?
         for await advertisement in stream where matching(advertisement) {
             found = advertisement
@@ -78,6 +100,11 @@ extension HCIHost {
         if Task.isCancelled { throw .cancelled }
         guard let found else { throw .scanTimeout }
         return found
+    }
+
+    /// Whether the scan numbered `generation` (any scan when nil) runs now.
+    package func isScanning(generation: UInt64? = nil) -> Bool {
+        state.withLock { state in state.scan != nil && (generation == nil || generation == state.scanGeneration) }
     }
 
     func advertised(_ advertisement: HCIAdvertisement) {

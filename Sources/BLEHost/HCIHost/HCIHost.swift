@@ -43,6 +43,8 @@ public final class HCIHost: Sendable {
         var pendingConnect: PendingConnect?
         var connectAttempts: UInt64 = 0
         var scan: AsyncStream<HCIAdvertisement>.Continuation?
+        /// Counts scans started, so that a scan's timeout stops that scan and never a later one.
+        var scanGeneration: UInt64 = 0
         var connections: [UInt16: HCIConnection] = [:]
         var flow = HCIACLFlow()
         var statistics = HCIHostStatistics()
@@ -50,8 +52,8 @@ public final class HCIHost: Sendable {
         var linkEventWaiters: [ObjectIdentifier: LinkEventWaiter] = [:]
     }
 
-    /// A host on `transport`; nothing is sent until `start()`. `clock` times the command and pairing
-    /// timeouts (tests pass a manual one).
+    /// A host on `transport`; nothing is sent until `start()`. `clock` times the command, connect, scan
+    /// and pairing timeouts (tests pass a manual one).
     public init(
         transport: any HCITransport,
         configuration: HCIHostConfiguration = HCIHostConfiguration(),
