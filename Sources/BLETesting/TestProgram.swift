@@ -197,6 +197,17 @@ public final class TestProgram: @unchecked Sendable {
         }
     }
 
+    /// Whether the program has installed a handler for `signal` (its `SigCgt` in `/proc`): before
+    /// that, a signal finds the default action (or one the program inherited).
+    public func catches(_ signal: Int32) -> Bool {
+        guard signal > 0, signal <= 64,
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
     /// Polls `condition` every 20 ms for up to `timeout`; false on time-out, or when the program ended
     /// without it holding.
     public func wait(until condition: () -> Bool, timeout: Duration = .seconds(30)) -> Bool {

@@ -101,7 +101,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (status, seconds) = try await CommandLineTests.offPool {
             let program = try CommandProcess(command + ["--sim-fault", "silent"], in: directory)
-            Thread.sleep(forTimeInterval: 0.5)  // the Exchange MTU request is out, and never answered
+            // Its handler is in place just before it connects; then the Exchange MTU request goes out
+            // and is never answered.
+            _ = program.program.wait { program.program.catches(SIGINT) }
+            Thread.sleep(forTimeInterval: 0.3)
             program.send(SIGINT)
             return program.finish()
         }
