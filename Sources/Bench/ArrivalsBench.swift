@@ -17,7 +17,7 @@ enum ArrivalsBench {
     static let repeats = 5
 
     static func run(json: Bool) async throws {
-        let link = try await StackLink.make(capacity: 16)
+        let link = try await StackBenchPair.make(capacity: 16)
         let arrivals = NotificationArrivals()
         var rows: [StackBench.Row] = []
         _ = await StackMeasures.notificationRate(link, size: 20, count: 20_000)

@@ -21,7 +21,7 @@ enum StackBench {
     }
 
     static func run(json: Bool) async throws {
-        let link = try await StackLink.make(capacity: latencySamples)
+        let link = try await StackBenchPair.make(capacity: latencySamples)
         var rows: [Row] = []
         for size in [20, 244] {
             // Warm up, then take the median of `repeats` runs of each, interleaved.

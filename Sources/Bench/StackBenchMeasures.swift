@@ -41,8 +41,11 @@ enum StackMeasures {
 
     /// Notifications per second, server thread → bearer → client → callback, with `size`-byte values;
     /// and the heap allocations the whole run made per notification (both sides, every thread).
-    static func notificationRate(_ link: StackLink, size: Int, count: Int) async -> (rate: Double, allocations: Double)
-    {
+    static func notificationRate(
+        _ link: StackBenchPair,
+        size: Int,
+        count: Int
+    ) async -> (rate: Double, allocations: Double) {
         let server = link.server
         let handle = link.notifyHandle
         AllocationCount.start()
@@ -62,7 +65,7 @@ enum StackMeasures {
 
     /// Notify → callback latency, one notification at a time: the server thread stamps the value,
     /// notifies, and waits for the callback before the next.
-    static func notificationLatency(_ link: StackLink, count: Int) async -> Histogram<UInt64> {
+    static func notificationLatency(_ link: StackBenchPair, count: Int) async -> Histogram<UInt64> {
         let server = link.server
         let handle = link.notifyHandle
         let probe = link.probe
@@ -87,7 +90,7 @@ enum StackMeasures {
     }
 
     /// Write commands per second from a client thread to the server's write handler.
-    static func writeCommandRate(_ link: StackLink, size: Int, count: Int) async -> Double {
+    static func writeCommandRate(_ link: StackBenchPair, size: Int, count: Int) async -> Double {
         let client = link.client
         let handle = link.sinkHandle
         let start = monotonicNanoseconds()
@@ -103,7 +106,7 @@ enum StackMeasures {
     }
 
     /// Read Request → Read Response round trips per second (async API, one request in flight).
-    static func roundTripRate(_ link: StackLink, count: Int) async throws -> Double {
+    static func roundTripRate(_ link: StackBenchPair, count: Int) async throws -> Double {
         let start = monotonicNanoseconds()
         for _ in 0..<count { _ = try await link.client.read(link.readHandle) }
         return Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)

@@ -58,7 +58,7 @@ final class StackProbe: @unchecked Sendable {
 
 /// A GATT client and server over the in-memory socketpair at ATT_MTU 247, with a notify
 /// characteristic, a write-without-response sink and a readable value.
-struct StackLink {
+struct StackBenchPair {
     let client: GATTClient
     let server: GATTServer
     let notifyHandle: UInt16
@@ -67,7 +67,7 @@ struct StackLink {
     let probe: StackProbe
     let sink: StackProbe
 
-    static func make(capacity: Int) async throws -> StackLink {
+    static func make(capacity: Int) async throws -> StackBenchPair {
         let (clientEnd, serverEnd) = try SocketPairATTTransport.makePair()
         let probe = StackProbe(capacity: capacity)
         let sink = StackProbe(capacity: 0)
@@ -104,7 +104,7 @@ struct StackLink {
             uuid: BluetoothUUID.lairdVSPTx
         )[0]
         _ = try await client.subscribe(to: characteristic) { value in probe.received(value) }
-        return StackLink(
+        return StackBenchPair(
             client: client,
             server: server,
             notifyHandle: service.valueHandle(of: BluetoothUUID.lairdVSPTx)!,

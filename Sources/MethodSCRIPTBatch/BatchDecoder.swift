@@ -1,4 +1,5 @@
 import MethodSCRIPT
+
 /// Decodes a whole buffer of reply lines into a `ColumnarBatch`: every `P` line's values go to the
 /// columns; malformed `P` lines become located `BatchError`s and decoding goes on at the next line.
 /// Other lines are counted but not checked: `ReplyParser` validates the whole grammar. No allocation

@@ -1,4 +1,5 @@
 import MethodSCRIPT
+
 /// Decoded values of a whole buffer in columns, one entry per value (the fast path for files and
 /// benchmarks). Reuse one batch across calls of `BatchDecoder.decode(_:into:)` to decode without
 /// allocating: the columns grow only when a buffer needs more room than any before.

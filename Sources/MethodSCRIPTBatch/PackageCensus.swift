@@ -1,4 +1,5 @@
 import MethodSCRIPT
+
 /// A quick count over a buffer of reply lines, 16 bytes a step: its newlines, and an upper bound of
 /// the values a batch decode of it writes (every `;` plus every `P` that starts a line: a `P` line
 /// that decodes has one value more than it has separators). It is exact for a buffer of valid `P`

@@ -4,11 +4,11 @@ public import BLEHost
 /// in their own.
 public protocol DeviceConnector: Sendable {
     /// Connects to `device` (address, transport, link tuning as configured).
-    func connect(_ device: DeviceConfig) async throws -> RigLink
+    func connect(_ device: DeviceConfig) async throws -> DeviceConnection
 }
 
 /// An open link as the supervisor holds it.
-public struct RigLink: Sendable {
+public struct DeviceConnection: Sendable {
     public let client: GATTClient
     /// The link parameters in force now, as text for the provenance of the run about to start (nil when
     /// unknown). Link tuning runs beside the first run, so this may change while the link is open.

@@ -225,7 +225,7 @@ public final class DeviceSupervisor: Sendable {
 
 /// A connected device with its session open.
 struct OpenedDevice: Sendable {
-    let link: RigLink
+    let link: DeviceConnection
     let session: PicoSession
     let firmware: String?
     let serial: String?

@@ -8,7 +8,7 @@ import RigCore
 enum CommandProvenance {
     static func make(
         target: DeviceTarget,
-        link: DeviceLink,
+        link: ConnectedDevice,
         version: PicoVersion,
         serial: String?,
         title: String,

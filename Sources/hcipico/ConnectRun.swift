@@ -21,7 +21,7 @@ struct ConnectRun: Sendable {
 
     func perform() async -> ExitStatus {
         var clock = ConnectTiming()
-        let opened: DeviceLink
+        let opened: ConnectedDevice
         let session: PicoSession
         do {
             (opened, session) = try await link.openPico()
@@ -49,7 +49,7 @@ struct ConnectRun: Sendable {
 
     private func measure(
         on session: PicoSession,
-        link opened: DeviceLink,
+        link opened: ConnectedDevice,
         timing: inout ConnectTiming,
         tuning: LinkRunStatistics?
     ) async -> ExitStatus {

@@ -2,7 +2,7 @@ import BLEHost
 import BLELinux
 import PicoSimulator
 
-extension DeviceLink {
+extension ConnectedDevice {
     /// A simulated peripheral in this process, reached over a socketpair through the same GATT client
     /// as a real device; `fault` makes it misbehave on purpose.
     static func openSimulator(
@@ -12,7 +12,7 @@ extension DeviceLink {
         trace: Bool = false,
         seed: UInt64? = nil,
         mtu: Int = ATTBearer.maximumMTU
-    ) async throws(Failure) -> DeviceLink {
+    ) async throws(Failure) -> ConnectedDevice {
         let host: UnixSocketATTTransport
         let close: @Sendable () -> Void
         do {
@@ -43,7 +43,7 @@ extension DeviceLink {
         }
         do {
             let client = try await GATTClient.connect(transport: host, mtu: mtu)
-            return DeviceLink(client: client, name: "sim:\(kind.rawValue)", path: .simulator(kind, close: close))
+            return ConnectedDevice(client: client, name: "sim:\(kind.rawValue)", path: .simulator(kind, close: close))
         } catch {
             close()
             throw Failure(description: "sim:\(kind.rawValue): \(error)", status: error.exitStatus)

@@ -1,7 +1,7 @@
 import BLEHost
 import BLELinux
 
-extension DeviceLink {
+extension ConnectedDevice {
     /// Applies `request` over whichever path carries the link: hcipico's own host, or a raw HCI socket
     /// on the kernel's adapter. Prints one `hcipico: link …` line per step on stderr; a refusal is a
     /// warning, never a failure. Nil when nothing could be tried (simulator, no raw socket).

@@ -6,7 +6,7 @@ import Logging
 /// An open link to one device, whatever reaches it: a simulator in this process, the kernel's L2CAP LE
 /// socket, or hcipico's own HCI host. Every command talks to the `client`; `path` says what carries it
 /// (for link tuning and statistics).
-struct DeviceLink {
+struct ConnectedDevice {
     let client: GATTClient
     /// The device as the user named it (an address or `sim:KIND`).
     let name: String
@@ -61,7 +61,7 @@ struct DeviceLink {
         simulatorSeed: UInt64? = nil,
         security: SecurityRequest? = nil,
         mtu: Int = ATTBearer.maximumMTU
-    ) async throws(Failure) -> DeviceLink {
+    ) async throws(Failure) -> ConnectedDevice {
         switch target {
         case .simulator(let kind):
             return try await openSimulator(
@@ -91,7 +91,7 @@ struct DeviceLink {
         btsnoop: String?,
         security: SecurityRequest?,
         mtu: Int
-    ) async throws(Failure) -> DeviceLink {
+    ) async throws(Failure) -> ConnectedDevice {
         let capture: BTSnoopWriter?
         do {
             capture = try btsnoop.map { path throws(TransportError) in try BTSnoopWriter(path: path) }
@@ -142,7 +142,7 @@ struct DeviceLink {
                 let kernel = KernelLinkSecurity(socket: socket)
                 client.onInsufficientSecurity { code in await kernel.raise(code) }
             }
-            return DeviceLink(
+            return ConnectedDevice(
                 client: client,
                 name: address.description,
                 path: .kernel(socket, adapter: adapter, agent: agent),
@@ -186,7 +186,7 @@ struct DeviceLink {
                     try await guardian.answerSecurityRequest()
                     client.onInsufficientSecurity { code in await guardian.raise(code) }
                 }
-                return DeviceLink(
+                return ConnectedDevice(
                     client: client,
                     name: address.description,
                     path: .host(host, connection),

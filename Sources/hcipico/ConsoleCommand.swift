@@ -46,7 +46,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             throw ExitStatus.badInput.exitCode
         }
         let target = try link.target()
-        let opened: DeviceLink
+        let opened: ConnectedDevice
         let session: PicoSession
         do {
             (opened, session) = try await link.openPico()
@@ -59,8 +59,11 @@ struct ConsoleCommand: AsyncParsableCommand {
         if status != .success { throw status.exitCode }
     }
 
-    private func converse(with session: PicoSession, link opened: DeviceLink, target: DeviceTarget) async -> ExitStatus
-    {
+    private func converse(
+        with session: PicoSession,
+        link opened: ConnectedDevice,
+        target: DeviceTarget
+    ) async -> ExitStatus {
         guard let version = try? await session.version() else {
             ConnectCommand.fail("no version reply")
             return .timeout

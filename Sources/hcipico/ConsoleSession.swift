@@ -7,7 +7,7 @@ import PicoLink
 /// run met a device error (so a piped script that fails is not a success).
 final class ConsoleSession {
     let session: PicoSession
-    let link: DeviceLink
+    let link: ConnectedDevice
     let target: DeviceTarget
     let version: PicoVersion
     let serial: String?
@@ -32,7 +32,7 @@ final class ConsoleSession {
 
     init(
         session: PicoSession,
-        link: DeviceLink,
+        link: ConnectedDevice,
         target: DeviceTarget,
         version: PicoVersion,
         serial: String?,

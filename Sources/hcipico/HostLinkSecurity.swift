@@ -25,19 +25,21 @@ final class HostLinkSecurity: Sendable {
     private var peer: BluetoothAddress { connection.peer }
 
     /// Before the link is used: the bond's key, or a pairing for `encrypt` and `authenticate`.
-    func prepare() async throws(DeviceLink.Failure) {
+    func prepare() async throws(ConnectedDevice.Failure) {
         let bond: SecurityBond?
         do {
             bond = try store.bond(for: peer)
         } catch {
-            throw DeviceLink.Failure(description: error.description, status: .badInput)
+            throw ConnectedDevice.Failure(description: error.description, status: .badInput)
         }
         let upfront = request.mode.upfront
         if let bond, !request.forcePairing, upfront.map({ $0.isMet(by: bond) }) ?? true {
             do throws(SecurityError) {
-                DeviceLink.logger.debug("\(peer): encrypting with the bond in \(store.path) (\(bond.level))")
+                ConnectedDevice.logger.debug("\(peer): encrypting with the bond in \(store.path) (\(bond.level))")
                 try await connection.startEncryption(bond)
-                DeviceLink.logger.debug("\(peer): encrypted (\(connection.encryption.map { "\($0.level)" } ?? "?"))")
+                ConnectedDevice.logger.debug(
+                    "\(peer): encrypted (\(connection.encryption.map { "\($0.level)" } ?? "?"))"
+                )
                 return
             } catch  where error.isStaleBond && request.mode == .auto && connection.disconnectReason == nil {
                 StandardError.report("\(peer): \(error); forgetting the bond and pairing again (--security auto)")
@@ -45,13 +47,13 @@ final class HostLinkSecurity: Sendable {
                 try await pair(.encrypted)
                 return
             } catch  where error.isStaleBond {
-                throw DeviceLink.Failure(
+                throw ConnectedDevice.Failure(
                     description:
                         "\(peer): \(error) (remove it with 'hcipico bonds remove \(peer)', or use --security auto)",
                     status: .securityFailed
                 )
             } catch {
-                throw DeviceLink.Failure(description: "\(peer): \(error)", status: .securityFailed)
+                throw ConnectedDevice.Failure(description: "\(peer): \(error)", status: .securityFailed)
             }
         }
         if let upfront { try await pair(upfront) }
@@ -59,7 +61,7 @@ final class HostLinkSecurity: Sendable {
 
     /// `auto` after the ATT bearer is up (an MTU exchange later): a device that sent a Security Request
     /// (an HM-10 set to pair, many sensors) is paired now rather than after its first refusal.
-    func answerSecurityRequest() async throws(DeviceLink.Failure) {
+    func answerSecurityRequest() async throws(ConnectedDevice.Failure) {
         guard request.mode == .auto, connection.encryption == nil, let wanted = connection.securityRequest else {
             return
         }
@@ -84,7 +86,7 @@ final class HostLinkSecurity: Sendable {
         let requirement: SecurityRequirement = code == .insufficientAuthentication ? .authenticated : .encrypted
         if connection.meets(requirement) { return false }
         StandardError.report("\(peer) answered \(code): pairing (--security auto)")
-        do throws(DeviceLink.Failure) {
+        do throws(ConnectedDevice.Failure) {
             try await pair(requirement)
             return true
         } catch {
@@ -93,10 +95,10 @@ final class HostLinkSecurity: Sendable {
         }
     }
 
-    private func pair(_ requirement: SecurityRequirement) async throws(DeviceLink.Failure) {
+    private func pair(_ requirement: SecurityRequirement) async throws(ConnectedDevice.Failure) {
         let outcome: PairingOutcome
         let options = request.pairingOptions(requirement)
-        DeviceLink.logger.debug("\(peer): pairing for \(requirement), as \(options.ioCapability)")
+        ConnectedDevice.logger.debug("\(peer): pairing for \(requirement), as \(options.ioCapability)")
         do throws(SecurityError) {
             outcome = try await connection.pair(options)
         } catch {
@@ -104,7 +106,7 @@ final class HostLinkSecurity: Sendable {
                 options.ioCapability == .noInputNoOutput && requirement == .authenticated
                 ? " (give --passkey, or run on a terminal to be asked)" : ""
             failed.withLock { $0 = true }
-            throw DeviceLink.Failure(description: "\(peer): \(error)\(hint)", status: .securityFailed)
+            throw ConnectedDevice.Failure(description: "\(peer): \(error)\(hint)", status: .securityFailed)
         }
         guard outcome.bonded else {
             StandardError.report("\(peer): paired (\(outcome.bond.level)); the device keeps no bond")
@@ -113,16 +115,16 @@ final class HostLinkSecurity: Sendable {
         do {
             try store.save(outcome.bond)
         } catch {
-            throw DeviceLink.Failure(description: "\(peer): paired, but \(error)", status: .writeFailed)
+            throw ConnectedDevice.Failure(description: "\(peer): paired, but \(error)", status: .writeFailed)
         }
         StandardError.report("\(peer): paired (\(outcome.bond.level)); bond kept in \(store.path)")
     }
 
-    private func forget() throws(DeviceLink.Failure) {
+    private func forget() throws(ConnectedDevice.Failure) {
         do {
             try store.remove(peer)
         } catch {
-            throw DeviceLink.Failure(description: error.description, status: .writeFailed)
+            throw ConnectedDevice.Failure(description: error.description, status: .writeFailed)
         }
     }
 }

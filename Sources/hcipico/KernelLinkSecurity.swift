@@ -17,20 +17,20 @@ final class KernelLinkSecurity: Sendable {
         for peer: BluetoothAddress,
         adapter name: HCIAdapterName?,
         request: SecurityRequest
-    ) async throws(DeviceLink.Failure) -> KernelPairingAgent {
+    ) async throws(ConnectedDevice.Failure) -> KernelPairingAgent {
         let adapter: HCIAdapterInfo
         let bonds: [SecurityBond]
         let store: BondStore
         do {
             adapter = try HCIAdapters.resolve(name)
         } catch {
-            throw DeviceLink.Failure(description: error.message, status: error.exitStatus)
+            throw ConnectedDevice.Failure(description: error.message, status: error.exitStatus)
         }
         store = BondStore(directory: request.bondDirectory, controller: adapter.address)
         do {
             bonds = try store.load()
         } catch {
-            throw DeviceLink.Failure(description: error.description, status: .badInput)
+            throw ConnectedDevice.Failure(description: error.description, status: .badInput)
         }
         let keeper = KernelPairingAgent.Keeper(
             index: adapter.name.index,
@@ -47,7 +47,7 @@ final class KernelLinkSecurity: Sendable {
         do throws(BLELinuxError) {
             return try await KernelPairingAgent.start(for: peer, passkey: request.passkey, keeper: keeper)
         } catch {
-            throw DeviceLink.Failure(description: error.message, status: error.exitStatus)
+            throw ConnectedDevice.Failure(description: error.message, status: error.exitStatus)
         }
     }
 

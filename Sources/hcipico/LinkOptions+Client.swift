@@ -9,7 +9,7 @@ extension LinkOptions {
         mtu: Int = ATTBearer.maximumMTU,
         forcePairing: Bool = false,
         _ what: String,
-        _ body: @escaping @Sendable (DeviceLink) async throws(GATTError) -> Result
+        _ body: @escaping @Sendable (ConnectedDevice) async throws(GATTError) -> Result
     ) async throws -> Result {
         let request: LinkRequest
         do {
@@ -21,8 +21,8 @@ extension LinkOptions {
         let shutdown = Shutdown.shared
         shutdown.install()
         let outcome: Swift.Result<Result, ExitStatus> = try await shutdown.run {
-            let link: DeviceLink
-            do throws(DeviceLink.Failure) {
+            let link: ConnectedDevice
+            do throws(ConnectedDevice.Failure) {
                 link = try await request.open(mtu: mtu)
             } catch {
                 return .failure(shutdown.failure(error.description, error.status))

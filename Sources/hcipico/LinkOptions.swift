@@ -84,7 +84,7 @@ struct LinkOptions: ParsableArguments {
 
     /// What these options ask for, as a value a command's work task can carry (and, from here on,
     /// diagnostics at `--log-level` on standard error).
-    func request(forcePairing: Bool = false) throws(DeviceLink.Failure) -> LinkRequest {
+    func request(forcePairing: Bool = false) throws(ConnectedDevice.Failure) -> LinkRequest {
         log.apply()
         do {
             return LinkRequest(
@@ -105,12 +105,12 @@ struct LinkOptions: ParsableArguments {
                 }
             )
         } catch {
-            throw DeviceLink.Failure(description: error.message, status: .badInput)
+            throw ConnectedDevice.Failure(description: error.message, status: .badInput)
         }
     }
 
     /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
-    func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
+    func open(mtu: Int = ATTBearer.maximumMTU) async throws(ConnectedDevice.Failure) -> ConnectedDevice {
         try await request().open(mtu: mtu)
     }
 }
@@ -129,8 +129,8 @@ struct LinkRequest: Sendable {
     var security: SecurityRequest? = nil
 
     /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
-    func open(mtu: Int = ATTBearer.maximumMTU) async throws(DeviceLink.Failure) -> DeviceLink {
-        try await DeviceLink.open(
+    func open(mtu: Int = ATTBearer.maximumMTU) async throws(ConnectedDevice.Failure) -> ConnectedDevice {
+        try await ConnectedDevice.open(
             target,
             timeout: timeout,
             btsnoop: btsnoop,
@@ -146,7 +146,7 @@ struct LinkRequest: Sendable {
 
 extension LinkRequest {
     /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed).
-    func openPico() async throws(DeviceLink.Failure) -> (link: DeviceLink, session: PicoSession) {
+    func openPico() async throws(ConnectedDevice.Failure) -> (link: ConnectedDevice, session: PicoSession) {
         let opened = try await open()
         do {
             let session = try await PicoSession.open(client: opened.client, name: opened.name)
@@ -154,14 +154,14 @@ extension LinkRequest {
         } catch {
             await opened.close()
             let hint = SecurityHint.suffix(for: error, mode: security?.mode)
-            throw DeviceLink.Failure(description: "\(opened.name): \(error)\(hint)", status: error.exitStatus)
+            throw ConnectedDevice.Failure(description: "\(opened.name): \(error)\(hint)", status: error.exitStatus)
         }
     }
 }
 
 extension LinkOptions {
     /// Opens the link and the EmStat Pico session on it.
-    func openPico() async throws(DeviceLink.Failure) -> (link: DeviceLink, session: PicoSession) {
+    func openPico() async throws(ConnectedDevice.Failure) -> (link: ConnectedDevice, session: PicoSession) {
         try await request().openPico()
     }
 }

@@ -6,12 +6,12 @@ import Synchronization
 /// what `--stats` prints at the end: the link parameters in force (from the tuning results and what
 /// the host knows) and the notification inter-arrival percentiles.
 final class LinkRunStatistics: Sendable {
-    private let link: DeviceLink
+    private let link: ConnectedDevice
     private let request: LinkTuningRequest?
     let arrivals: NotificationArrivals?
     private let tuning = Mutex<Task<LinkTuningReport?, Never>?>(nil)
 
-    init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
+    init(link: ConnectedDevice, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
         self.link = link
         self.request = request
         self.arrivals = arrivals
@@ -29,14 +29,14 @@ final class LinkRunStatistics: Sendable {
     /// Starts the tuning if the run never did, waits for it to end (its steps are bounded by their
     /// timeouts), then prints the statistics (when `--stats` was given) on stderr. Call it before
     /// closing the link.
-    func finish(_ link: DeviceLink) async {
+    func finish(_ link: ConnectedDevice) async {
         startTuning()
         let report = await tuning.withLock { $0 }?.value
         guard let arrivals else { return }
         for line in lines(link, arrivals: arrivals, report: report) { StandardError.report(line) }
     }
 
-    func lines(_ link: DeviceLink, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
+    func lines(_ link: ConnectedDevice, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
         var connection: String
         var dataLength: String
         var phy: String

@@ -60,7 +60,7 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
     private func session() async -> ExitStatus {
         let shutdown = Shutdown.shared
         let started = ContinuousClock.now
-        let opened: DeviceLink
+        let opened: ConnectedDevice
         do {
             opened = try await link.open()
         } catch {
@@ -80,7 +80,7 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
         return status
     }
 
-    private func measure(on opened: DeviceLink, connect: Duration) async throws -> RTTReport {
+    private func measure(on opened: ConnectedDevice, connect: Duration) async throws -> RTTReport {
         let client = opened.client
         let discovering = ContinuousClock.now
         let marks = RTTMarks()

@@ -5,7 +5,7 @@ import Logging
 import PicoSimulator
 import RigCore
 
-/// Opens a rig device's link: the radio paths through `DeviceLink` (the config's link tuning beside the
+/// Opens a rig device's link: the radio paths through `ConnectedDevice` (the config's link tuning beside the
 /// runs, `RigLinkTuning`),
 /// or a simulated EmStat Pico of its own, in this process. Kernel adapters are watched and brought
 /// back by `adapters`; user-space controllers that stop answering are reset by `hosts`.
@@ -27,7 +27,7 @@ struct RigConnector: DeviceConnector {
         let description: String
     }
 
-    func connect(_ device: DeviceConfig) async throws -> RigLink {
+    func connect(_ device: DeviceConfig) async throws -> DeviceConnection {
         if device.isSimulator { return try await simulator(device) }
         let transport: TransportSpec
         do {
@@ -44,9 +44,9 @@ struct RigConnector: DeviceConnector {
         let adapter = configured?.description
         adapters.watch(adapter)
         let current = adapters.currentName(adapter).flatMap { try? HCIAdapterName(parsing: $0) } ?? configured
-        let link: DeviceLink
+        let link: ConnectedDevice
         do {
-            link = try await DeviceLink.open(
+            link = try await ConnectedDevice.open(
                 .radio(address, .kernel(adapter: current)),
                 timeout: timeout,
                 security: Self.security(device)
@@ -59,7 +59,7 @@ struct RigConnector: DeviceConnector {
         let tuning = RigLinkTuning(base: "MTU \(link.client.bearer.mtu)", request: device.link) { request in
             await link.tune(request)?.connection.value.map { "\($0)" }
         }
-        return RigLink(
+        return DeviceConnection(
             client: link.client,
             currentParameters: { tuning.parameters },
             readRSSI: { await link.readRSSI() },
@@ -77,7 +77,7 @@ struct RigConnector: DeviceConnector {
         _ device: DeviceConfig,
         address: BluetoothAddress,
         transport: TransportSpec
-    ) async throws -> RigLink {
+    ) async throws -> DeviceConnection {
         let host: HCIHost
         do {
             host = try await hosts.host(for: transport)
@@ -121,7 +121,7 @@ struct RigConnector: DeviceConnector {
         let tuning = RigLinkTuning(base: "MTU \(client.bearer.mtu), \(transport)", request: device.link) { request in
             await LinkTuner().apply(request, to: connection).connection.value.map { "\($0)" }
         }
-        return RigLink(
+        return DeviceConnection(
             client: client,
             currentParameters: { tuning.parameters },
             readRSSI: { await connection.readRSSI() }
@@ -144,7 +144,7 @@ struct RigConnector: DeviceConnector {
     }
 
     /// A simulated EmStat Pico with a serial number of its own (from the device's name).
-    private func simulator(_ device: DeviceConfig) async throws -> RigLink {
+    private func simulator(_ device: DeviceConfig) async throws -> DeviceConnection {
         var configuration: SimulatedPicoConfiguration = device.realTime ? SimulatedPicoConfiguration() : .fast
         configuration.serialNumber = "SIM-" + device.name.uppercased()
         let (host, deviceEnd) = try UnixSocketATTTransport.makePair()
@@ -152,7 +152,7 @@ struct RigConnector: DeviceConnector {
         try peripheral.start()
         do {
             let client = try await GATTClient.connect(transport: host)
-            return RigLink(
+            return DeviceConnection(
                 client: client,
                 parameters: "simulated, MTU \(client.bearer.mtu)",
                 close: { peripheral.close() }

@@ -75,9 +75,9 @@ struct SerialCommand: AsyncParsableCommand {
         }
         let shutdown = Shutdown.shared
         shutdown.install()
-        let opening: Result<(DeviceLink, SerialLink), ExitStatus> = try await shutdown.run {
-            let opened: DeviceLink
-            do throws(DeviceLink.Failure) {
+        let opening: Result<(ConnectedDevice, SerialLink), ExitStatus> = try await shutdown.run {
+            let opened: ConnectedDevice
+            do throws(ConnectedDevice.Failure) {
                 opened = try await request.open()
             } catch {
                 return .failure(shutdown.failure(error.description, error.status))

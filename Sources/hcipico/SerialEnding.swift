@@ -6,10 +6,10 @@ import Synchronization
 /// the pseudo-terminal and exits with the status. Later callers wait for the exit.
 final class SerialEnding: Sendable {
     private let claimed = Atomic<Bool>(false)
-    private let link: DeviceLink
+    private let link: ConnectedDevice
     private let terminal: PseudoTerminal?
 
-    init(link: DeviceLink, terminal: PseudoTerminal?) {
+    init(link: ConnectedDevice, terminal: PseudoTerminal?) {
         self.link = link
         self.terminal = terminal
     }

@@ -13,7 +13,7 @@ import Testing
     }
 
     /// A server whose RX handler answers each write per `behaviour`, and a connected client.
-    struct EchoLink {
+    struct EchoPair {
         let client: GATTClient
         let server: GATTServer
         let serverTransport: SocketPairATTTransport
@@ -27,7 +27,7 @@ import Testing
         let writes = Mutex<[[UInt8]]>([])
     }
 
-    static func make(_ behaviour: Behaviour, mtu: Int = 247) async throws -> (EchoLink, ServerBox) {
+    static func make(_ behaviour: Behaviour, mtu: Int = 247) async throws -> (EchoPair, ServerBox) {
         let (clientEnd, serverEnd) = try SocketPairATTTransport.makePair()
         let box = ServerBox()
         let database = GATTDatabase()
@@ -66,11 +66,11 @@ import Testing
         let characteristics = try await client.discoverCharacteristics(of: service)
         let tx = try #require(characteristics.first { $0.uuid == .lairdVSPTx })
         let rx = try #require(characteristics.first { $0.uuid == .lairdVSPRx })
-        let link = EchoLink(client: client, server: server, serverTransport: serverEnd, tx: tx, rx: rx)
+        let link = EchoPair(client: client, server: server, serverTransport: serverEnd, tx: tx, rx: rx)
         return (link, box)
     }
 
-    static func probe(_ link: EchoLink, size: Int, count: Int) async throws -> GATTEchoProbe {
+    static func probe(_ link: EchoPair, size: Int, count: Int) async throws -> GATTEchoProbe {
         let probe = try GATTEchoProbe(
             client: link.client,
             writeHandle: link.rx.valueHandle,

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct BackpressureTests {
     /// Waits (bounded) until the device has ended its script and `overflowed` packages were counted.
-    static func waitUntilSent(_ link: SimulatedLink, _ run: PicoRun, overflowed: Int) async throws {
+    static func waitUntilSent(_ link: SimulatedPicoSession, _ run: PicoRun, overflowed: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while link.peripheral.pico.isRunningScript || run.events.overflowed < overflowed {
             try #require(ContinuousClock.now < deadline, "the device did not finish")
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func slowConsumerBoundsTheBacklogAndLosesNothing() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         // 20 000 packages of (time, current) as fast as the simulator can make them.
         let script =
@@ -42,7 +42,7 @@ import Testing
     /// A consumer that stops reading while the device streams: the reader thread keeps draining the
     /// link (an ATT request is answered meanwhile), and every package is either delivered or counted.
     @Test func aStalledConsumerNeverStallsTheLinkAndEveryPackageIsAccountedFor() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let script =
             "var p\nvar c\nvar t\ncell_on\ntimer_start\nmeas_loop_ca p c 500m 1m 20\ntimer_get t\n"
@@ -75,7 +75,7 @@ import Testing
     /// patience), and afterwards every package is either delivered, in order, or counted as overflowed,
     /// and the count is reported before the end.
     @Test func aConsumerStalledForTenSecondsLeavesNothingUncounted() async throws {
-        let link = try await SimulatedLink.make(configuration: SimulatedPicoConfiguration())
+        let link = try await SimulatedPicoSession.make(configuration: SimulatedPicoConfiguration())
         defer { link.close() }
         let script =
             "var p\nvar c\ncell_on\nmeas_loop_ca p c 500m 1m 11\npck_start\npck_add c\npck_end\nendloop\n"
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func aRecordingThatFellBehindIsNeverComplete() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let script =
             "var p\nvar c\ncell_on\nmeas_loop_ca p c 500m 1m 2\npck_start\npck_add c\npck_end\nendloop\n"

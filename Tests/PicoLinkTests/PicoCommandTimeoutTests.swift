@@ -7,7 +7,7 @@ import Testing
 /// wait at once.
 @Suite struct PicoCommandTimeoutTests {
     @Test func anEarlierCommandsTimeoutNeverFailsALaterOne() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         // Answered long before its 300 ms timeout.
         #expect(try await link.session.version(timeout: .milliseconds(300)).device.hasPrefix("EmStat Pico"))
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func aVersionWithNoReplyTimesOutAndLeavesTheSessionUsable() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .drop : nil }
         await #expect(throws: PicoSessionError.timeout("no reply to t within 0.2 seconds")) {
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func cancellingTheCallerEndsAVersionWaitAtOnce() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .drop : nil }
         let session = link.session

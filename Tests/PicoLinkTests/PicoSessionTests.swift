@@ -26,7 +26,7 @@ import Testing
     ]
 
     @Test func versionNamesTheEmStatPico() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let version = try await link.session.version()
         #expect(version.firmware.hasPrefix("espico"))
@@ -37,7 +37,7 @@ import Testing
     @Test func serialNumberIsTheDevicesOwn() async throws {
         var configuration = SimulatedPicoConfiguration.fast
         configuration.serialNumber = "ES4SN21000042"
-        let link = try await SimulatedLink.make(configuration: configuration)
+        let link = try await SimulatedPicoSession.make(configuration: configuration)
         defer { link.close() }
         #expect(try await link.session.serialNumber() == "ES4SN21000042")
         // The session is idle again: a version and a run follow.
@@ -46,7 +46,7 @@ import Testing
 
     @Test(arguments: expectations)
     func exampleRunsEndToEnd(_ expectation: Expectation) async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let run = try await link.session.run(text: try ExampleScripts.text(expectation.file))
         let outcome = await RunOutcome.collect(run)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func lsvOnTenKilohmFollowsOhmsLaw() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let outcome = await RunOutcome.collect(
             try await link.session.run(text: try ExampleScripts.text("LSV_10k.mscr"))
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func caCarriesDeviceTime() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let outcome = await RunOutcome.collect(try await link.session.run(text: try ExampleScripts.text("CA.mscr")))
         let times = outcome.packages.compactMap(\.deviceTime)
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func twoRunsInARowAreNumbered() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let script = try ExampleScripts.text("EIS.mscr")
         let first = await RunOutcome.collect(try await link.session.run(text: script))
@@ -106,7 +106,7 @@ import Testing
 
     @Test(arguments: [23, 100, 247])
     func notificationsFollowTheNegotiatedMTU(_ mtu: Int) async throws {
-        let link = try await SimulatedLink.make(mtu: mtu)
+        let link = try await SimulatedPicoSession.make(mtu: mtu)
         defer { link.close() }
         let sizes = Mutex<[Int]>([])
         link.deviceEnd.injectFaults { _, pdu in

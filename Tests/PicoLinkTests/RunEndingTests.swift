@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func abortMidRunEndsTheStreamAndTheDeviceAnswersAgain() async throws {
-        let link = try await SimulatedLink.make(configuration: Self.realTime())
+        let link = try await SimulatedPicoSession.make(configuration: Self.realTime())
         defer { link.close() }
         let run = try await link.session.run(text: try ExampleScripts.text("CV.mscr"))
         let session = link.session
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func disconnectMidRunKeepsTheCSVUpToTheLastPackage() async throws {
-        let link = try await SimulatedLink.make(mtu: 23)
+        let link = try await SimulatedPicoSession.make(mtu: 23)
         defer { link.close() }
         let notifications = Mutex(0)
         // Cut the link after 150 TX notifications of 20 bytes: in the middle of the CV's packages.
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func deviceErrorIsLocatedAndEndsTheRunIncomplete() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let recorder = RunRecorder(sinks: [])
         var events: [PicoEvent] = []
@@ -82,7 +82,7 @@ import Testing
     /// A file that starts with its own `e` line: the device counts from the line after it, the error
     /// names the line of the file.
     @Test func deviceErrorNamesTheLineOfTheFileWithItsELine() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let recorder = RunRecorder(sinks: [])
         let script = "e\nvar c\nvar p\nset_pgstat_mode 2\nbogus_cmd 1\n\n"

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aWriteFailureStopsTheRecordingAndIsNeverComplete() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let failing = FailingSink(failAt: 10)
         let other = FailingSink(failAt: .max)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func abandonFinishesTheSinksOnceFromAnotherThread() async throws {
-        let link = try await SimulatedLink.make(configuration: SimulatedPicoConfiguration())
+        let link = try await SimulatedPicoSession.make(configuration: SimulatedPicoConfiguration())
         defer { link.close() }
         let sink = FailingSink(failAt: .max)
         let recorder = RunRecorder(sinks: [sink])

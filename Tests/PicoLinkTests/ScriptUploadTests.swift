@@ -23,7 +23,7 @@ import Testing
 
     @Test func pacedUploadToASlowDeviceLosesNothing() async throws {
         // Headroom = capacity − full threshold (256 − 192).
-        let link = try await SimulatedLink.make(configuration: Self.slowDevice(), headroom: 64)
+        let link = try await SimulatedPicoSession.make(configuration: Self.slowDevice(), headroom: 64)
         defer { link.close() }
         let outcome = await RunOutcome.collect(try await link.session.run(text: Self.longScript))
         #expect(link.peripheral.pico.droppedByteCount == 0)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func unpacedWriterLosesBytes() async throws {
-        let link = try await SimulatedLink.make(configuration: Self.slowDevice())
+        let link = try await SimulatedPicoSession.make(configuration: Self.slowDevice())
         defer { link.close() }
         let bytes = try PicoScript(Self.longScript).bytes
         let chunk = link.session.client.mtu - 3
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func refusedScriptSendsNothing() async throws {
-        let link = try await SimulatedLink.make()
+        let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let before = link.hostEnd.sentCount
         await #expect(throws: PicoSessionError.self) { try await link.session.run(text: "cell_on\r\n") }

@@ -5,7 +5,7 @@ import PicoLink
 import PicoSimulator
 
 /// A `SimulatedPicoPeripheral` and a `PicoSession` joined by a socketpair, as a host and a real Pico are.
-struct SimulatedLink {
+struct SimulatedPicoSession {
     let peripheral: SimulatedPicoPeripheral
     let hostEnd: SocketPairATTTransport
     let deviceEnd: SocketPairATTTransport
@@ -16,13 +16,13 @@ struct SimulatedLink {
         mtu: Int = 247,
         name: String = "sim",
         headroom: Int = VSPWriter.defaultHeadroom
-    ) async throws -> SimulatedLink {
+    ) async throws -> SimulatedPicoSession {
         let (hostEnd, deviceEnd) = try SocketPairATTTransport.makePair()
         let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
         try peripheral.start()
         let client = try await GATTClient.connect(transport: hostEnd, mtu: mtu)
         let session = try await PicoSession.open(client: client, name: name, headroom: headroom)
-        return SimulatedLink(peripheral: peripheral, hostEnd: hostEnd, deviceEnd: deviceEnd, session: session)
+        return SimulatedPicoSession(peripheral: peripheral, hostEnd: hostEnd, deviceEnd: deviceEnd, session: session)
     }
 
     func close() {

@@ -35,7 +35,7 @@ final class SimulatorConnector: DeviceConnector {
         var description: String { "the device did not answer" }
     }
 
-    func connect(_ device: DeviceConfig) async throws -> RigLink {
+    func connect(_ device: DeviceConfig) async throws -> DeviceConnection {
         let refuse = state.withLock { state -> Bool in
             state.connects += 1
             guard state.failures > 0 else { return false }
@@ -48,7 +48,7 @@ final class SimulatorConnector: DeviceConnector {
         try peripheral.start()
         state.withLock { $0.peripherals.append(peripheral) }
         let client = try await GATTClient.connect(transport: host)
-        return RigLink(client: client, parameters: "test", readRSSI: { -50 }) {
+        return DeviceConnection(client: client, parameters: "test", readRSSI: { -50 }) {
             client.bearer.close()
             peripheral.close()
         }
