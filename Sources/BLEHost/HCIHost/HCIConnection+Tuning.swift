@@ -37,7 +37,7 @@ extension HCIConnection: LinkTuningTarget {
             }
         }
         guard let waiter, answer.hciStatus == .success else { return (answer, nil) }
-        return (answer, await waiter.wait(timeout: eventTimeout))
+        return (answer, await waiter.wait(timeout: eventTimeout, clock: host.clock))
     }
 
     /// What the host knows is in force on this link: the parameters of Connection Complete or the last

@@ -57,13 +57,11 @@ public final class LinkEventWaiter: Sendable {
         return true
     }
 
-    /// The event, waiting up to `timeout` for it; nil when it did not come (or `finish()` ended the wait).
-    public func wait(timeout: Duration) async -> [UInt8]? {
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { self?.finish() }
-        }
-        defer { timer.cancel() }
+    /// The event, waiting up to `timeout` on `clock` for it; nil when it did not come (or `finish()`
+    /// ended the wait). The timeout is a wake of the clock; one that comes after the event finds the
+    /// waiter finished and does nothing (a waiter serves one wait).
+    public func wait(timeout: Duration, clock: any DeadlineClock = SystemDeadlineClock()) async -> [UInt8]? {
+        clock.wake(at: clock.now + timeout) { [weak self] in self?.finish() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8]?, Never>) in
             let ready = state.withLock { state -> [UInt8]?? in
                 if let event = state.event {

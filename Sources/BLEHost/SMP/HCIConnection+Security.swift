@@ -91,11 +91,8 @@ extension HCIConnection {
             }
         }
         let timeout = host.configuration.commandTimeout * 5
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { self?.expireEncryption(attempt) }
-        }
-        defer { timer.cancel() }
+        // A wake of the host's clock; it expires this attempt only, so a late one is harmless.
+        host.clock.wake(at: host.clock.now + timeout) { [weak self] in self?.expireEncryption(attempt) }
         let status = await withCheckedContinuation { (continuation: CheckedContinuation<HCIStatus?, Never>) in
             let ready = state.withLock { state -> HCIStatus?? in
                 if let result = state.encryptionResult {
