@@ -24,7 +24,15 @@ public final class SocketPairATTTransport: ATTTransport {
     public static func makePair(
         maximumPDULength: Int = 1024
     ) throws(TransportError) -> (SocketPairATTTransport, SocketPairATTTransport) {
-        let (first, second) = try UnixSocketATTTransport.makePair(maximumPDULength: maximumPDULength)
+        try makePair(maximumPDULength: maximumPDULength, reads: .blocking)
+    }
+
+    /// `makePair` with the readers' mode chosen (`Bench stack` measures both).
+    package static func makePair(
+        maximumPDULength: Int = 1024,
+        reads: DescriptorChannel.ReadMode
+    ) throws(TransportError) -> (SocketPairATTTransport, SocketPairATTTransport) {
+        let (first, second) = try UnixSocketATTTransport.makePair(maximumPDULength: maximumPDULength, reads: reads)
         return (SocketPairATTTransport(link: first), SocketPairATTTransport(link: second))
     }
 

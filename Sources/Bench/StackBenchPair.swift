@@ -1,4 +1,5 @@
 import BLEHost
+import BLELinux
 import BLETesting
 import BLEWire
 import Glibc
@@ -67,8 +68,9 @@ struct StackBenchPair {
     let probe: StackProbe
     let sink: StackProbe
 
-    static func make(capacity: Int) async throws -> StackBenchPair {
-        let (clientEnd, serverEnd) = try SocketPairATTTransport.makePair()
+    /// `reads`: how both ends' readers wait (`.blocking` is what the simulator and the kernel path use).
+    static func make(capacity: Int, reads: DescriptorChannel.ReadMode = .blocking) async throws -> StackBenchPair {
+        let (clientEnd, serverEnd) = try SocketPairATTTransport.makePair(reads: reads)
         let probe = StackProbe(capacity: capacity)
         let sink = StackProbe(capacity: 0)
         let database = GATTDatabase()

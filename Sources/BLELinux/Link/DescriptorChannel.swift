@@ -28,9 +28,9 @@ import Synchronization
 /// when epoll says the link is writable. The queue is bounded: another thread whose bytes would pass
 /// `queueLimit` behind it waits (without any lock) for the reader to drain it, up to the send timeout;
 /// the reader's own sends are queued up to `readerQueueLimit`, past which the send fails.
-final class DescriptorChannel: Sendable {
+package final class DescriptorChannel: Sendable {
     /// How the reader waits for the link (see the type's comment).
-    enum ReadMode: Sendable {
+    package enum ReadMode: Sendable {
         case polled
         case blocking
     }

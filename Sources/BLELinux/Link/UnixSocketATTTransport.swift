@@ -17,6 +17,14 @@ public final class UnixSocketATTTransport: ATTTransport {
     public static func makePair(
         maximumPDULength: Int = 1024
     ) throws(TransportError) -> (host: UnixSocketATTTransport, device: UnixSocketATTTransport) {
+        try makePair(maximumPDULength: maximumPDULength, reads: .blocking)
+    }
+
+    /// `makePair` with the readers' mode chosen (`Bench stack` measures both).
+    package static func makePair(
+        maximumPDULength: Int,
+        reads: DescriptorChannel.ReadMode
+    ) throws(TransportError) -> (host: UnixSocketATTTransport, device: UnixSocketATTTransport) {
         var pair: (CInt, CInt) = (-1, -1)
         let type = CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_NONBLOCK.rawValue) | CInt(SOCK_CLOEXEC.rawValue)
         do throws(SystemError) {
@@ -34,7 +42,7 @@ public final class UnixSocketATTTransport: ATTTransport {
                         socket: host,
                         name: "att-local-host",
                         receiveCapacity: capacity,
-                        reads: .blocking
+                        reads: reads
                     ),
                     maximumPDULength: capacity
                 ),
@@ -43,7 +51,7 @@ public final class UnixSocketATTTransport: ATTTransport {
                         socket: device,
                         name: "att-local-device",
                         receiveCapacity: capacity,
-                        reads: .blocking
+                        reads: reads
                     ),
                     maximumPDULength: capacity
                 )
