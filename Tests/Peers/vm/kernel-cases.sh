@@ -134,20 +134,42 @@ open_to_first() {
         awk '{printf "%.1f", $2 - $1}'
 }
 
-# Link tuning costs the data nothing: the same LSV run without --link, and link open → first decoded
-# sample compared with pico-lsv's (which tunes with --link low-latency beside the upload): within
-# 50 ms of it, and at most 300 ms.
+# Link tuning costs the data nothing: link open → first decoded sample with `--link low-latency`
+# (tuning beside the upload) against the same LSV run without it, within 50 ms and under 300 ms.
+# One run of each varies by ±40 % under TCG, so three of each, interleaved (pico-lsv's run is the first
+# tuned one), are compared by their medians.
 case_first_sample() {
     has_option connect --link || { NOTE="(hcipico connect has no --link in this build)"; return 77; }
     [ -s lsv.err ] || { NOTE="(pico-lsv did not run)"; return 1; }
-    hcipico connect "$PICO" --random --technique lsv --overwrite --csv plain.csv --quiet --timing --timeout 30 \
-        > plain.out 2> plain.err || { cat plain.out plain.err; NOTE="(connect without --link failed)"; return 1; }
-    tuned=$(open_to_first lsv.err)
-    plain=$(open_to_first plain.err)
-    [ -n "$tuned" ] && [ -n "$plain" ] || { cat lsv.err plain.err; NOTE="(no timing line)"; return 1; }
-    echo "KERNEL-INFO first-sample link open → first decoded sample: ${tuned} ms with --link low-latency, ${plain} ms without"
-    NOTE="(${tuned} ms tuned, ${plain} ms plain)"
+    tuned_all=$(open_to_first lsv.err)
+    plain_all=""
+    for round in 1 2 3; do
+        hcipico connect "$PICO" --random --technique lsv --overwrite --csv plain.csv --quiet --timing --timeout 30 \
+            > plain.out 2> plain.err || { cat plain.out plain.err; NOTE="(connect without --link failed)"; return 1; }
+        plain_all="$plain_all $(open_to_first plain.err)"
+        [ "$round" = 3 ] && break
+        hcipico connect "$PICO" --random --technique lsv --overwrite --csv tuned.csv --quiet --timing --timeout 30 \
+            --link low-latency > tuned.out 2> tuned.err ||
+            { cat tuned.out tuned.err; NOTE="(connect with --link failed)"; return 1; }
+        tuned_all="$tuned_all $(open_to_first tuned.err)"
+    done
+    set -- $tuned_all
+    [ $# = 3 ] || { cat lsv.err tuned.err; NOTE="(no timing line with --link: $tuned_all)"; return 1; }
+    set -- $plain_all
+    [ $# = 3 ] || { cat plain.err; NOTE="(no timing line without --link: $plain_all)"; return 1; }
+    tuned_all=${tuned_all# }
+    plain_all=${plain_all# }
+    tuned=$(median $tuned_all)
+    plain=$(median $plain_all)
+    echo "KERNEL-INFO first-sample link open → first decoded sample: ${tuned_all} ms with --link low-latency," \
+        "${plain_all} ms without"
+    NOTE="(medians ${tuned} ms tuned, ${plain} ms plain)"
     awk -v t="$tuned" -v p="$plain" 'BEGIN {exit !(t <= p + 50 && t <= 300)}'
+}
+
+# median N…: the middle of the numbers given (an odd count).
+median() {
+    printf '%s\n' "$@" | sort -n | awk '{ value[NR] = $1 } END { print value[int((NR + 1) / 2)] }'
 }
 
 # LE Connection Update on the link's handle: through `connect --link` once hcipico has it,
