@@ -8,13 +8,16 @@ extension HCIHost {
         active: Bool = true,
         filterDuplicates: Bool = false
     ) async throws(HCIHostError) -> AsyncStream<HCIAdvertisement> {
-        try await startScanning(
-            ScanParameters(
-                active: active,
-                interval: configuration.scanInterval,
-                window: configuration.scanWindow,
-                filterDuplicates: filterDuplicates
-            )
+        try await startScanning(configuredScan(active: active, filterDuplicates: filterDuplicates))
+    }
+
+    /// The configuration's interval and window with `active` and `filterDuplicates`.
+    private func configuredScan(active: Bool, filterDuplicates: Bool) -> ScanParameters {
+        ScanParameters(
+            active: active,
+            interval: configuration.scanInterval,
+            window: configuration.scanWindow,
+            filterDuplicates: filterDuplicates
         )
     }
 
@@ -59,7 +62,7 @@ extension HCIHost {
     private func stopScanning(generation: UInt64?) async throws(HCIHostError) {
         guard
             let continuation = state.withLock({ state -> AsyncStream<HCIAdvertisement>.Continuation? in
-                guard generation == nil || generation == state.scanGeneration else { return nil }
+                guard Self.names(state, generation) else { return nil }
                 defer { state.scan = nil }
                 return state.scan
             })
@@ -77,14 +80,7 @@ extension HCIHost {
         active: Bool = true,
         matching: @escaping @Sendable (HCIAdvertisement) -> Bool
     ) async throws(HCIHostError) -> HCIAdvertisement {
-        let (stream, generation) = try await beginScan(
-            ScanParameters(
-                active: active,
-                interval: configuration.scanInterval,
-                window: configuration.scanWindow,
-                filterDuplicates: false
-            )
-        )
+        let (stream, generation) = try await beginScan(configuredScan(active: active, filterDuplicates: false))
         // The timeout is a wake of the host's clock; it stops this scan only (by its number), so a wake
         // that comes after this call has returned leaves a later scan alone.
         clock.wake(at: clock.now + timeout) { [weak self] in
@@ -104,7 +100,12 @@ extension HCIHost {
 
     /// Whether the scan numbered `generation` (any scan when nil) runs now.
     package func isScanning(generation: UInt64? = nil) -> Bool {
-        state.withLock { state in state.scan != nil && (generation == nil || generation == state.scanGeneration) }
+        state.withLock { state in state.scan != nil && Self.names(state, generation) }
+    }
+
+    /// Whether `generation` is the current scan's number (nil: any scan).
+    private static func names(_ state: State, _ generation: UInt64?) -> Bool {
+        generation == nil || generation == state.scanGeneration
     }
 
     func advertised(_ advertisement: HCIAdvertisement) {

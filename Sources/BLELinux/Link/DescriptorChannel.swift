@@ -35,6 +35,13 @@ package final class DescriptorChannel: Sendable {
         case blocking
     }
 
+    /// Sockets are written with `send(MSG_NOSIGNAL)`, with `MSG_DONTWAIT` too when the socket itself is
+    /// blocking (`.blocking` reads); other descriptors (a tty) with `write`.
+    private enum WriteCall {
+        case write
+        case send(dontWait: Bool)
+    }
+
     private struct State: ~Copyable {
         var socket: OwnedDescriptor?
         var started = false
@@ -70,8 +77,8 @@ package final class DescriptorChannel: Sendable {
     private let finishedSignal = Mutex<Bool>(false)
     private let receiveCapacity: Int
     private let sendTimeout: Duration
-    /// Sockets are written with `send(MSG_NOSIGNAL)`; other descriptors (a tty) with `write`.
-    private let isSocket: Bool
+    /// How bytes go out, the same for every write of the channel.
+    private let writeCall: WriteCall
     private let name: String
 
     private static let socketToken: UInt64 = 1
@@ -99,7 +106,7 @@ package final class DescriptorChannel: Sendable {
         state = Mutex(State(socket: socket))
         self.receiveCapacity = receiveCapacity
         self.sendTimeout = sendTimeout
-        self.isSocket = isSocket
+        writeCall = isSocket ? .send(dontWait: readsBlocking) : .write
         self.name = name
     }
 
@@ -180,16 +187,15 @@ package final class DescriptorChannel: Sendable {
         _ bytes: UnsafeRawBufferPointer,
         queued: inout Bool,
         state: inout State,
-        isSocket: Bool,
-        dontWait: Bool
+        call: WriteCall
     ) -> SendStep {
-        switch writeOutQueued(&state, isSocket: isSocket, dontWait: dontWait) {
+        switch writeOutQueued(&state, call: call) {
         case .failure(let error): return .failed(error)
         case .success(false): return .pollWritable
         case .success(true): break
         }
         if queued { return .done }
-        switch writeSome(bytes, to: state.socket!, isSocket: isSocket, dontWait: dontWait) {
+        switch writeSome(bytes, to: state.socket!, call: call) {
         case .failure(let error): return .failed(error)
         case .success(let count) where count == bytes.count: return .done
         case .success(let count):
@@ -213,8 +219,7 @@ package final class DescriptorChannel: Sendable {
             timeoutAt = at
             return at
         }
-        let isSocket = isSocket
-        let dontWait = readsBlocking
+        let call = writeCall
         var queuedBeforeStart = false
         while true {
             let step: SendStep = state.withLock { state in
@@ -224,15 +229,14 @@ package final class DescriptorChannel: Sendable {
                         bytes,
                         queued: &queuedBeforeStart,
                         state: &state,
-                        isSocket: isSocket,
-                        dontWait: dontWait
+                        call: call
                     )
                 }
                 if queuedBeforeStart { return .done }
                 let onReader = state.readerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
                 var written = 0
                 if state.queued.isEmpty {
-                    switch Self.writeSome(bytes, to: state.socket!, isSocket: isSocket, dontWait: dontWait) {
+                    switch Self.writeSome(bytes, to: state.socket!, call: call) {
                     case .failure(let error): return .failed(error)
                     case .success(let count): written = count
                     }
@@ -288,14 +292,18 @@ package final class DescriptorChannel: Sendable {
     private static func writeSome(
         _ bytes: UnsafeRawBufferPointer,
         to socket: borrowing OwnedDescriptor,
-        isSocket: Bool,
-        dontWait: Bool
+        call: WriteCall
     ) -> Result<Int, TransportError> {
         var sent = 0
         repeat {
             do throws(SystemError) {
                 let rest = UnsafeRawBufferPointer(rebasing: bytes[sent...])
-                switch try isSocket ? socket.send(rest, dontWait: dontWait) : socket.write(rest) {
+                let outcome: IOResult<Int>
+                switch call {
+                case .write: outcome = try socket.write(rest)
+                case .send(let dontWait): outcome = try socket.send(rest, dontWait: dontWait)
+                }
+                switch outcome {
                 case .processed(let count):
                     if bytes.isEmpty { return .success(0) }
                     sent += count
@@ -312,11 +320,10 @@ package final class DescriptorChannel: Sendable {
     /// Reader thread, when epoll says the link is writable: writes the queue out in order, stops
     /// watching once it is empty, and wakes the senders waiting for room.
     private func flushQueued() {
-        let isSocket = isSocket
-        let dontWait = readsBlocking
+        let call = writeCall
         let waiters: [DispatchSemaphore] = state.withLock { state in
             guard state.socket != nil else { return [] }
-            if case .failure = Self.writeOutQueued(&state, isSocket: isSocket, dontWait: dontWait) {
+            if case .failure = Self.writeOutQueued(&state, call: call) {
                 // The reader sees the failure on its next read; drop what cannot be sent.
                 state.queued = []
                 state.queuedBytes = 0
@@ -333,12 +340,11 @@ package final class DescriptorChannel: Sendable {
     /// with the socket open: the reader's flush and a send before the reader starts share it.
     private static func writeOutQueued(
         _ state: inout State,
-        isSocket: Bool,
-        dontWait: Bool
+        call: WriteCall
     ) -> Result<Bool, TransportError> {
         while let first = state.queued.first {
             let count: Int
-            switch first.withUnsafeBytes({ writeSome($0, to: state.socket!, isSocket: isSocket, dontWait: dontWait) }) {
+            switch first.withUnsafeBytes({ writeSome($0, to: state.socket!, call: call) }) {
             case .failure(let error): return .failure(error)
             case .success(let written): count = written
             }
