@@ -85,4 +85,34 @@ static inline size_t cbluez_offsetof_sockaddr_l2_bdaddr_type(void) {
     return offsetof(struct sockaddr_l2, l2_bdaddr_type);
 }
 
+// recvmmsg(2). Swift's Glibc module is built without _GNU_SOURCE, so neither the function nor
+// `struct mmsghdr` is visible to Swift: the kernel's layout is declared here, and glibc's `recvmmsg`
+// is reached under a name of our own.
+struct cbluez_mmsghdr {
+    struct msghdr msg_hdr;
+    unsigned int msg_len;
+};
+extern int cbluez_recvmmsg_symbol(int fd, struct cbluez_mmsghdr *vector, unsigned int length, int flags,
+                                  struct timespec *timeout) __asm__("recvmmsg");
+
+/// The most messages `cbluez_recv_batch` takes in one call.
+#define CBLUEZ_RECV_BATCH_LIMIT 32
+
+/// One `recvmmsg` into up to `count` (at most CBLUEZ_RECV_BATCH_LIMIT) slots of `slot_size` bytes laid
+/// end to end at `buffer`; each message's length goes to `lengths`. The message count, or -1 and errno.
+static inline int cbluez_recv_batch(int fd, void *buffer, size_t slot_size, unsigned int count,
+                                    unsigned int *lengths, int flags) {
+    struct iovec pieces[CBLUEZ_RECV_BATCH_LIMIT];
+    struct cbluez_mmsghdr headers[CBLUEZ_RECV_BATCH_LIMIT];
+    if (count > CBLUEZ_RECV_BATCH_LIMIT) count = CBLUEZ_RECV_BATCH_LIMIT;
+    for (unsigned int index = 0; index < count; index++) {
+        pieces[index].iov_base = (char *)buffer + index * slot_size;
+        pieces[index].iov_len = slot_size;
+        headers[index] = (struct cbluez_mmsghdr){.msg_hdr = {.msg_iov = &pieces[index], .msg_iovlen = 1}};
+    }
+    int received = cbluez_recvmmsg_symbol(fd, headers, count, flags, NULL);
+    for (int index = 0; index < received; index++) lengths[index] = headers[index].msg_len;
+    return received;
+}
+
 #endif

@@ -7,8 +7,9 @@ import Testing
 
 @testable import BLELinux
 
-/// The `.blocking` reader against a scripted kernel: one `recv` per PDU, `shutdown` to end a blocked
-/// read, and `epoll_wait` only while the reader's own sends are queued.
+/// The `.blocking` reader against a scripted kernel: `recvmmsg` while PDUs queue up, one `recv` per PDU
+/// while they come one at a time, `shutdown` to end a blocked read, and `epoll_wait` only while the
+/// reader's own sends are queued.
 @Suite struct DescriptorChannelBlockingTraceTests {
     typealias Trace = DescriptorChannelTraceTests
 
@@ -21,6 +22,10 @@ import Testing
     static let shutBoth = 2
     static let EPOLLOUT: UInt32 = 0x004
     static let modify = 3
+    static let waitForOne = 0x10000
+
+    /// The batch read: descriptor, slot size, slots, `MSG_WAITFORONE`.
+    static let batch = MockCall(.recvmmsg, [907, 64, DescriptorChannel.batchSlots, waitForOne])
 
     /// What every blocking channel on descriptor 907 does first: clear `O_NONBLOCK`, then set up its
     /// epoll instance (908) and eventfd (909) for the times it waits to write.
@@ -42,19 +47,69 @@ import Testing
         )
     }
 
-    @Test func theReaderWaitsInRecvOneCallPerPDUAndAnEndOfFileIsADisconnection() throws {
+    @Test func aBatchOfOneSwitchesToOneRecvPerPDUAndAnEndOfFileIsADisconnection() throws {
         let kernel = Trace.script([
             .fcntl: [MockReply(result: Self.readWrite | Trace.nonBlocking)],
             .epollCreate: [MockReply(result: 908)],
             .eventfd: [MockReply(result: 909)],
+            .recvmmsg: [.received([[0x1B, 0x2A, 0x00]])],
             .recv: [
-                MockReply(result: 3, output: [0x1B, 0x2A, 0x00]),
                 .failure(EINTR),
                 MockReply(result: 2, output: [0x0A, 0x0B]),
                 MockReply(result: 0),
             ],
         ])
-        let trace = try MockingDriver.withMocking(kernel) { driver in
+        let (recorder, trace) = try Self.runToEnd(kernel)
+        #expect(recorder.pdus == [[0x1B, 0x2A, 0x00], [0x0A, 0x0B]])
+        #expect(recorder.closes == [.disconnected(reason: nil)])
+        let expected =
+            Self.setUp + [
+                Self.batch,  // one PDU had queued up: they come one at a time
+                MockCall(.recv, [907, 64, 0]),  // EINTR: the same read again
+                MockCall(.recv, [907, 64, 0]),
+                MockCall(.recv, [907, 64, 0]),  // end of file: the peer has gone
+                MockCall(.close, [907]),
+            ]
+        #expect(Array(trace.prefix(expected.count)) == expected)
+        #expect(Set(trace.dropFirst(expected.count)) == [MockCall(.close, [908]), MockCall(.close, [909])])
+    }
+
+    /// PDUs that queue up are taken a batch at a time and delivered in order; the reader stays with
+    /// batches while they bring more than one, and an empty message (what `recvmmsg` gives once the peer
+    /// has gone) ends the link after the PDUs before it.
+    @Test func queuedPDUsComeInBatchesInOrderUntilAnEmptyMessageEndsTheLink() throws {
+        let kernel = Trace.script([
+            .fcntl: [MockReply(result: Self.readWrite | Trace.nonBlocking)],
+            .epollCreate: [MockReply(result: 908)],
+            .eventfd: [MockReply(result: 909)],
+            .recvmmsg: [
+                .received([[0x1B, 0x01], [0x1B, 0x02], [0x1B, 0x03]]),
+                .failure(EINTR),
+                .received([[0x1B, 0x04], [], []]),
+            ],
+        ])
+        let (recorder, trace) = try Self.runToEnd(kernel)
+        #expect(recorder.pdus == [[0x1B, 0x01], [0x1B, 0x02], [0x1B, 0x03], [0x1B, 0x04]])
+        #expect(recorder.closes == [.disconnected(reason: nil)])
+        let expected = Self.setUp + [Self.batch, Self.batch, Self.batch, MockCall(.close, [907])]
+        #expect(Array(trace.prefix(expected.count)) == expected)
+    }
+
+    /// A PDU longer than a slot is cut to the slot, as `recv` into a buffer of that size would cut it.
+    @Test func aBatchSlotHoldsAsMuchAsASingleRead() throws {
+        let kernel = Trace.script([
+            .fcntl: [MockReply(result: Self.readWrite | Trace.nonBlocking)],
+            .epollCreate: [MockReply(result: 908)],
+            .eventfd: [MockReply(result: 909)],
+            .recvmmsg: [.received([Array(repeating: 0x11, count: 100), [0x1B, 0x05]]), .received([[]])],
+        ])
+        let (recorder, _) = try Self.runToEnd(kernel)
+        #expect(recorder.pdus == [Array(repeating: 0x11, count: 64), [0x1B, 0x05]])
+    }
+
+    /// Runs a blocking channel on descriptor 907 until its reader stops; what it delivered and the trace.
+    static func runToEnd(_ kernel: @escaping @Sendable (MockCall) -> MockReply) throws -> (Recorder, [MockCall]) {
+        try MockingDriver.withMocking(kernel) { driver in
             let recorder = Recorder()
             do {
                 let link = try Self.channel()
@@ -67,20 +122,8 @@ import Testing
                 )
                 #expect(eventuallyBlocking { link.isFinished })
             }
-            #expect(recorder.pdus == [[0x1B, 0x2A, 0x00], [0x0A, 0x0B]])
-            #expect(recorder.closes == [.disconnected(reason: nil)])
-            return driver.trace
+            return (recorder, driver.trace)
         }
-        let expected =
-            Self.setUp + [
-                MockCall(.recv, [907, 64, 0]),
-                MockCall(.recv, [907, 64, 0]),  // EINTR: the same read again
-                MockCall(.recv, [907, 64, 0]),
-                MockCall(.recv, [907, 64, 0]),  // end of file: the peer has gone
-                MockCall(.close, [907]),
-            ]
-        #expect(Array(trace.prefix(expected.count)) == expected)
-        #expect(Set(trace.dropFirst(expected.count)) == [MockCall(.close, [908]), MockCall(.close, [909])])
     }
 
     /// A `recv` that blocks until the socket is shut down, as the kernel's does.
@@ -93,11 +136,11 @@ import Testing
             case .fcntl: return MockReply(result: DescriptorChannelBlockingTraceTests.readWrite | Trace.nonBlocking)
             case .epollCreate: return MockReply(result: 908)
             case .eventfd: return MockReply(result: 909)
-            case .recv:
+            case .recvmmsg:
                 entered.store(true, ordering: .sequentiallyConsistent)
                 // Bounded, so that a channel that never shuts down fails the test instead of hanging it.
                 return shutDown.wait(timeout: .now() + .seconds(5)) == .success
-                    ? MockReply(result: 0) : .failure(ETIMEDOUT)
+                    ? .received([[]]) : .failure(ETIMEDOUT)
             case .shutdown:
                 shutDown.signal()
                 return MockReply()
@@ -120,10 +163,13 @@ import Testing
             #expect(recorder.closes == [.closed])
             return driver.trace
         }
-        #expect(Array(trace.prefix(Self.setUp.count + 1)) == Self.setUp + [MockCall(.recv, [907, 64, 0])])
+        #expect(Array(trace.prefix(Self.setUp.count + 1)) == Self.setUp + [Self.batch])
         #expect(trace.contains(MockCall(.write, [909, 8], bytes: [1, 0, 0, 0, 0, 0, 0, 0])))
         #expect(trace.contains(MockCall(.shutdown, [907, Self.shutBoth])))
-        #expect(trace.filter { $0.syscall == .recv }.count == 1, "one blocked read, ended by the shutdown")
+        #expect(
+            trace.filter { $0.syscall == .recv || $0.syscall == .recvmmsg }.count == 1,
+            "one blocked read, ended by the shutdown"
+        )
         #expect(trace.contains(MockCall(.close, [907])))
     }
 
@@ -135,8 +181,8 @@ import Testing
             .fcntl: [MockReply(result: Self.readWrite | Trace.nonBlocking)],
             .epollCreate: [MockReply(result: 908)],
             .eventfd: [MockReply(result: 909)],
+            .recvmmsg: [.received([[0x0A]])],  // blocking: a request
             .recv: [
-                MockReply(result: 1, output: [0x0A]),  // blocking: a request
                 .failure(EAGAIN),  // MSG_DONTWAIT after the flush: nothing more
                 MockReply(result: 0),  // blocking again: the peer has gone
             ],
@@ -164,7 +210,7 @@ import Testing
         let readable = Int(Trace.EPOLLRDHUP | Trace.EPOLLIN)
         let expected =
             Self.setUp + [
-                MockCall(.recv, [907, 64, 0]),
+                Self.batch,
                 MockCall(.send, [907, 1, Self.noSignal | Self.dontWait], bytes: [0x0A]),  // full: queued
                 MockCall(.epollControl, [908, Self.modify, 907, readable | Int(Self.EPOLLOUT), 1]),
                 MockCall(.epollWait, [908, 2, -1]),

@@ -39,6 +39,36 @@ import Testing
         #expect(recorder.closes == [.closed], "close is idempotent")
     }
 
+    /// `.blocking` on a real socket: PDUs queued before the reader starts come in `recvmmsg` batches, each
+    /// from its own slot, and those sent one at a time after it; all in order, then the peer's hang-up.
+    @Test func aBlockingReaderDeliversQueuedAndSingleMessagesInOrder() throws {
+        let (ours, theirs) = socketPair()
+        let link = try DescriptorChannel(
+            socket: OwnedDescriptor(rawValue: ours),
+            name: "test-link",
+            receiveCapacity: 64,
+            reads: .blocking
+        )
+        let recorder = Recorder()
+        let pdus: [[UInt8]] = (0..<300).map { index in
+            [0x1B, UInt8(index & 0xFF), UInt8(index >> 8)] + Array(repeating: UInt8(index % 251), count: index % 61)
+        }
+        for pdu in pdus[..<100] { put(theirs, pdu) }
+        try link.start(
+            deliver: {
+                recorder.received($0); return nil
+            },
+            closed: recorder.closed
+        )
+        #expect(eventuallyBlocking { recorder.pdus.count == 100 })
+        for pdu in pdus[100...] { put(theirs, pdu) }
+        #expect(eventuallyBlocking { recorder.pdus.count == pdus.count })
+        close(theirs)
+        #expect(eventuallyBlocking { link.isFinished })
+        #expect(recorder.pdus == pdus)
+        #expect(recorder.closes == [.disconnected(reason: nil)])
+    }
+
     @Test func closeWakesAnIdleReader() throws {
         let (ours, theirs) = socketPair()
         defer { close(theirs) }

@@ -12,8 +12,11 @@ import Synchronization
 /// - `.polled` (any descriptor): it blocks in `epoll_wait` on the link and on an eventfd used to wake
 ///   it, then drains the link, or reads once per wake while packets come one at a time (`ReadPacing`).
 /// - `.blocking` (message sockets whose `shutdown` wakes a blocked read: the L2CAP ATT socket, a
-///   `SOCK_SEQPACKET` socketpair): the descriptor is made blocking and the reader waits in `recv`
-///   itself, one system call per PDU instead of an `epoll_wait` and a read. Sends pass `MSG_DONTWAIT`.
+///   `SOCK_SEQPACKET` socketpair): the descriptor is made blocking and the reader waits in the read
+///   itself instead of in `epoll_wait`. While PDUs come one at a time (a request and its response) it
+///   reads them with `recv`, one system call each; when they come faster than it handles them (a
+///   stream of notifications) it takes what has queued up with one `recvmmsg` (`MSG_WAITFORONE`, up
+///   to `batchSlots` PDUs), choosing between the two as `ReadPacing` does. Sends pass `MSG_DONTWAIT`.
 ///   While the reader has its own sends queued it waits in `epoll_wait` as in `.polled`, so that it
 ///   writes them out when the link has room.
 ///
@@ -55,6 +58,11 @@ package final class DescriptorChannel: Sendable {
         /// Senders waiting for the queue to shrink.
         var waiters: [DispatchSemaphore] = []
     }
+
+    /// The most PDUs one `recvmmsg` of a `.blocking` reader takes (each into its own receive buffer).
+    static let batchSlots = 16
+    /// `MSG_WAITFORONE` (linux/socket.h; ABI): wait for the first message only.
+    private static let waitForOne: CInt = 0x10000
 
     /// Queued bytes past which a sender other than the reader waits.
     static let queueLimit = 64 * 1024
@@ -410,10 +418,14 @@ package final class DescriptorChannel: Sendable {
 
     private func run(deliver: Delivery, closed: @Sendable (TransportError) -> Void) {
         state.withLock { $0.readerThread = pthread_self() }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: receiveCapacity, alignment: 16)
+        // A `.blocking` reader's buffer holds `batchSlots` PDUs for `recvmmsg`; reads of one use the first.
+        let slots = readsBlocking ? Self.batchSlots : 1
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: receiveCapacity * slots, alignment: 16)
+        let lengths = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: slots)
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: 2)
-        let reason = loop(buffer: buffer, events: events, deliver: deliver)
+        let reason = loop(buffer: buffer, lengths: lengths, events: events, deliver: deliver)
         buffer.deallocate()
+        lengths.deallocate()
         events.deallocate()
         let socket = state.withLock { state -> OwnedDescriptor? in
             state.finished = true
@@ -433,14 +445,19 @@ package final class DescriptorChannel: Sendable {
 
     private func loop(
         buffer: UnsafeMutableRawBufferPointer,
+        lengths: UnsafeMutableBufferPointer<UInt32>,
         events: UnsafeMutablePointer<epoll_event>,
         deliver: Delivery
     ) -> TransportError {
         var pacing = ReadPacing()
+        let single = UnsafeMutableRawBufferPointer(rebasing: buffer[..<receiveCapacity])
         while true {
             if stopRequested.load(ordering: .relaxed) { return .closed }
             if readsBlocking && !readerPolls.load(ordering: .acquiring) {
-                if let reason = receiveBlocking(buffer: buffer, deliver: deliver) { return reason }
+                let once = pacing.readsOnce
+                let (reason, reads) = receiveBlocking(buffer: buffer, lengths: lengths, once: once, deliver: deliver)
+                if let reason { return reason }
+                pacing.woke(reads: reads, drained: !once)
                 continue
             }
             let ready: CInt
@@ -464,7 +481,7 @@ package final class DescriptorChannel: Sendable {
                 if events[index].events & EPOLLOUT.rawValue != 0 { flushQueued() }
             }
             let once = !hungUp && pacing.readsOnce
-            let (reason, reads) = drain(buffer: buffer, deliver: deliver, once: once)
+            let (reason, reads) = drain(buffer: single, deliver: deliver, once: once)
             if let reason { return reason }
             pacing.woke(reads: reads, drained: !once)
             // Hung up or failed, yet nothing more to read: stop rather than wake again at once.
@@ -472,21 +489,48 @@ package final class DescriptorChannel: Sendable {
         }
     }
 
-    /// `.blocking`: waits in `recv` for one message and delivers it; why to stop, if it must. A read that
-    /// ends because `close()` shut the socket down is `.closed`, not a disconnection.
-    private func receiveBlocking(buffer: UnsafeMutableRawBufferPointer, deliver: Delivery) -> TransportError? {
+    /// `.blocking`: waits in `recv` for one message, or (`once` false) in `recvmmsg` for the first of up
+    /// to `lengths.count`, and delivers them in order. Returns why to stop, if it must, and how many
+    /// messages it delivered. A read that ends because `close()` shut the socket down is `.closed`, not a
+    /// disconnection; an empty message is the end of the stream (`recvmmsg` fills every slot left with
+    /// one).
+    private func receiveBlocking(
+        buffer: UnsafeMutableRawBufferPointer,
+        lengths: UnsafeMutableBufferPointer<UInt32>,
+        once: Bool,
+        deliver: Delivery
+    ) -> (TransportError?, Int) {
+        let received: Int
         do throws(SystemError) {
-            switch try retryingSyscall(.recv, { system_recv(fd, buffer.baseAddress!, buffer.count, 0) }) {
-            case .wouldBlock:
-                return nil
-            case .processed(0):
-                return stopRequested.load(ordering: .relaxed) ? .closed : .disconnected(reason: nil)
-            case .processed(let count):
-                return deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            let outcome: IOResult<Int>
+            if once {
+                outcome = try retryingSyscall(.recv) { system_recv(fd, buffer.baseAddress!, receiveCapacity, 0) }
+                if case .processed(let count) = outcome { lengths[0] = UInt32(count) }
+            } else {
+                let flags = Self.waitForOne
+                outcome = try retryingSyscall(.recvmmsg) {
+                    system_recvmmsg(fd, buffer.baseAddress!, slotSize: receiveCapacity, lengths: lengths, flags)
+                }
+            }
+            switch outcome {
+            case .wouldBlock: return (nil, 0)
+            case .processed(let count): received = once ? 1 : count
             }
         } catch {
-            return stopRequested.load(ordering: .relaxed) ? .closed : Self.transportError(error)
+            return (stopRequested.load(ordering: .relaxed) ? .closed : Self.transportError(error), 0)
         }
+        for index in 0..<received {
+            let length = Int(lengths[index])
+            if length == 0 {
+                return (stopRequested.load(ordering: .relaxed) ? .closed : .disconnected(reason: nil), index)
+            }
+            let start = index * receiveCapacity
+            if let reason = deliver(UnsafeRawBufferPointer(rebasing: buffer[start..<start + length])) {
+                return (reason, index + 1)
+            }
+            if stopRequested.load(ordering: .relaxed) { return (.closed, index + 1) }
+        }
+        return (nil, received)
     }
 
     /// Reads until the socket would block (or, with `once`, at most one read), delivering each read.

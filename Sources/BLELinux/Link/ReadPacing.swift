@@ -7,6 +7,10 @@
 /// full drain that found a single packet switches to one read per wake (level-triggered epoll reports
 /// at once whatever is left), every 16th wake drains fully again, and a drain that finds more than one
 /// packet switches back.
+///
+/// A `.blocking` reader paces its reads the same way: its "drain" is one `recvmmsg` (which, after the
+/// first PDU, looks once more for each slot and so costs an extra attempt inside the kernel when only one
+/// PDU was waiting), its single read a `recv`.
 struct ReadPacing {
     private var drainEachWake = true
     private var wakes: UInt32 = 0

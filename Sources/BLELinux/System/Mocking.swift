@@ -23,19 +23,25 @@ struct MockCall: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a mocked system call returns: its result, the `errno` it sets when the result is -1, and the
-/// bytes it writes to its output buffer (an option value, an ioctl structure, the data read).
+/// bytes it writes to its output buffer (an option value, an ioctl structure, the data read), or for
+/// `recvmmsg` the messages it receives.
 struct MockReply: Sendable {
     var result: Int
     var errno: Int32
     var output: [UInt8]
+    var messages: [[UInt8]]
 
-    init(result: Int = 0, errno: Int32 = 0, output: [UInt8] = []) {
+    init(result: Int = 0, errno: Int32 = 0, output: [UInt8] = [], messages: [[UInt8]] = []) {
         self.result = result
         self.errno = errno
         self.output = output
+        self.messages = messages
     }
 
     static func failure(_ errno: Int32) -> MockReply { MockReply(result: -1, errno: errno) }
+
+    /// A `recvmmsg` that receives `messages` (an empty one reads as the end of the stream).
+    static func received(_ messages: [[UInt8]]) -> MockReply { MockReply(result: messages.count, messages: messages) }
 }
 
 /// Replaces the real system calls on the current task (debug builds only): records every call and
@@ -82,17 +88,23 @@ final class MockingDriver: Sendable {
         input: UnsafeRawBufferPointer? = nil,
         output: UnsafeMutableRawBufferPointer? = nil
     ) -> Int {
-        let record = MockCall(syscall, arguments, bytes: input.map { Array($0) } ?? [])
-        calls.withLock { $0.append(record) }
-        let answer = reply(record)
+        let answer = self.answer(syscall, arguments, input: input)
         if let output, !answer.output.isEmpty {
             let count = min(output.count, answer.output.count)
             answer.output.withUnsafeBytes { source in
                 output.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: count)
             }
         }
-        if answer.result == -1 { Glibc.errno = answer.errno }
         return answer.result
+    }
+
+    /// Records a call and returns its whole mocked reply, `errno` already set when it fails.
+    func answer(_ syscall: Syscall, _ arguments: [Int], input: UnsafeRawBufferPointer? = nil) -> MockReply {
+        let record = MockCall(syscall, arguments, bytes: input.map { Array($0) } ?? [])
+        calls.withLock { $0.append(record) }
+        let answer = reply(record)
+        if answer.result == -1 { Glibc.errno = answer.errno }
+        return answer
     }
 }
 #endif

@@ -27,6 +27,9 @@ public enum Syscall: String, Sendable, Hashable, CaseIterable {
     /// `recv(2)`: a reader thread's reads of a message socket that it reads blocking
     /// (`DescriptorChannel.ReadMode.blocking`).
     case recv
+    /// `recvmmsg(2)` with `MSG_WAITFORONE`: the same reader's reads while PDUs arrive faster than it
+    /// handles them, up to `DescriptorChannel.batchSlots` per call.
+    case recvmmsg
     /// `write(2)`: writes to a tty, and eventfd wake-ups.
     case write
     /// `send(2)` with `MSG_NOSIGNAL` (and `MSG_DONTWAIT` on a socket read blocking): writes to a socket.

@@ -154,6 +154,29 @@ func system_recv(_ fd: CInt, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ 
     return recv(fd, buffer, count, flags)
 }
 
+/// `recvmmsg(2)`: up to `lengths.count` messages into consecutive `slotSize`-byte slots of `buffer`, each
+/// message's length into `lengths`; the message count, or -1.
+func system_recvmmsg(
+    _ fd: CInt,
+    _ buffer: UnsafeMutableRawPointer,
+    slotSize: Int,
+    lengths: UnsafeMutableBufferPointer<UInt32>,
+    _ flags: CInt
+) -> Int {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        let answer = driver.answer(.recvmmsg, [Int(fd), slotSize, lengths.count, Int(flags)])
+        for (index, message) in answer.messages.prefix(lengths.count).enumerated() {
+            let length = min(message.count, slotSize)
+            message.withUnsafeBytes { (buffer + index * slotSize).copyMemory(from: $0.baseAddress!, byteCount: length) }
+            lengths[index] = UInt32(length)
+        }
+        return answer.result
+    }
+    #endif
+    return Int(cbluez_recv_batch(fd, buffer, slotSize, UInt32(lengths.count), lengths.baseAddress!, flags))
+}
+
 func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current {
