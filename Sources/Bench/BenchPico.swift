@@ -1,5 +1,5 @@
 import BLEHost
-import BLETesting
+import BLELinux
 import PicoLink
 import PicoSimulator
 
@@ -10,7 +10,7 @@ struct BenchPico {
     let session: PicoSession
 
     static func open() async throws -> BenchPico {
-        let (hostEnd, deviceEnd) = try SocketPairATTTransport.makePair()
+        let (hostEnd, deviceEnd) = try UnixSocketATTTransport.makePair()
         let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: .fast)
         try peripheral.start()
         let client = try await GATTClient.connect(transport: hostEnd)

@@ -1,4 +1,5 @@
 import BLEHost
+import BLELinux
 import BLETesting
 import Foundation
 import PicoLink
@@ -63,7 +64,7 @@ enum SerialBench {
     /// Heap allocations per notification on the receive path alone: the module's server notifies
     /// directly (no writes), the link's sink only counts.
     static func receiveAllocations() async throws -> (Double, Int) {
-        let (host, device) = try SocketPairATTTransport.makePair()
+        let (host, device) = try UnixSocketATTTransport.makePair()
         let peripheral = SimulatedHM10Peripheral(transport: device)
         try peripheral.start()
         defer { peripheral.close() }
@@ -92,7 +93,7 @@ enum SerialBench {
         let properties: GATTCharacteristicProperties =
             window == nil ? [.writeWithoutResponse, .notify] : [.read, .write, .writeWithoutResponse, .notify]
         let configuration = HM10Configuration(uartBytesPerSecond: uart, dataProperties: properties)
-        let (host, device) = try SocketPairATTTransport.makePair()
+        let (host, device) = try UnixSocketATTTransport.makePair()
         let peripheral = SimulatedHM10Peripheral(transport: device, configuration: configuration)
         try peripheral.start()
         defer { peripheral.close() }

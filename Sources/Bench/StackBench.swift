@@ -7,7 +7,9 @@ let stackSuite = BenchSuite(name: "stack", summary: "ATT bearer + GATT client/se
 }
 
 enum StackBench {
-    static let notifications = 300_000
+    /// Notifications per round of the throughput comparison, and rounds per size.
+    static let perRound = 60_000
+    static let rounds = 15
     static let latencySamples = 50_000
     static let writes = 300_000
     static let roundTrips = 30_000
@@ -27,24 +29,40 @@ enum StackBench {
         let polled = try await StackBenchPair.make(capacity: 0, reads: .polled)
         var rows: [Row] = []
         for size in [20, 244] {
-            // Warm up, then take the median of `repeats` runs of each, interleaved.
+            // Warm up, then `rounds` rounds of the bare loop, the stack and the epoll stack, the order
+            // rotating from round to round. The cores are shared, so rates drift by tens of percent
+            // within a minute: each ratio is taken within a round, and the median of those is reported.
             _ = await StackMeasures.bareRecvRate(size: size + 3, count: 20_000)
             _ = await StackMeasures.notificationRate(link, size: size, count: 20_000)
             _ = await StackMeasures.notificationRate(polled, size: size, count: 20_000)
             var bare: [Double] = []
             var stack: [Double] = []
             var polledStack: [Double] = []
+            var ratios: [Double] = []
+            var polledRatios: [Double] = []
             var allocations: [Double] = []  // whole allocations per run
-            for _ in 0..<repeats {
-                bare.append(await StackMeasures.bareRecvRate(size: size + 3, count: notifications))
-                let measured = await StackMeasures.notificationRate(link, size: size, count: notifications)
-                stack.append(measured.rate)
-                allocations.append(measured.allocations * Double(notifications))
-                polledStack.append(await StackMeasures.notificationRate(polled, size: size, count: notifications).rate)
+            for round in 0..<rounds {
+                var rates: [Double] = [0, 0, 0]
+                for step in 0..<3 {
+                    switch (round + step) % 3 {
+                    case 0:
+                        rates[0] = await StackMeasures.bareRecvRate(size: size + 3, count: perRound)
+                    case 1:
+                        let measured = await StackMeasures.notificationRate(link, size: size, count: perRound)
+                        rates[1] = measured.rate
+                        allocations.append(measured.allocations * Double(perRound))
+                    default:
+                        rates[2] = await StackMeasures.notificationRate(polled, size: size, count: perRound).rate
+                    }
+                }
+                bare.append(rates[0])
+                stack.append(rates[1])
+                polledStack.append(rates[2])
+                ratios.append(rates[1] / rates[0] * 100)
+                polledRatios.append(rates[2] / rates[0] * 100)
             }
             let bareRate = median(bare)
             let stackRate = median(stack)
-            let polledRate = median(polledStack)
             rows.append(
                 Row(name: "bare recv, \(size + 3)-byte messages", value: bareRate, unit: "msg/s", note: "ceiling")
             )
@@ -59,15 +77,15 @@ enum StackBench {
             rows.append(
                 Row(
                     name: "notifications / bare recv, \(size) B",
-                    value: stackRate / bareRate * 100,
+                    value: median(ratios),
                     unit: "%",
-                    note: "target ≥ 90"
+                    note: "target ≥ 90; median of \(rounds) rounds, quartiles \(quartiles(ratios))"
                 )
             )
             rows.append(
                 Row(
                     name: "  the same with epoll readers, \(size) B",
-                    value: polledRate / bareRate * 100,
+                    value: median(polledRatios),
                     unit: "%",
                     note: "the .polled mode, for comparison"
                 )
@@ -76,14 +94,22 @@ enum StackBench {
             rows.append(
                 Row(
                     name: "heap allocations per notification, \(size) B",
-                    value: total / Double(repeats * notifications),
+                    value: total / Double(rounds * perRound),
                     unit: "alloc",
-                    note: "target 0; \(Int(total)) in \(repeats * notifications) notifications, all threads"
+                    note: "target 0; \(Int(total)) in \(rounds * perRound) notifications, all threads"
                 )
             )
         }
+        // The stack's latency, and a bare send → recv's in the same run (the floor on this machine: both
+        // wake a thread blocked in recv), in halves, interleaved.
         _ = await StackMeasures.notificationLatency(link, count: 2_000)
-        let latency = await StackMeasures.notificationLatency(link, count: latencySamples)
+        _ = await StackMeasures.bareLatency(count: 2_000)
+        var latency = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        var bareLatency = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        for _ in 0..<2 {
+            latency.add(await StackMeasures.notificationLatency(link, count: latencySamples / 2))
+            bareLatency.add(await StackMeasures.bareLatency(count: latencySamples / 2))
+        }
         for (label, percentile) in [("p50", 50.0), ("p99", 99.0), ("p99.9", 99.9)] {
             rows.append(
                 Row(
@@ -91,6 +117,14 @@ enum StackBench {
                     value: Double(latency.valueAtPercentile(percentile)) / 1000,
                     unit: "µs",
                     note: label == "p99" ? "target ≤ 20; \(latencySamples) samples" : "\(latencySamples) samples"
+                )
+            )
+            rows.append(
+                Row(
+                    name: "  bare send → recv latency \(label)",
+                    value: Double(bareLatency.valueAtPercentile(percentile)) / 1000,
+                    unit: "µs",
+                    note: "the floor, same run"
                 )
             )
         }
@@ -114,6 +148,13 @@ enum StackBench {
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// The first and third quartiles of `values`, as "a–b".
+    static func quartiles(_ values: [Double]) -> String {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return "–" }
+        return "\(format(sorted[sorted.count / 4]))–\(format(sorted[sorted.count * 3 / 4]))"
     }
 
     static func format(_ value: Double) -> String {

@@ -89,6 +89,49 @@ enum StackMeasures {
         return histogram
     }
 
+    /// Send → `recv` latency over a bare `SOCK_SEQPACKET` socketpair, one 23-byte message at a time, timed
+    /// as `notificationLatency` times the stack: the floor for the stack's latency on this machine (a
+    /// thread blocked in `recv` woken by the send).
+    static func bareLatency(count: Int) async -> Histogram<UInt64> {
+        var pair: [Int32] = [-1, -1]
+        _ = pair.withUnsafeMutableBufferPointer {
+            socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, $0.baseAddress)
+        }
+        let (sender, receiver) = (pair[0], pair[1])
+        defer {
+            close(sender)
+            close(receiver)
+        }
+        // The probe's buffer and count, written by the receiving thread only.
+        let probe = StackProbe(capacity: count)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            startDetachedThread {
+                var message = [UInt8](repeating: 0, count: 1024)
+                for index in 0..<count {
+                    let length = message.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, 1024, 0) }
+                    guard length >= 8 else { break }
+                    let sent = message.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    probe.latencies[index] = monotonicNanoseconds() &- sent
+                    probe.count.store(index + 1, ordering: .releasing)
+                }
+                continuation.resume()
+            }
+            startDetachedThread {
+                var value = [UInt8](repeating: 0, count: 23)
+                for index in 0..<count {
+                    value.withUnsafeMutableBytes { bytes in
+                        bytes.storeBytes(of: monotonicNanoseconds(), toByteOffset: 0, as: UInt64.self)
+                        _ = send(sender, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                    }
+                    while probe.count.load(ordering: .acquiring) <= index { sched_yield() }
+                }
+            }
+        }
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        for latency in probe.latencies { _ = histogram.record(max(1, latency)) }
+        return histogram
+    }
+
     /// Write commands per second from a client thread to the server's write handler.
     static func writeCommandRate(_ link: StackBenchPair, size: Int, count: Int) async -> Double {
         let client = link.client

@@ -70,7 +70,9 @@ struct StackBenchPair {
 
     /// `reads`: how both ends' readers wait (`.blocking` is what the simulator and the kernel path use).
     static func make(capacity: Int, reads: DescriptorChannel.ReadMode = .blocking) async throws -> StackBenchPair {
-        let (clientEnd, serverEnd) = try SocketPairATTTransport.makePair(reads: reads)
+        // The production transport (what the simulator and rigs without a radio run on), not the tests'
+        // fault-injecting wrapper around it.
+        let (clientEnd, serverEnd) = try UnixSocketATTTransport.makePair(maximumPDULength: 1024, reads: reads)
         let probe = StackProbe(capacity: capacity)
         let sink = StackProbe(capacity: 0)
         let database = GATTDatabase()
