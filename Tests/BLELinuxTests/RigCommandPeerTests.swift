@@ -149,7 +149,10 @@ struct RigCommandPeerTests {
         }
         let listed = try #require(runProgram(binary, ["bonds", "--bonds", bonds]))
         #expect(listed.stdout.split(separator: "\n").count == 2, "\(listed.stdout) \(listed.stderr)")
-        #expect(peer.events.filter { $0.contains("\"paired\"") }.count == 2)
+        // Once this counted three pairings in one run out of many; the peer's events and the rig's log say
+        // which device paired again, and why, if it happens again.
+        let pairings = peer.events.filter { $0.contains("\"paired\"") }
+        #expect(pairings.count == 2, "peer events: \(peer.events)\nrig: \(rig.stderr)")
     }
 
     @Test func aControllerThatGoesAwayMidRunIsReconnectedAndTheRunIsClosedWithItsReason() async throws {
