@@ -54,6 +54,8 @@ import Testing
         ("tcp:localhost:http", 15, "not a port number"),
         ("tcp:::1:9000", 5, "brackets"),
         ("tcp:[]:9000", 5, "[address]"),
+        ("tcp:local host:9000", 10, "cannot be in a host name"),
+        ("tcp:[fe80::1 x]:9000", 13, "cannot be in a host name"),
         ("serial:/dev/serial/by-id/usb-x@y,rtscts", 32, "not a baud rate"),
     ]
 

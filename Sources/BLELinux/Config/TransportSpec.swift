@@ -143,7 +143,12 @@ public enum TransportSpec: Sendable, Hashable, CustomStringConvertible {
         }
         guard !host.isEmpty else { throw fail(start, "the host is missing") }
         if let bad = host.firstIndex(where: { $0.isWhitespace || $0 == "/" }) {
-            throw fail(start + host.distance(from: host.startIndex, to: bad), "'\(host[bad])' cannot be in a host name")
+            // `host` shares the argument's indices: counting from the argument's start keeps a bracketed
+            // IPv6 host's opening bracket in the position.
+            throw fail(
+                start + argument.distance(from: argument.startIndex, to: bad),
+                "'\(host[bad])' cannot be in a host name"
+            )
         }
         guard let port = UInt16(portText), port != 0 else {
             throw fail(portPosition, "'\(portText)' is not a port number from 1 to 65535")
