@@ -22,6 +22,8 @@ public final class BTSnoopATTCapture: ATTTransport {
     /// Records `pdu` as sent (host → controller), then sends it through the wrapped transport. The PDU is
     /// recorded even when the send then fails.
     public func send(_ pdu: UnsafeRawBufferPointer) throws(TransportError) {
+        // Recorded before it goes out: the answer, recorded on the reader thread, can then never come
+        // first in the capture. A send that fails is still in it, as the host's attempt.
         capture.recordATT(pdu, handle: handle, received: false)
         try inner.send(pdu)
     }

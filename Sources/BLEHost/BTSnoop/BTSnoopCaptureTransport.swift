@@ -18,6 +18,8 @@ public final class BTSnoopCaptureTransport: HCITransport {
     /// Records the packet as sent (host → controller), then sends it through the wrapped transport. The
     /// packet is recorded even when the send then fails.
     public func send(_ type: HCIPacketIndicator, _ packet: UnsafeRawBufferPointer) throws(TransportError) {
+        // Recorded before it goes out: the answer, recorded on the reader thread, can then never come
+        // first in the capture. A send that fails is still in it, as the host's attempt.
         capture.record(type, packet, received: false)
         try inner.send(type, packet)
     }
