@@ -15,6 +15,7 @@ let suites: [BenchSuite] = [
     WireBench.suite,
     DecodeBench.suite,
     stackSuite,
+    EchoBench.suite,
     endToEndSuite,
     SyncCostBench.suite,
     H4Bench.suite,

@@ -9,11 +9,7 @@ enum StackMeasures {
     /// Messages per second through a bare `recv` loop on a `SOCK_SEQPACKET` socketpair: one thread
     /// sends `count` messages of `size` bytes, another receives them. The ceiling for the stack.
     static func bareRecvRate(size: Int, count: Int) async -> Double {
-        var pair: [Int32] = [-1, -1]
-        _ = pair.withUnsafeMutableBufferPointer {
-            socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, $0.baseAddress)
-        }
-        let (sender, receiver) = (pair[0], pair[1])
+        let (sender, receiver) = seqpacketPair()
         defer {
             close(sender)
             close(receiver)
@@ -93,11 +89,7 @@ enum StackMeasures {
     /// as `notificationLatency` times the stack: the floor for the stack's latency on this machine (a
     /// thread blocked in `recv` woken by the send).
     static func bareLatency(count: Int) async -> Histogram<UInt64> {
-        var pair: [Int32] = [-1, -1]
-        _ = pair.withUnsafeMutableBufferPointer {
-            socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, $0.baseAddress)
-        }
-        let (sender, receiver) = (pair[0], pair[1])
+        let (sender, receiver) = seqpacketPair()
         defer {
             close(sender)
             close(receiver)

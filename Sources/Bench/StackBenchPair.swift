@@ -12,6 +12,16 @@ func monotonicNanoseconds() -> UInt64 {
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
+/// A blocking `SOCK_SEQPACKET` socketpair for the bare loops the suites compare against.
+func seqpacketPair() -> (Int32, Int32) {
+    var pair: [Int32] = [-1, -1]
+    let status = pair.withUnsafeMutableBufferPointer {
+        socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, $0.baseAddress)
+    }
+    precondition(status == 0, "socketpair failed: \(errno)")
+    return (pair[0], pair[1])
+}
+
 /// What the client's notification callback does in a benchmark: count, and in latency mode record
 /// how long each notification took from the timestamp the server put in it. No allocation.
 /// Unchecked: `latencies` is written only by the one reader thread, at distinct indices, and read

@@ -61,6 +61,26 @@ public final class UnixSocketATTTransport: ATTTransport {
         }
     }
 
+    /// One end around a `SOCK_SEQPACKET` socket made elsewhere (`Bench echo` puts a bare peer thread on
+    /// the other end). Takes ownership of `descriptor`, which must be non-blocking.
+    package static func adopting(
+        _ descriptor: CInt,
+        name: String,
+        maximumPDULength: Int = 1024
+    ) throws(TransportError) -> UnixSocketATTTransport {
+        do throws(SystemError) {
+            let channel = try DescriptorChannel(
+                socket: OwnedDescriptor(rawValue: descriptor),
+                name: name,
+                receiveCapacity: maximumPDULength,
+                reads: .blocking
+            )
+            return UnixSocketATTTransport(channel: channel, maximumPDULength: maximumPDULength)
+        } catch {
+            throw DescriptorChannel.transportError(error)
+        }
+    }
+
     private init(channel: DescriptorChannel, maximumPDULength: Int) {
         self.channel = channel
         self.maximumPDULength = maximumPDULength
