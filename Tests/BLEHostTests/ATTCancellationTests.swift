@@ -1,5 +1,6 @@
 import BLEHost
 import BLETesting
+import Synchronization
 import Testing
 
 /// Cancelling a request's task ends the wait at once without confusing the next request: ATT has no
@@ -54,6 +55,33 @@ import Testing
         }
         await #expect(throws: GATTError.cancelled) { try await task.value }
         #expect(link.outbound.isEmpty, "sent synchronously if at all: the task has ended")
+    }
+
+    @Test func aCancelledIndicationEndsAtOnceAndTheNextWaitsForItsConfirmation() async throws {
+        let (bearer, link) = try makeBearer()
+        let ended = Mutex<Result<Void, GATTError>?>(nil)
+        let first = Task {
+            do throws(GATTError) {
+                try await bearer.indicate(handle: 0x0011, value: [0x01])
+                ended.withLock { $0 = .success(()) }
+            } catch {
+                ended.withLock { $0 = .failure(error) }
+            }
+        }
+        #expect(await eventually { link.outbound.count == 1 })
+        first.cancel()
+        // Bounded: without the cancellation the wait would last until a confirmation that never comes.
+        #expect(await eventually { ended.withLock { $0 } != nil })
+        #expect(ended.withLock { $0.map { if case .failure(.cancelled) = $0 { true } else { false } } } == true)
+        let second = Task { try await bearer.indicate(handle: 0x0011, value: [0x02]) }
+        // One indication at a time: the second waits for the first one's confirmation, still owed.
+        #expect(await eventually { bearer.waitingIndicationCount == 1 })
+        #expect(link.outbound.count == 1)
+        link.deliver([0x1E])  // the late confirmation of the cancelled indication
+        #expect(link.outbound.count == 2 && link.outbound[1] == [0x1D, 0x11, 0x00, 0x02])
+        link.deliver([0x1E])
+        try await second.value
+        #expect(bearer.closeReason == nil)
     }
 
     @Test func aCancelledRequestStillTimesOutOnTheWire() async throws {

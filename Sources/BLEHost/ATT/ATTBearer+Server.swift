@@ -44,11 +44,19 @@ extension ATTBearer {
 
     /// Sends a Handle Value Indication (server role) and waits for the client's confirmation; one
     /// indication is outstanding at a time, later ones wait. The value is cut to ATT_MTU − 3.
+    /// Cancelling the caller throws `GATTError.cancelled` at once.
     public func indicate(handle: UInt16, value: [UInt8]) async throws(GATTError) {
         let mtu = self.mtu
         let pdu = ATTHandleValueIndication(handle: handle, value: Array(value.prefix(mtu - 3))).encodedBytes
-        let result = await withCheckedContinuation { (completion: Completion) in
-            submit(pdu, completion, indication: true)
+        let id = state.withLock { $0.makeID() }
+        // Cancelling the caller ends its wait at once; an indication already sent keeps the slot until
+        // its confirmation (or the transaction timeout), as a cancelled request keeps it for its response.
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (completion: Completion) in
+                submit(pdu, completion, id: id, indication: true)
+            }
+        } onCancel: {
+            cancel(id, indication: true)
         }
         _ = try result.get()
     }
