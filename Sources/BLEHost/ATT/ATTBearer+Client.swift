@@ -11,18 +11,24 @@ extension ATTBearer {
         guard let opcode = pdu.first, opcode & ATTBearer.commandFlag == 0 else {
             throw .invalidArgument("not an ATT request PDU")
         }
-        let id = state.withLock { $0.makeID() }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (completion: Completion) in
-                submit(pdu, completion, id: id, indication: false)
-            }
-        } onCancel: {
-            cancel(id, indication: false)
-        }
-        return try result.get()
+        return try await transact(pdu, indication: false).get()
     }
 
-    /// Resumes the caller of operation `id` with `.cancelled` (see `request`).
+    /// Queues `pdu` as a request or an indication and waits for its answer. Cancelling the caller ends
+    /// the wait at once with `.cancelled`; one already sent keeps its slot until the answer (or the
+    /// transaction timeout), since ATT has no transaction ids.
+    func transact(_ pdu: [UInt8], indication: Bool) async -> Result<[UInt8], GATTError> {
+        let id = state.withLock { $0.makeID() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (completion: Completion) in
+                submit(pdu, completion, id: id, indication: indication)
+            }
+        } onCancel: {
+            cancel(id, indication: indication)
+        }
+    }
+
+    /// Resumes the caller of operation `id` with `.cancelled` (see `transact`).
     func cancel(_ id: UInt64, indication: Bool) {
         let taken = state.withLock { state in
             indication ? state.indications.cancel(id) : state.requests.cancel(id)
@@ -62,7 +68,7 @@ extension ATTBearer {
     /// Queues an operation on the request or indication slot and sends it if the slot was free.
     /// A task cancelled before its operation is queued gets `.cancelled` here (the check runs under
     /// the lock that `cancel` takes, so a cancellation is seen either here or there).
-    func submit(_ pdu: [UInt8], _ completion: Completion, id: UInt64? = nil, indication: Bool) {
+    func submit(_ pdu: [UInt8], _ completion: Completion, id: UInt64, indication: Bool) {
         let now = alarm.clock.now
         let outcome: Result<Outgoing?, GATTError> = state.withLock { state in
             if let reason = state.closeReason { return .failure(reason) }
@@ -71,7 +77,7 @@ extension ATTBearer {
             if pdu.count > state.mtu {
                 return .failure(.invalidArgument("PDU of \(pdu.count) bytes exceeds ATT_MTU \(state.mtu)"))
             }
-            let operation = Outgoing(id: id ?? state.makeID(), pdu: pdu, completion: completion)
+            let operation = Outgoing(id: id, pdu: pdu, completion: completion)
             let deadline = now + timeout
             return .success(
                 indication

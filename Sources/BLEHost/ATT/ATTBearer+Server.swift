@@ -48,17 +48,7 @@ extension ATTBearer {
     public func indicate(handle: UInt16, value: [UInt8]) async throws(GATTError) {
         let mtu = self.mtu
         let pdu = ATTHandleValueIndication(handle: handle, value: Array(value.prefix(mtu - 3))).encodedBytes
-        let id = state.withLock { $0.makeID() }
-        // Cancelling the caller ends its wait at once; an indication already sent keeps the slot until
-        // its confirmation (or the transaction timeout), as a cancelled request keeps it for its response.
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (completion: Completion) in
-                submit(pdu, completion, id: id, indication: true)
-            }
-        } onCancel: {
-            cancel(id, indication: true)
-        }
-        _ = try result.get()
+        _ = try await transact(pdu, indication: true).get()
     }
 
     /// Answers an Exchange MTU Request (server role) and adopts the agreed MTU.

@@ -19,6 +19,9 @@ extension ATTBearer {
         var waiting: [Outgoing] = []
         var head = 0
 
+        /// Operations queued behind the one in flight.
+        var waitingCount: Int { waiting.count - head }
+
         /// Queues `operation`; returns it if it became the one in flight (the caller sends it).
         mutating func enqueue(_ operation: Outgoing, deadline: Duration) -> Outgoing? {
             if inFlight == nil {

@@ -61,11 +61,9 @@ public final class ATTBearer: Sendable {
 
     /// Requests waiting behind the one in flight (for tests that check a request was held back, in the
     /// state where it could have been sent).
-    package var waitingRequestCount: Int { state.withLock { $0.requests.waiting.count - $0.requests.head } }
+    package var waitingRequestCount: Int { state.withLock { $0.requests.waitingCount } }
     /// Indications queued behind the one in flight (for tests that check one is held back).
-    package var waitingIndicationCount: Int {
-        state.withLock { $0.indications.waiting.count - $0.indications.head }
-    }
+    package var waitingIndicationCount: Int { state.withLock { $0.indications.waitingCount } }
 
     /// Why the bearer closed, or nil while it is open.
     public var closeReason: GATTError? { state.withLock { $0.closeReason } }
