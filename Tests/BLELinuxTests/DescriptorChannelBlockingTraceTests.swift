@@ -59,7 +59,7 @@ import Testing
                 MockReply(result: 0),
             ],
         ])
-        let (recorder, trace) = try Self.runToEnd(kernel)
+        let (recorder, trace) = try Trace.runToEnd(kernel, reads: .blocking)
         #expect(recorder.pdus == [[0x1B, 0x2A, 0x00], [0x0A, 0x0B]])
         #expect(recorder.closes == [.disconnected(reason: nil)])
         let expected =
@@ -88,7 +88,7 @@ import Testing
                 .received([[0x1B, 0x04], [], []]),
             ],
         ])
-        let (recorder, trace) = try Self.runToEnd(kernel)
+        let (recorder, trace) = try Trace.runToEnd(kernel, reads: .blocking)
         #expect(recorder.pdus == [[0x1B, 0x01], [0x1B, 0x02], [0x1B, 0x03], [0x1B, 0x04]])
         #expect(recorder.closes == [.disconnected(reason: nil)])
         let expected = Self.setUp + [Self.batch, Self.batch, Self.batch, MockCall(.close, [907])]
@@ -103,27 +103,8 @@ import Testing
             .eventfd: [MockReply(result: 909)],
             .recvmmsg: [.received([Array(repeating: 0x11, count: 100), [0x1B, 0x05]]), .received([[]])],
         ])
-        let (recorder, _) = try Self.runToEnd(kernel)
+        let (recorder, _) = try Trace.runToEnd(kernel, reads: .blocking)
         #expect(recorder.pdus == [Array(repeating: 0x11, count: 64), [0x1B, 0x05]])
-    }
-
-    /// Runs a blocking channel on descriptor 907 until its reader stops; what it delivered and the trace.
-    static func runToEnd(_ kernel: @escaping @Sendable (MockCall) -> MockReply) throws -> (Recorder, [MockCall]) {
-        try MockingDriver.withMocking(kernel) { driver in
-            let recorder = Recorder()
-            do {
-                let link = try Self.channel()
-                try link.start(
-                    deliver: {
-                        recorder.received($0)
-                        return nil
-                    },
-                    closed: recorder.closed
-                )
-                #expect(eventuallyBlocking { link.isFinished })
-            }
-            return (recorder, driver.trace)
-        }
     }
 
     /// A `recv` that blocks until the socket is shut down, as the kernel's does.

@@ -30,7 +30,8 @@ import Testing
     /// Runs a `DescriptorChannel` on descriptor 907 against `kernel` until its reader has ended; returns what
     /// it delivered and every system call made, the link's own clean-up included.
     static func runToEnd(
-        _ kernel: @escaping @Sendable (MockCall) -> MockReply
+        _ kernel: @escaping @Sendable (MockCall) -> MockReply,
+        reads: DescriptorChannel.ReadMode = .polled
     ) throws -> (recorder: Recorder, trace: [MockCall]) {
         try MockingDriver.withMocking(kernel) { driver in
             let recorder = Recorder()
@@ -38,7 +39,8 @@ import Testing
                 let link = try DescriptorChannel(
                     socket: OwnedDescriptor(rawValue: 907),
                     name: "trace",
-                    receiveCapacity: 64
+                    receiveCapacity: 64,
+                    reads: reads
                 )
                 try link.start(
                     deliver: {
