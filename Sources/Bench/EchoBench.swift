@@ -70,13 +70,6 @@ enum EchoBench {
     }
 }
 
-/// CPU time of the calling thread in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
-func threadCPUNanoseconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-    return Double(now.tv_sec) * 1e9 + Double(now.tv_nsec)
-}
-
 /// The echoing peer both clients face: a bare thread on its end of a `SOCK_SEQPACKET` socketpair that
 /// answers just enough ATT for a subscription (Find Information with the TX CCCD, Write Response) and
 /// echoes every Write Command as a notification on TX, as the test peer's echo mode does.
@@ -127,14 +120,14 @@ enum BareEcho {
             write[0] = 0x52
             write[1] = UInt8(BareEchoPeer.rxValue & 0xFF)
             var buffer = [UInt8](repeating: 0, count: 512)
-            let before = threadCPUNanoseconds()
+            let before = Double(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID))
             for index in 0..<count {
                 write[3] = UInt8(truncatingIfNeeded: index)
                 _ = write.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 let length = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, 512, 0) }
                 precondition(length == write.count && buffer[3] == write[3], "the echo thread answered wrong")
             }
-            let after = threadCPUNanoseconds()
+            let after = Double(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID))
             cpu.withLock { $0 = (after - before) / Double(count) }
             shutdown(client, Int32(SHUT_RDWR))
             done.signal()
@@ -158,7 +151,6 @@ struct EchoBenchPair {
 
     static func make() async throws -> EchoBenchPair {
         let (clientEnd, peer) = seqpacketPair()
-        _ = fcntl(clientEnd, F_SETFL, O_NONBLOCK)
         BareEchoPeer.serve(peer)
         let transport = try UnixSocketATTTransport.adopting(clientEnd, name: "att-echo-client")
         // ATT_MTU 23 (no exchange): the 10-byte payload fits.
@@ -176,7 +168,7 @@ struct EchoBenchPair {
             count: count,
             warmup: 10,
             boundaries: { begin in
-                let now = threadCPUNanoseconds()
+                let now = Double(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID))
                 marks.withLock { if begin { $0.0 = now } else { $0.1 = now } }
             }
         )

@@ -37,7 +37,6 @@ enum StackBench {
             _ = await StackMeasures.notificationRate(polled, size: size, count: 20_000)
             var bare: [Double] = []
             var stack: [Double] = []
-            var polledStack: [Double] = []
             var ratios: [Double] = []
             var polledRatios: [Double] = []
             var allocations: [Double] = []  // whole allocations per run
@@ -57,7 +56,6 @@ enum StackBench {
                 }
                 bare.append(rates[0])
                 stack.append(rates[1])
-                polledStack.append(rates[2])
                 ratios.append(rates[1] / rates[0] * 100)
                 polledRatios.append(rates[2] / rates[0] * 100)
             }

@@ -80,9 +80,7 @@ enum StackMeasures {
             }
         }
         probe.latencyMode.store(false, ordering: .sequentiallyConsistent)
-        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
-        for latency in probe.latencies.prefix(count) { _ = histogram.record(max(1, latency)) }
-        return histogram
+        return probe.latencyHistogram(count: count)
     }
 
     /// Send → `recv` latency over a bare `SOCK_SEQPACKET` socketpair, one 23-byte message at a time, timed
@@ -119,9 +117,7 @@ enum StackMeasures {
                 }
             }
         }
-        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
-        for latency in probe.latencies { _ = histogram.record(max(1, latency)) }
-        return histogram
+        return probe.latencyHistogram(count: count)
     }
 
     /// Write commands per second from a client thread to the server's write handler.

@@ -3,12 +3,16 @@ import BLELinux
 import BLETesting
 import BLEWire
 import Glibc
+import Histogram
 import Synchronization
 
 /// Monotonic nanoseconds (no allocation).
-func monotonicNanoseconds() -> UInt64 {
+func monotonicNanoseconds() -> UInt64 { clockNanoseconds(CLOCK_MONOTONIC) }
+
+/// `clock`'s reading in nanoseconds (`CLOCK_MONOTONIC`, `CLOCK_THREAD_CPUTIME_ID`…; no allocation).
+func clockNanoseconds(_ clock: clockid_t) -> UInt64 {
     var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
+    clock_gettime(clock, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
@@ -52,6 +56,13 @@ final class StackProbe: @unchecked Sendable {
         if seen == target.load(ordering: .relaxed) {
             waiter.withLock { $0 }?.resume()
         }
+    }
+
+    /// The first `count` latencies recorded, as a histogram (a latency of 0 ns counts as 1).
+    func latencyHistogram(count: Int) -> Histogram<UInt64> {
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        for latency in latencies.prefix(count) { _ = histogram.record(max(1, latency)) }
+        return histogram
     }
 
     /// Resets the count and waits (asynchronously) until `total` values have arrived after `start` ran.

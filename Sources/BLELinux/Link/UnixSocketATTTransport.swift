@@ -62,7 +62,7 @@ public final class UnixSocketATTTransport: ATTTransport {
     }
 
     /// One end around a `SOCK_SEQPACKET` socket made elsewhere (`Bench echo` puts a bare peer thread on
-    /// the other end). Takes ownership of `descriptor`, which must be non-blocking.
+    /// the other end). Takes ownership of `descriptor`; its reader reads it blocking, as `makePair`'s do.
     package static func adopting(
         _ descriptor: CInt,
         name: String,
