@@ -183,7 +183,7 @@ public final class DeviceSupervisor: Sendable {
     /// `maximumFailures` in a row have failed; retried forever.
     private func retry(after reason: String, attempt: Int, failures: Int) async {
         let exponential =
-            context.backoff.delay(beforeAttempt: min(attempt, 30), random: Double.random(in: 0..<1)) ?? 1
+            context.backoff.delay(beforeRetry: min(attempt, 30), random: Double.random(in: 0..<1)) ?? 1
         let delay = failures >= config.maximumFailures ? max(exponential, config.failureBackoff) : exponential
         let until = context.clock.now() + delay
         update {

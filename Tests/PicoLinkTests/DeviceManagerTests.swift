@@ -67,7 +67,7 @@ final class SimulatorFarm: Sendable {
         let farm = SimulatorFarm()
         defer { farm.closeAll() }
         let manager = DeviceManager()
-        let policy = ReconnectPolicy(initialDelay: 0.01, maximumDelay: 0.05, jitter: 0, maximumAttempts: 5)
+        let policy = ReconnectPolicy(initialDelay: 0.01, maximumDelay: 0.05, jitter: 0, maximumRetries: 5)
         let device = try manager.add("pico", reconnect: policy, connector: farm.connector())
         try await device.connect()
         farm.peripherals.withLock { $0.first?.close() }
@@ -83,6 +83,43 @@ final class SimulatorFarm: Sendable {
         #expect(farm.peripherals.withLock { $0.count } == 2)
         let version = try await #require(device.session).version()
         #expect(version.device == "EmStat Pico")
+        manager.removeAll()
+    }
+
+    @Test func aLostLinkGetsExactlyTheRetriesThePolicyAllowsWithGrowingDelays() async throws {
+        let farm = SimulatorFarm()
+        defer { farm.closeAll() }
+        let manager = DeviceManager()
+        let policy = ReconnectPolicy(initialDelay: 0.01, multiplier: 2, maximumDelay: 1, jitter: 0, maximumRetries: 2)
+        let calls = Mutex(0)
+        let firstConnect = farm.connector()
+        // The first connect reaches a simulated Pico; every reconnect fails.
+        let device = try manager.add("pico", reconnect: policy) {
+            let call = calls.withLock { calls in
+                calls += 1
+                return calls
+            }
+            if call == 1 { return try await firstConnect() }
+            throw GATTError.notFound("no Pico in range")
+        }
+        try await device.connect()
+        farm.peripherals.withLock { $0.first?.close() }
+        // From the start: … the lost link (a disconnection with a reason), the retries, and the give-up
+        // (the second such disconnection). Bounded, so that a device that never gives up fails here.
+        var seen: [DeviceStatus] = []
+        var disconnections = 0
+        for await status in device.statuses {
+            seen.append(status)
+            if case .disconnected(_?) = status { disconnections += 1 }
+            if disconnections == 2 || seen.count > 40 { break }
+        }
+        #expect(disconnections == 2)
+        let waits = seen.compactMap { status -> Double? in
+            if case .waitingToReconnect(_, let delay) = status { delay } else { nil }
+        }
+        #expect(waits == [0.01, 0.02], "retry 1, then retry 2 waits twice as long; then it gives up")
+        #expect(calls.withLock { $0 } == 3, "the first connect and two reconnects")
+        #expect(seen.contains(.connecting(attempt: 2)) && !seen.contains(.connecting(attempt: 3)))
         manager.removeAll()
     }
 

@@ -54,7 +54,7 @@ public final class ManagedDevice: Sendable {
         }) {
             return session
         }
-        return try await connectLoop(firstAttempt: 1)
+        return try await connectLoop(retriesBefore: 0)
     }
 
     /// Runs `script`; the returned events are also forwarded to `packages`, and the status is
@@ -106,8 +106,11 @@ public final class ManagedDevice: Sendable {
         statusContinuation.yield(status)
     }
 
-    private func connectLoop(firstAttempt: Int) async throws(PicoSessionError) -> PicoSession {
-        var attempt = firstAttempt
+    /// Connects, retrying as the policy says. `retriesBefore`: how many retries the first attempt here
+    /// comes after (0 for a first connect; 1 after a lost link, whose first reconnect is retry 1).
+    /// Attempts are numbered from 1 in each case, as the statuses show them.
+    private func connectLoop(retriesBefore: Int) async throws(PicoSessionError) -> PicoSession {
+        var attempt = 1
         while true {
             setStatus(.connecting(attempt: attempt))
             let failure: PicoSessionError
@@ -133,7 +136,7 @@ public final class ManagedDevice: Sendable {
                 failure = .notAPico("connector failed: \(error)")
             }
             guard state.withLock({ $0.wanted }),
-                let delay = policy.delay(beforeAttempt: attempt, random: Double.random(in: 0..<1))
+                let delay = policy.delay(beforeRetry: retriesBefore + attempt, random: Double.random(in: 0..<1))
             else {
                 setStatus(.disconnected(reason: "\(failure)"))
                 throw failure
@@ -152,12 +155,12 @@ public final class ManagedDevice: Sendable {
         }
         guard reconnect || state.withLock({ $0.generation == generation }) else { return }
         setStatus(.disconnected(reason: "\(reason)"))
-        guard reconnect, let delay = policy.delay(beforeAttempt: 1, random: Double.random(in: 0..<1)) else { return }
+        guard reconnect, let delay = policy.delay(beforeRetry: 1, random: Double.random(in: 0..<1)) else { return }
         setStatus(.waitingToReconnect(attempt: 1, delay: delay))
         Task { [self] in
             try? await Task.sleep(for: .seconds(delay))
             guard state.withLock({ $0.wanted && $0.generation == generation }) else { return }
-            _ = try? await connectLoop(firstAttempt: 1)
+            _ = try? await connectLoop(retriesBefore: 1)
         }
     }
 }

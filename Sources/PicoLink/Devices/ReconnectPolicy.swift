@@ -1,5 +1,7 @@
-/// When to try again after a link is lost: exponential backoff with a cap, full jitter and an optional
-/// limit on attempts. Deterministic for a given jitter source, so it can be tested.
+/// When to try again after a link is lost or a connection attempt failed: exponential backoff with a
+/// cap, jitter and an optional limit on retries. Deterministic for a given jitter source, so it can be
+/// tested. A retry is every attempt after the first connection attempt, and every reconnect after a
+/// lost link: retry 1 waits about `initialDelay`, each later one `multiplier` times longer.
 public struct ReconnectPolicy: Sendable, Equatable {
     /// Delay before the first retry, in seconds.
     public var initialDelay: Double
@@ -9,8 +11,8 @@ public struct ReconnectPolicy: Sendable, Equatable {
     public var maximumDelay: Double
     /// Fraction of each delay that is randomised (0 = none, 1 = anywhere in [0, delay]).
     public var jitter: Double
-    /// Give up after this many failed attempts in a row; nil = never.
-    public var maximumAttempts: Int?
+    /// How many retries in a row may fail before giving up (0: never retry); nil = retry forever.
+    public var maximumRetries: Int?
 
     /// A policy; by default it retries without limit after about 0.5 s, 1 s, 2 s … up to 30 s, each delay cut
     /// by up to 20 % at random. Traps unless `initialDelay` ≥ 0, `multiplier` ≥ 1, `maximumDelay` ≥
@@ -20,7 +22,7 @@ public struct ReconnectPolicy: Sendable, Equatable {
         multiplier: Double = 2,
         maximumDelay: Double = 30,
         jitter: Double = 0.2,
-        maximumAttempts: Int? = nil
+        maximumRetries: Int? = nil
     ) {
         precondition(initialDelay >= 0 && multiplier >= 1 && maximumDelay >= initialDelay, "invalid backoff")
         precondition((0...1).contains(jitter), "jitter is a fraction")
@@ -28,19 +30,19 @@ public struct ReconnectPolicy: Sendable, Equatable {
         self.multiplier = multiplier
         self.maximumDelay = maximumDelay
         self.jitter = jitter
-        self.maximumAttempts = maximumAttempts
+        self.maximumRetries = maximumRetries
     }
 
     /// Never reconnect.
-    public static let never = ReconnectPolicy(maximumAttempts: 0)
+    public static let never = ReconnectPolicy(maximumRetries: 0)
 
-    /// The delay before retry number `attempt` (1 = the first retry), or nil when the policy gives up.
+    /// The delay before retry number `retry` (1 = the first), or nil when the policy gives up.
     /// `random` is a number in [0, 1).
-    public func delay(beforeAttempt attempt: Int, random: Double) -> Double? {
-        precondition(attempt >= 1, "attempts count from 1")
-        if let maximumAttempts, attempt > maximumAttempts { return nil }
+    public func delay(beforeRetry retry: Int, random: Double) -> Double? {
+        precondition(retry >= 1, "retries count from 1")
+        if let maximumRetries, retry > maximumRetries { return nil }
         var base = initialDelay
-        for _ in 1..<attempt {
+        for _ in 1..<retry {
             base *= multiplier
             if base >= maximumDelay { break }
         }
