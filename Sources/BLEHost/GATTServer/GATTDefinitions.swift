@@ -69,7 +69,9 @@ public struct GATTCharacteristicDefinition: Sendable {
     /// Produces the value for every read instead of the stored one; called on the reader thread.
     public var onRead: GATTReadHandler?
     /// Sees every write to the value that passed the permission and length checks, on the reader thread,
-    /// before it is stored; returning an error code rejects it.
+    /// before it is stored; returning an error code rejects it. An Execute Write checks every prepared
+    /// value before it hands any to a handler, but a handler that rejects one cannot undo the values
+    /// handed out before it: those stay written, and the client gets the rejection.
     public var onWrite: GATTWriteHandler?
     /// Whether an accepted write replaces the stored value (turn off when `onWrite` consumes writes, as
     /// a serial-port RX characteristic does: then no write allocates).

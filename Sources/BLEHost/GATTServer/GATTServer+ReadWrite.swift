@@ -89,8 +89,10 @@ extension GATTServer {
             .encode(into: &response)
     }
 
-    /// Execute Write (§3.4.6.3): flags 0 cancels, 1 writes every prepared value, all or none. Parts
-    /// apply in the order they were prepared, each replacing the value from its offset on.
+    /// Execute Write (§3.4.6.3): flags 0 cancels, 1 writes every prepared value. Offsets, lengths and
+    /// permissions are checked for all of them before any is written; an `onWrite` handler that rejects
+    /// a later value leaves the earlier ones written (it has no way to undo them). Parts apply in the
+    /// order they were prepared, each replacing the value from its offset on.
     func executeWrite(_ pdu: UnsafeRawBufferPointer, into response: inout ByteWriter) throws(ServerFailure) {
         let request = try decodeRequest(ATTExecuteWriteRequest.self, pdu)
         guard request.flags <= 1 else { throw .invalidPDU }
