@@ -7,7 +7,7 @@ extension ATTBearer {
         let (closed, mtu) = state.withLock { ($0.closeReason, $0.mtu) }
         if let closed { throw closed }
         let length = min(value.count, mtu - 3)
-        let result: Result<Void, TransportError> = withUnsafeTemporaryAllocation(
+        let failure: TransportError? = withUnsafeTemporaryAllocation(
             byteCount: 3 + length,
             alignment: 1
         ) { pdu in
@@ -21,12 +21,12 @@ extension ATTBearer {
             }
             do throws(TransportError) {
                 try transport.send(UnsafeRawBufferPointer(pdu))
-                return .success(())
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        if case .failure(let error) = result { throw .send(error) }
+        if let failure { throw .send(failure) }
     }
 
     /// Sends a notification whose value is in an array.

@@ -218,61 +218,34 @@ package final class DescriptorChannel: Sendable {
     /// queue is full and the caller is not the reader. Before the reader starts, nobody would write the
     /// queue out: a send then returns once its bytes are written, polling (without a lock) for room.
     private func sendWhole(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        // The deadline is read from the clock only if the send has to wait: a send that goes out at once
-        // (the round-trip path) reads no clock.
-        var timeoutAt: ContinuousClock.Instant?
-        func deadline() -> ContinuousClock.Instant {
-            if let timeoutAt { return timeoutAt }
-            let at = ContinuousClock.now + sendTimeout
-            timeoutAt = at
-            return at
-        }
         let call = writeCall
         var queuedBeforeStart = false
+        let step = state.withLock { state in
+            nextStep(bytes, queuedBeforeStart: &queuedBeforeStart, state: &state, call: call)
+        }
+        // A send that goes out at once (the notification and round-trip path) reads no clock.
+        if case .done = step { return }
+        try finishSending(bytes, from: step, queuedBeforeStart: queuedBeforeStart, call: call)
+    }
+
+    /// The rest of a send that did not go out at once: waits for room (never on the reader thread) and
+    /// tries again, until the bytes are out or queued, the link fails, or `sendTimeout` has passed.
+    @inline(never)
+    private func finishSending(
+        _ bytes: UnsafeRawBufferPointer,
+        from first: SendStep,
+        queuedBeforeStart: Bool,
+        call: WriteCall
+    ) throws(TransportError) {
+        let deadline = ContinuousClock.now + sendTimeout
+        var queuedBeforeStart = queuedBeforeStart
+        var step = first
         while true {
-            let step: SendStep = state.withLock { state in
-                guard state.socket != nil else { return .failed(.closed) }
-                if !state.started {
-                    return Self.sendBeforeStart(
-                        bytes,
-                        queued: &queuedBeforeStart,
-                        state: &state,
-                        call: call
-                    )
-                }
-                if queuedBeforeStart { return .done }
-                let onReader = state.readerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-                var written = 0
-                if state.queued.isEmpty {
-                    switch Self.writeSome(bytes, to: state.socket!, call: call) {
-                    case .failure(let error): return .failed(error)
-                    case .success(let count): written = count
-                    }
-                    if written == bytes.count { return .done }
-                    // Nothing went out and nothing is queued ahead: another thread waits for room
-                    // itself (no lock held, nothing copied); the reader never waits, it queues.
-                    if written == 0 && !onReader { return .pollWritable }
-                }
-                let rest = bytes.count - written
-                let limit = onReader ? Self.readerQueueLimit : Self.queueLimit
-                // A partial write must be completed in order; otherwise queue while there is room.
-                if written > 0 || state.queuedBytes + rest <= limit || (onReader && state.queued.isEmpty) {
-                    state.queued.append(Array(UnsafeRawBufferPointer(rebasing: bytes[written...])))
-                    state.queuedBytes += rest
-                    watchWritable(true, state: &state)
-                    return .done
-                }
-                if onReader { return .failed(.system(syscall: "write", errno: ENOBUFS)) }
-                let waiter = DispatchSemaphore(value: 0)
-                state.waiters.append(waiter)
-                watchWritable(true, state: &state)
-                return .wait(waiter)
-            }
             switch step {
             case .done: return
             case .failed(let error): throw error
             case .pollWritable:
-                let left = max(.zero, ContinuousClock.now.duration(to: deadline()))
+                let left = max(.zero, ContinuousClock.now.duration(to: deadline))
                 let outcome: Poll.Outcome
                 waitingSenders.add(1, ordering: .relaxed)
                 defer { waitingSenders.subtract(1, ordering: .relaxed) }
@@ -285,7 +258,7 @@ package final class DescriptorChannel: Sendable {
             case .wait(let waiter):
                 waitingSenders.add(1, ordering: .relaxed)
                 defer { waitingSenders.subtract(1, ordering: .relaxed) }
-                let left = max(.zero, ContinuousClock.now.duration(to: deadline()))
+                let left = max(.zero, ContinuousClock.now.duration(to: deadline))
                 let (seconds, attoseconds) = left.components
                 let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
                 if waiter.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
@@ -293,7 +266,50 @@ package final class DescriptorChannel: Sendable {
                     throw .system(syscall: "write", errno: EAGAIN)
                 }
             }
+            step = state.withLock { state in
+                nextStep(bytes, queuedBeforeStart: &queuedBeforeStart, state: &state, call: call)
+            }
         }
+    }
+
+    /// One attempt of `sendWhole`, under the state lock: write now, queue, or say how to wait.
+    private func nextStep(
+        _ bytes: UnsafeRawBufferPointer,
+        queuedBeforeStart: inout Bool,
+        state: inout State,
+        call: WriteCall
+    ) -> SendStep {
+        guard state.socket != nil else { return .failed(.closed) }
+        if !state.started {
+            return Self.sendBeforeStart(bytes, queued: &queuedBeforeStart, state: &state, call: call)
+        }
+        if queuedBeforeStart { return .done }
+        var written = 0
+        if state.queued.isEmpty {
+            switch Self.writeSome(bytes, to: state.socket!, call: call) {
+            case .failure(let error): return .failed(error)
+            case .success(let count): written = count
+            }
+            if written == bytes.count { return .done }
+        }
+        let onReader = state.readerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        // Nothing went out and nothing is queued ahead: another thread waits for room itself (no lock
+        // held, nothing copied); the reader never waits, it queues.
+        if state.queued.isEmpty && written == 0 && !onReader { return .pollWritable }
+        let rest = bytes.count - written
+        let limit = onReader ? Self.readerQueueLimit : Self.queueLimit
+        // A partial write must be completed in order; otherwise queue while there is room.
+        if written > 0 || state.queuedBytes + rest <= limit || (onReader && state.queued.isEmpty) {
+            state.queued.append(Array(UnsafeRawBufferPointer(rebasing: bytes[written...])))
+            state.queuedBytes += rest
+            watchWritable(true, state: &state)
+            return .done
+        }
+        if onReader { return .failed(.system(syscall: "write", errno: ENOBUFS)) }
+        let waiter = DispatchSemaphore(value: 0)
+        state.waiters.append(waiter)
+        watchWritable(true, state: &state)
+        return .wait(waiter)
     }
 
     /// Writes until done or the link would block (nothing waits); how many bytes went out.

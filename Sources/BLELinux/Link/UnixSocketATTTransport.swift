@@ -35,26 +35,9 @@ public final class UnixSocketATTTransport: ATTTransport {
             }
             let host = OwnedDescriptor(rawValue: pair.0)
             let device = OwnedDescriptor(rawValue: pair.1)
-            let capacity = maximumPDULength
             return (
-                UnixSocketATTTransport(
-                    channel: try DescriptorChannel(
-                        socket: host,
-                        name: "att-local-host",
-                        receiveCapacity: capacity,
-                        reads: reads
-                    ),
-                    maximumPDULength: capacity
-                ),
-                UnixSocketATTTransport(
-                    channel: try DescriptorChannel(
-                        socket: device,
-                        name: "att-local-device",
-                        receiveCapacity: capacity,
-                        reads: reads
-                    ),
-                    maximumPDULength: capacity
-                )
+                try end(host, name: "att-local-host", maximumPDULength: maximumPDULength, reads: reads),
+                try end(device, name: "att-local-device", maximumPDULength: maximumPDULength, reads: reads)
             )
         } catch {
             throw DescriptorChannel.transportError(error)
@@ -69,16 +52,31 @@ public final class UnixSocketATTTransport: ATTTransport {
         maximumPDULength: Int = 1024
     ) throws(TransportError) -> UnixSocketATTTransport {
         do throws(SystemError) {
-            let channel = try DescriptorChannel(
-                socket: OwnedDescriptor(rawValue: descriptor),
+            return try end(
+                OwnedDescriptor(rawValue: descriptor),
                 name: name,
-                receiveCapacity: maximumPDULength,
+                maximumPDULength: maximumPDULength,
                 reads: .blocking
             )
-            return UnixSocketATTTransport(channel: channel, maximumPDULength: maximumPDULength)
         } catch {
             throw DescriptorChannel.transportError(error)
         }
+    }
+
+    /// One end: a channel on `socket` whose reader takes PDUs of up to `maximumPDULength` bytes.
+    private static func end(
+        _ socket: consuming OwnedDescriptor,
+        name: String,
+        maximumPDULength: Int,
+        reads: DescriptorChannel.ReadMode
+    ) throws(SystemError) -> UnixSocketATTTransport {
+        let channel = try DescriptorChannel(
+            socket: socket,
+            name: name,
+            receiveCapacity: maximumPDULength,
+            reads: reads
+        )
+        return UnixSocketATTTransport(channel: channel, maximumPDULength: maximumPDULength)
     }
 
     private init(channel: DescriptorChannel, maximumPDULength: Int) {
