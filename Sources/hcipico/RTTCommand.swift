@@ -15,7 +15,8 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
             Connects, finds the Laird VSP service, subscribes to TX, then writes COUNT payloads of SIZE \
             bytes to RX without response, each after the echo of the one before arrived on TX. Prints \
             the round trips' median, p95, minimum and maximum, and this process's CPU time per round \
-            trip (CLOCK_PROCESS_CPUTIME_ID and /proc/self/stat, every thread). The device must echo what \
+            trip (CLOCK_PROCESS_CPUTIME_ID and /proc/self/stat, every thread; and by thread name, from \
+            /proc/self/task). The device must echo what \
             is written to RX (a serial bridge in loopback, or the test peer's echo mode); an EmStat Pico \
             does not. Exit status: 0 done, 3 a notification was not the echo, 4 connection lost, \
             5 timeout, 10–14 as for connect, 64 bad input.
@@ -121,7 +122,7 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
             case .gatt: throw ExitStatus.connectionLost.exitCode
             }
         }
-        let (cpuBefore, cpuAfter, wall) = try marks.measured()
+        let measured = try marks.measured()
         return RTTReport(
             device: opened.name,
             connect: connect,
@@ -129,11 +130,12 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
             discover: discover,
             size: size,
             result: result,
-            wall: wall,
-            cpuNanoseconds: cpuAfter.clockNanoseconds - cpuBefore.clockNanoseconds,
-            statNanoseconds: cpuAfter.statNanoseconds.flatMap { after in
-                cpuBefore.statNanoseconds.map { after - $0 }
-            }
+            wall: measured.wall,
+            cpuNanoseconds: measured.cpuAfter.clockNanoseconds - measured.cpuBefore.clockNanoseconds,
+            statNanoseconds: measured.cpuAfter.statNanoseconds.flatMap { after in
+                measured.cpuBefore.statNanoseconds.map { after - $0 }
+            },
+            threads: measured.threads
         )
     }
 }

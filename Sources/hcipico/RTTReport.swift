@@ -1,6 +1,7 @@
 import BLEDiagnostics
 import BLEHost
 import Foundation
+import PicoLink
 
 /// What `hcipico rtt` measured, as text or as one JSON object whose keys follow
 /// `Tests/Peers/c/att_rtt.c` (`write_cmd`: `median_ms`, `p95_ms`, `cpu_us_per_rtt`, …).
@@ -14,10 +15,14 @@ struct RTTReport {
     let wall: Duration
     let cpuNanoseconds: Int64
     let statNanoseconds: Int64?
+    /// CPU nanoseconds by thread name over the window, most first (empty where `/proc` cannot tell).
+    let threads: [(name: String, nanoseconds: Int64)]
 
     private var perRoundTrip: Double { Double(max(1, result.count)) }
-    private var cpuMicroseconds: Double { Double(cpuNanoseconds) / 1e3 / perRoundTrip }
-    private var statMicroseconds: Double? { statNanoseconds.map { Double($0) / 1e3 / perRoundTrip } }
+    private var cpuMicroseconds: Double { microsecondsPerRoundTrip(cpuNanoseconds) }
+    private var statMicroseconds: Double? { statNanoseconds.map(microsecondsPerRoundTrip) }
+
+    private func microsecondsPerRoundTrip(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e3 / perRoundTrip }
 
     var text: String {
         let stat = statMicroseconds.map { String(format: " (stat %.1f µs/rtt)", $0) } ?? ""
@@ -27,8 +32,23 @@ struct RTTReport {
             RTT write command → notification, \(result.count) × \(size) bytes: median \(Self.ms(result.median)) ms, \
             p95 \(Self.ms(result.percentile(0.95))) ms, min \(Self.ms(result.minimum)) ms, \
             max \(Self.ms(result.maximum)) ms; CPU \(String(format: "%.1f", cpuMicroseconds)) µs/rtt\(stat); \
-            wall \(Self.ms(wall)) ms
+            wall \(Self.ms(wall)) ms\(threadsText)
             """
+    }
+
+    /// "; by thread: att-… 230.1, … µs/rtt", or nothing.
+    private var threadsText: String {
+        guard !threads.isEmpty else { return "" }
+        let parts = threads.map { "\($0.name) \(String(format: "%.1f", microsecondsPerRoundTrip($0.nanoseconds)))" }
+        return "; by thread: " + parts.joined(separator: ", ") + " µs/rtt"
+    }
+
+    /// `{"name":µs per round trip,…}` for the JSON report.
+    private var threadsJSON: String {
+        let fields = threads.map { thread in
+            "\(JSONText.quoted(thread.name)):\(String(format: "%.2f", microsecondsPerRoundTrip(thread.nanoseconds)))"
+        }
+        return "{" + fields.joined(separator: ",") + "}"
     }
 
     var json: String {
@@ -38,7 +58,7 @@ struct RTTReport {
             "write_cmd":{"n":\(result.count),"size":\(size),"median_ms":\(Self.ms(result.median)),\
             "p95_ms":\(Self.ms(result.percentile(0.95))),"min_ms":\(Self.ms(result.minimum)),\
             "max_ms":\(Self.ms(result.maximum)),"cpu_us_per_rtt":\(String(format: "%.2f", cpuMicroseconds)),\
-            "stat_cpu_us_per_rtt":\(stat),"wall_ms":\(Self.ms(wall))}}
+            "stat_cpu_us_per_rtt":\(stat),"wall_ms":\(Self.ms(wall)),"threads_cpu_us_per_rtt":\(threadsJSON)}}
             """
     }
 
