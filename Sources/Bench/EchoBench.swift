@@ -71,12 +71,20 @@ enum EchoBench {
 }
 
 /// The echoing peer both clients face: a bare thread on its end of a `SOCK_SEQPACKET` socketpair that
-/// answers just enough ATT for a subscription (Find Information with the TX CCCD, Write Response) and
-/// echoes every Write Command as a notification on TX, as the test peer's echo mode does.
+/// answers just enough ATT for a subscription (Exchange MTU, Find Information with the TX CCCD, Write
+/// Response) and echoes every Write Command as a notification on TX, as the test peer's echo mode does.
 enum BareEchoPeer {
     static let txValue: UInt16 = 0x0011
     static let txCCCD: UInt16 = 0x0012
     static let rxValue: UInt16 = 0x0014
+    /// TX as a client that skipped discovery knows it.
+    static let tx = GATTCharacteristic(
+        uuid: BluetoothUUID.lairdVSPTx,
+        declarationHandle: txValue - 1,
+        valueHandle: txValue,
+        properties: .notify,
+        endHandle: txCCCD
+    )
 
     static func serve(_ fd: Int32) {
         startDetachedThread {
@@ -92,6 +100,8 @@ enum BareEchoPeer {
                     buffer[2] = UInt8(txValue >> 8)
                     _ = buffer.withUnsafeBytes { send(fd, $0.baseAddress, length, Int32(MSG_NOSIGNAL)) }
                     continue
+                case 0x02:  // Exchange MTU → 247, the most a notification of 244 bytes needs
+                    reply = [0x03, 0xF7, 0x00]
                 case 0x04:  // Find Information → the CCCD, 16-bit format
                     reply = [0x05, 0x01, UInt8(txCCCD & 0xFF), UInt8(txCCCD >> 8), 0x02, 0x29]
                 case 0x12:  // Write Request (the CCCD) → Write Response
@@ -113,27 +123,20 @@ enum BareEcho {
         let (client, peer) = seqpacketPair()
         BareEchoPeer.serve(peer)
         defer { close(client) }
-        let done = DispatchSemaphore(value: 0)
-        let cpu = Mutex<Double>(0)
-        startDetachedThread {
+        let thread = CPUTimedThread(name: "bare-echo") {
             var write = [UInt8](repeating: 0x41, count: 3 + payload)
             write[0] = 0x52
             write[1] = UInt8(BareEchoPeer.rxValue & 0xFF)
             var buffer = [UInt8](repeating: 0, count: 512)
-            let before = Double(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID))
             for index in 0..<count {
                 write[3] = UInt8(truncatingIfNeeded: index)
                 _ = write.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 let length = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, 512, 0) }
                 precondition(length == write.count && buffer[3] == write[3], "the echo thread answered wrong")
             }
-            let after = Double(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID))
-            cpu.withLock { $0 = (after - before) / Double(count) }
             shutdown(client, Int32(SHUT_RDWR))
-            done.signal()
         }
-        done.wait()
-        return cpu.withLock { $0 }
+        return Double(thread.cpu()) / Double(count)
     }
 }
 
@@ -141,13 +144,6 @@ enum BareEcho {
 /// echo peer.
 struct EchoBenchPair {
     let client: GATTClient
-    let tx = GATTCharacteristic(
-        uuid: BluetoothUUID.lairdVSPTx,
-        declarationHandle: BareEchoPeer.txValue - 1,
-        valueHandle: BareEchoPeer.txValue,
-        properties: .notify,
-        endHandle: BareEchoPeer.txCCCD
-    )
 
     static func make() async throws -> EchoBenchPair {
         let (clientEnd, peer) = seqpacketPair()
@@ -172,7 +168,7 @@ struct EchoBenchPair {
                 marks.withLock { if begin { $0.0 = now } else { $0.1 = now } }
             }
         )
-        let subscription = try await client.subscribe(to: tx, kind: .notifications) { probe.receive($0) }
+        let subscription = try await client.subscribe(to: BareEchoPeer.tx, kind: .notifications) { probe.receive($0) }
         _ = try await probe.run()
         try await client.unsubscribe(subscription)
         let (before, after) = marks.withLock { $0 }

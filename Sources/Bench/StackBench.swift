@@ -27,6 +27,8 @@ enum StackBench {
         // The same stack with readers that wait in epoll_wait (the `.polled` mode of HCI, TCP and tty
         // links), to show what the blocking reader of message sockets buys.
         let polled = try await StackBenchPair.make(capacity: 0, reads: .polled)
+        // The client alone, fed by the bare loop's own sender: what the stack costs the receiving side.
+        let receiving = try await ReceivePathPair.make()
         var rows: [Row] = []
         for size in [20, 244] {
             // Warm up, then `rounds` rounds of the bare loop, the stack and the epoll stack, the order
@@ -35,29 +37,38 @@ enum StackBench {
             _ = await StackMeasures.bareRecvRate(size: size + 3, count: 20_000)
             _ = await StackMeasures.notificationRate(link, size: size, count: 20_000)
             _ = await StackMeasures.notificationRate(polled, size: size, count: 20_000)
+            _ = await receiving.rate(size: size, count: 20_000)
             var bare: [Double] = []
             var stack: [Double] = []
             var ratios: [Double] = []
             var polledRatios: [Double] = []
+            var receivingRatios: [Double] = []
+            var senderCPURatios: [Double] = []
             var allocations: [Double] = []  // whole allocations per run
             for round in 0..<rounds {
-                var rates: [Double] = [0, 0, 0]
-                for step in 0..<3 {
-                    switch (round + step) % 3 {
+                var rates: [Double] = [0, 0, 0, 0]
+                var senderCPU: [Double] = [0, 0]
+                for step in 0..<4 {
+                    switch (round + step) % 4 {
                     case 0:
-                        rates[0] = await StackMeasures.bareRecvRate(size: size + 3, count: perRound)
+                        (rates[0], senderCPU[0]) = await StackMeasures.bareRecvRate(size: size + 3, count: perRound)
                     case 1:
                         let measured = await StackMeasures.notificationRate(link, size: size, count: perRound)
                         rates[1] = measured.rate
+                        senderCPU[1] = measured.senderCPU
                         allocations.append(measured.allocations * Double(perRound))
-                    default:
+                    case 2:
                         rates[2] = await StackMeasures.notificationRate(polled, size: size, count: perRound).rate
+                    default:
+                        rates[3] = await receiving.rate(size: size, count: perRound)
                     }
                 }
                 bare.append(rates[0])
                 stack.append(rates[1])
                 ratios.append(rates[1] / rates[0] * 100)
                 polledRatios.append(rates[2] / rates[0] * 100)
+                receivingRatios.append(rates[3] / rates[0] * 100)
+                senderCPURatios.append(senderCPU[1] / senderCPU[0])
             }
             let bareRate = median(bare)
             let stackRate = median(stack)
@@ -86,6 +97,22 @@ enum StackBench {
                     value: median(polledRatios),
                     unit: "%",
                     note: "the .polled mode, for comparison"
+                )
+            )
+            rows.append(
+                Row(
+                    name: "  client alone, bare sender, \(size) B",
+                    value: median(receivingRatios),
+                    unit: "%",
+                    note: "the receiving side's share; quartiles \(quartiles(receivingRatios))"
+                )
+            )
+            rows.append(
+                Row(
+                    name: "  notifying thread CPU / bare sender's, \(size) B",
+                    value: median(senderCPURatios),
+                    unit: "×",
+                    note: "per message; quartiles \(quartiles(senderCPURatios))"
                 )
             )
             let total = allocations.reduce(0, +)
@@ -140,6 +167,7 @@ enum StackBench {
         )
         link.client.bearer.close()
         polled.client.bearer.close()
+        receiving.close()
         print(json ? renderJSON(rows) : renderTable(rows))
     }
 

@@ -7,14 +7,16 @@ import Synchronization
 /// The individual measurements of the `stack` suite.
 enum StackMeasures {
     /// Messages per second through a bare `recv` loop on a `SOCK_SEQPACKET` socketpair: one thread
-    /// sends `count` messages of `size` bytes, another receives them. The ceiling for the stack.
-    static func bareRecvRate(size: Int, count: Int) async -> Double {
+    /// sends `count` messages of `size` bytes, another receives them. The ceiling for the stack. Also the
+    /// sending thread's CPU nanoseconds per message.
+    static func bareRecvRate(size: Int, count: Int) async -> (rate: Double, senderCPU: Double) {
         let (sender, receiver) = seqpacketPair()
         defer {
             close(sender)
             close(receiver)
         }
         let start = monotonicNanoseconds()
+        var sending: CPUTimedThread?
         let done = await withCheckedContinuation { (continuation: CheckedContinuation<UInt64, Never>) in
             startDetachedThread {
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 16)
@@ -25,29 +27,41 @@ enum StackMeasures {
                 }
                 continuation.resume(returning: monotonicNanoseconds())
             }
-            startDetachedThread {
-                let message = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-                message.initializeMemory(as: UInt8.self, repeating: 0x1B)
-                defer { message.deallocate() }
-                for _ in 0..<count { _ = send(sender, message.baseAddress, size, Int32(MSG_NOSIGNAL)) }
+            sending = CPUTimedThread(name: "bare-sender") {
+                sendBare(count: count, size: size, to: sender, opcode: 0x1B)
             }
         }
-        return Double(count) / (Double(done - start) / 1e9)
+        let senderCPU = Double(sending!.cpu()) / Double(count)
+        return (Double(count) / (Double(done - start) / 1e9), senderCPU)
+    }
+
+    /// `count` sends of one ready-made `size`-byte message starting with `opcode` (the bare loops'
+    /// sender, and `ReceivePathPair`'s: a Handle Value Notification of TX).
+    static func sendBare(count: Int, size: Int, to socket: Int32, opcode: UInt8, handle: UInt16 = 0x1B1B) {
+        let message = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        message.initializeMemory(as: UInt8.self, repeating: 0x1B)
+        defer { message.deallocate() }
+        message[0] = opcode
+        message[1] = UInt8(truncatingIfNeeded: handle)
+        message[2] = UInt8(truncatingIfNeeded: handle >> 8)
+        for _ in 0..<count { _ = send(socket, message.baseAddress, size, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Notifications per second, server thread → bearer → client → callback, with `size`-byte values;
-    /// and the heap allocations the whole run made per notification (both sides, every thread).
+    /// the heap allocations the whole run made per notification (both sides, every thread); and the
+    /// server thread's CPU nanoseconds per notification.
     static func notificationRate(
         _ link: StackBenchPair,
         size: Int,
         count: Int
-    ) async -> (rate: Double, allocations: Double) {
+    ) async -> (rate: Double, allocations: Double, senderCPU: Double) {
         let server = link.server
         let handle = link.notifyHandle
         AllocationCount.start()
         let start = monotonicNanoseconds()
+        var sending: CPUTimedThread?
         await link.probe.run(expecting: count) {
-            startDetachedThread {
+            sending = CPUTimedThread(name: "stack-sender") {
                 let value = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
                 value.initializeMemory(as: UInt8.self, repeating: 0x42)
                 defer { value.deallocate() }
@@ -55,8 +69,9 @@ enum StackMeasures {
             }
         }
         let elapsed = monotonicNanoseconds() - start
+        let senderCPU = Double(sending!.cpu()) / Double(count)
         let allocations = AllocationCount.stop()
-        return (Double(count) / (Double(elapsed) / 1e9), Double(allocations) / Double(count))
+        return (Double(count) / (Double(elapsed) / 1e9), Double(allocations) / Double(count), senderCPU)
     }
 
     /// Notify → callback latency, one notification at a time: the server thread stamps the value,
