@@ -43,6 +43,14 @@ static inline unsigned long cbluez_hcigetdevlist(void) { return HCIGETDEVLIST; }
 /// `HCIGETDEVINFO` (`_IOR('H', 211, int)`).
 static inline unsigned long cbluez_hcigetdevinfo(void) { return HCIGETDEVINFO; }
 
+/// `HCIGETCONNINFO` (`_IOR('H', 213, int)`): one connection of a bound adapter, by address and link type.
+static inline unsigned long cbluez_hcigetconninfo(void) { return HCIGETCONNINFO; }
+/// Where the kernel writes the answer of `HCIGETCONNINFO`: after the request's address and link type.
+static inline size_t cbluez_offsetof_hci_conn_info_req_conn_info(void) {
+    return offsetof(struct hci_conn_info_req, conn_info);
+}
+_Static_assert(offsetof(struct hci_conn_info, handle) == 0, "hci_conn_info.handle at 0");
+
 /// `HCIDEVUP` (`_IOW('H', 201, int)`): powers an adapter on; the argument is its index, by value.
 static inline unsigned long cbluez_hcidevup(void) { return HCIDEVUP; }
 /// `HCIDEVDOWN` (`_IOW('H', 202, int)`): powers an adapter off.

@@ -228,8 +228,13 @@ struct ConnectedDevice {
         }
     }
 
-    /// Ends the link: the ATT bearer, then the host (which disconnects), then the capture file.
+    /// Ends the link: on the kernel path it first waits (up to 5 s) for a pairing under way to report its
+    /// keys; then the ATT bearer, then the host (which disconnects), then the capture file.
     func close() async {
+        if case .kernel(_, _, let agent?) = path {
+            // A pairing still distributing its keys over the link: wait for them, or the bond is not kept.
+            await agent.settle(upTo: .seconds(5))
+        }
         client.bearer.close()
         drops.finish(dropped: client.bearer.droppedPDUCount)
         switch path {

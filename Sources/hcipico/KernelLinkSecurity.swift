@@ -51,11 +51,21 @@ final class KernelLinkSecurity: Sendable {
         }
     }
 
-    /// Forgets `peer` in the adapter's bond file and in the kernel, so that the next
+    /// Forgets `peer` in the adapter's bond file and in the kernel, and ends a link the kernel still
+    /// holds to it (one encrypted with the old key would be reused without pairing), so that the next
     /// connection pairs anew; what cannot be forgotten is left as it is (the pairing then says so).
     static func forget(_ peer: BluetoothAddress, adapter name: HCIAdapterName?, bondDirectory: String) async {
         guard let adapter = try? HCIAdapters.resolve(name) else { return }
         _ = try? BondStore(directory: bondDirectory, controller: adapter.address).remove(peer)
+        do throws(BLELinuxError) {
+            let hci = try HCISocket.open(adapter.name)
+            defer { hci.close() }
+            if try await hci.endConnection(to: peer) {
+                StandardError.report("\(peer): ended the link the kernel still held, so that the pairing starts anew")
+            }
+        } catch {
+            StandardError.report("\(peer): could not end the link the kernel may still hold: \(error.message)")
+        }
         guard !KernelPairingAgent.bluetoothDaemonRuns else { return }
         _ = try? await KernelPairingAgent.unpair(peer, index: adapter.name.index)
     }

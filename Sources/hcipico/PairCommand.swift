@@ -11,7 +11,9 @@ struct PairCommand: AsyncParsableCommand {
             Pairs even when a bond exists, replacing it. On hcipico's own host (--transport user:hciN, serial:…, \
             tcp:…) --security authenticate asks for protection against a man in the middle (a passkey: \
             --passkey N, or a prompt on a terminal). On the kernel path the kernel pairs (Just Works without \
-            bluetoothd; hcipico answers its questions and keeps the key). The bond goes to the controller's \
+            bluetoothd; hcipico answers its questions and keeps the key); a link the kernel still holds to the \
+            device is ended first, since a link encrypted with the old key would be reused without pairing \
+            (a program using that link loses it). The bond goes to the controller's \
             file in the bond store (see 'hcipico bonds'); later commands with --security use it without \
             pairing again.
             """
@@ -36,24 +38,50 @@ struct PairCommand: AsyncParsableCommand {
             // The kernel encrypts from a key it holds instead of pairing: forget the old bond first.
             await KernelLinkSecurity.forget(address, adapter: adapter, bondDirectory: link.bondDirectory)
         }
-        let level = try await link.withClient(mtu: ATTBearer.defaultMTU, forcePairing: true, "pair") {
-            link throws(GATTError) -> String? in
+        let outcome = try await link.withClient(mtu: ATTBearer.defaultMTU, forcePairing: true, "pair") {
+            link throws(GATTError) -> Result<String, Shortfall> in
             switch link.path {
             case .host(_, let connection):
-                return connection.encryption?.level
+                return connection.encryption.map { .success($0.level) } ?? .failure(Shortfall())
             case .kernel(let socket, _, let agent):
+                // The kernel raises the level when encryption starts; the keys come after the key
+                // distribution that follows.
                 guard let reached = socket.securityLevel, reached.rawValue >= L2CAPSecurityLevel.medium.rawValue,
-                    agent?.keysReceived ?? 0 > 0
-                else { return nil }
-                return "by the kernel, security \(reached)"
+                    let agent
+                else { return .failure(Shortfall()) }
+                guard await agent.keysReported(within: Self.keyWait) > 0 else {
+                    return .failure(Shortfall(kernelSecurity: reached, answers: agent.answers))
+                }
+                return .success("by the kernel, security \(reached)")
             case .simulator:
-                return nil
+                return .failure(Shortfall())
             }
         }
-        guard let level else {
-            StandardError.report("\(link.device): the link is encrypted, but no new pairing took place")
+        switch outcome {
+        case .success(let level):
+            ValueText.emit("paired with \(link.device): \(level)\n")
+        case .failure(let shortfall):
+            StandardError.report("\(link.device): \(shortfall)")
             throw ExitStatus.securityFailed.exitCode
         }
-        ValueText.emit("paired with \(link.device): \(level)\n")
+    }
+
+    /// How long the kernel path waits, once the link is encrypted, for the kernel to report the keys.
+    static let keyWait: Duration = .seconds(10)
+
+    /// Why an encrypted link is not a new pairing.
+    struct Shortfall: Error, CustomStringConvertible {
+        /// The level the kernel reported (kernel path only).
+        var kernelSecurity: L2CAPSecurityLevel?
+        /// What the pairing agent answered the kernel (kernel path only).
+        var answers: [String] = []
+
+        var description: String {
+            guard let kernelSecurity else { return "the link is encrypted, but no new pairing took place" }
+            let asked =
+                answers.isEmpty ? "the kernel asked nothing" : "the agent " + answers.joined(separator: ", then ")
+            return "the kernel encrypted the link (security \(kernelSecurity)) but reported no new key within "
+                + "\(PairCommand.keyWait) (\(asked)): the pairing did not finish, or the kernel used a key it still held"
+        }
     }
 }

@@ -15,7 +15,7 @@ import Synchronization
 public final class HCISocket: Sendable {
     /// The adapter the socket is bound to, as it was when opened.
     public let adapter: HCIAdapterInfo
-    private let channel: DescriptorChannel
+    let channel: DescriptorChannel
     private let waiters = Mutex<[UInt16: Waiter]>([:])
     private let subscribers = Mutex<Subscribers>(Subscribers())
     private let nextToken = Atomic<UInt64>(1)

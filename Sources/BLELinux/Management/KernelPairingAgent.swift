@@ -21,7 +21,7 @@ public final class KernelPairingAgent: Sendable {
     let keeper: Keeper?
     private let log = Mutex<[String]>([])
     private let pending = Mutex<(opcode: UInt16, continuation: CheckedContinuation<UInt8?, Never>)?>(nil)
-    private let newKeys = Mutex(0)
+    private let progress = PairingProgress()
 
     /// Where the adapter's bonds are kept, and the adapter.
     public struct Keeper: Sendable {
@@ -113,13 +113,27 @@ public final class KernelPairingAgent: Sendable {
     }
 
     /// Forgets `peer`'s keys in the kernel (Unpair Device) on adapter `index`, under either LE address type
-    /// (the kernel files keys by address and type); true when it had some.
+    /// (the kernel files keys by address and type); true when it had some. A link that is up stays up, and
+    /// stays encrypted.
     public static func unpair(_ peer: BluetoothAddress, index: UInt16) async throws(BLELinuxError) -> Bool {
+        // The trailing 0: Disconnect no (with 1 the kernel would end the link only when it had keys).
+        try await forEachAddressType(of: peer, index: index, Code.unpairDevice, "unpair", trailer: [0])
+    }
+
+    /// Sends management command `opcode` with `peer`'s address, an LE address type (public, then random)
+    /// and `trailer` on a channel of its own; true when either succeeded.
+    private static func forEachAddressType(
+        of peer: BluetoothAddress,
+        index: UInt16,
+        _ opcode: UInt16,
+        _ what: String,
+        trailer: [UInt8] = []
+    ) async throws(BLELinuxError) -> Bool {
         let channel: ManagementChannel
         do throws(SystemError) {
             channel = try ManagementChannel.open()
         } catch {
-            throw BLELinuxError(error, subject: "the management interface (unpair \(peer))")
+            throw BLELinuxError(error, subject: "the management interface (\(what) \(peer))")
         }
         let agent = KernelPairingAgent(peer: peer, passkey: nil, channel: channel, keeper: nil)
         defer { agent.stop() }
@@ -128,19 +142,34 @@ public final class KernelPairingAgent: Sendable {
         } catch {
             throw BLELinuxError(.securityFailed, "the management interface did not start: \(error)")
         }
-        var forgotten = false
+        var done = false
         for type: UInt8 in [1, 2] {  // LE public, LE random
-            let status = await agent.command(Code.unpairDevice, index: index, peer.wireBytes + [type, 0])
-            forgotten = forgotten || status == 0
+            let status = await agent.command(opcode, index: index, peer.wireBytes + [type] + trailer)
+            done = done || status == 0
         }
-        return forgotten
+        return done
     }
 
     /// Whether bluetoothd runs (it owns the kernel's keys then).
     public static var bluetoothDaemonRuns: Bool { BluetoothDaemon.isRunning }
 
     /// New Long Term Keys for `peer` the kernel reported while this agent listened: a pairing happened.
-    public var keysReceived: Int { newKeys.withLock { $0 } }
+    public var keysReceived: Int { progress.snapshot.keys }
+
+    /// Waits up to `timeout` for the kernel to report a new key for `peer`, or that the pairing failed,
+    /// and gives the keys reported. The kernel raises the link's security when encryption starts and
+    /// reports the keys after the key distribution that follows, so an encrypted link does not yet
+    /// mean the keys are known.
+    public func keysReported(within timeout: Duration) async -> Int {
+        await progress.wait(upTo: timeout) { $0.keys > 0 || $0.failures > 0 }.keys
+    }
+
+    /// Waits up to `timeout` for a pairing the agent answered a question about to end (its key or its
+    /// failure reported), so that stopping the agent does not lose the key; returns at once when none is
+    /// under way.
+    public func settle(upTo timeout: Duration) async {
+        _ = await progress.wait(upTo: timeout) { !$0.underWay }
+    }
 
     /// Sends one command and waits (up to 5 s) for its Command Complete or Status; nil when none came.
     private func command(_ opcode: UInt16, index: UInt16, _ parameters: [UInt8]) async -> UInt8? {
@@ -184,9 +213,8 @@ public final class KernelPairingAgent: Sendable {
         if code == Code.newLongTermKey, parameters.count >= 1 + KernelLongTermKey.length {
             let record = UnsafeRawBufferPointer(rebasing: parameters[1...])
             guard let bond = KernelLongTermKey.bond(from: record), bond.peer.value == peer.value else { return }
-            newKeys.withLock { $0 += 1 }
             if parameters[0] == 1, let keeper, index == keeper.index { keeper.save(bond) }
-            return
+            return progress.keyArrived()
         }
         guard [Code.userConfirmRequest, Code.userPasskeyRequest, Code.authenticationFailed].contains(code),
             parameters.count >= 7
@@ -207,6 +235,7 @@ public final class KernelPairingAgent: Sendable {
         default:
             let status = parameters.count > 7 ? parameters[7] : 0
             log.withLock { $0.append("the kernel reports pairing failed (status 0x\(String(status, radix: 16)))") }
+            progress.failed()
         }
     }
 
@@ -214,6 +243,7 @@ public final class KernelPairingAgent: Sendable {
         do throws(TransportError) {
             try channel.send(opcode, index: index, parameters)
             log.withLock { $0.append(what) }
+            progress.answered()
         } catch {
             log.withLock { $0.append("could not answer the kernel: \(error)") }
         }

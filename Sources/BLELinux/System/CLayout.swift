@@ -50,4 +50,6 @@ enum CLayout {
     static let ioctlGetDeviceList = Int(cbluez_hcigetdevlist())
     static let ioctlGetDeviceInfo = Int(cbluez_hcigetdevinfo())
     static let hciDeviceInfoSize = cbluez_sizeof_hci_dev_info()
+    static let ioctlGetConnectionInfo = Int(cbluez_hcigetconninfo())
+    static let connectionInfoAnswerOffset = cbluez_offsetof_hci_conn_info_req_conn_info()
 }
