@@ -113,27 +113,13 @@ public final class KernelPairingAgent: Sendable {
     }
 
     /// Forgets `peer`'s keys in the kernel (Unpair Device) on adapter `index`, under either LE address type
-    /// (the kernel files keys by address and type); true when it had some. A link that is up stays up, and
-    /// stays encrypted.
+    /// (the kernel files keys by address and type); true when it had some.
     public static func unpair(_ peer: BluetoothAddress, index: UInt16) async throws(BLELinuxError) -> Bool {
-        // The trailing 0: Disconnect no (with 1 the kernel would end the link only when it had keys).
-        try await forEachAddressType(of: peer, index: index, Code.unpairDevice, "unpair", trailer: [0])
-    }
-
-    /// Sends management command `opcode` with `peer`'s address, an LE address type (public, then random)
-    /// and `trailer` on a channel of its own; true when either succeeded.
-    private static func forEachAddressType(
-        of peer: BluetoothAddress,
-        index: UInt16,
-        _ opcode: UInt16,
-        _ what: String,
-        trailer: [UInt8] = []
-    ) async throws(BLELinuxError) -> Bool {
         let channel: ManagementChannel
         do throws(SystemError) {
             channel = try ManagementChannel.open()
         } catch {
-            throw BLELinuxError(error, subject: "the management interface (\(what) \(peer))")
+            throw BLELinuxError(error, subject: "the management interface (unpair \(peer))")
         }
         let agent = KernelPairingAgent(peer: peer, passkey: nil, channel: channel, keeper: nil)
         defer { agent.stop() }
@@ -142,12 +128,12 @@ public final class KernelPairingAgent: Sendable {
         } catch {
             throw BLELinuxError(.securityFailed, "the management interface did not start: \(error)")
         }
-        var done = false
+        var forgotten = false
         for type: UInt8 in [1, 2] {  // LE public, LE random
-            let status = await agent.command(opcode, index: index, peer.wireBytes + [type] + trailer)
-            done = done || status == 0
+            let status = await agent.command(Code.unpairDevice, index: index, peer.wireBytes + [type, 0])
+            forgotten = forgotten || status == 0
         }
-        return done
+        return forgotten
     }
 
     /// Whether bluetoothd runs (it owns the kernel's keys then).
