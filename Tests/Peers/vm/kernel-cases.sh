@@ -288,6 +288,9 @@ case_user_channel() {
 # The kernel pairs on BT_SECURITY (no bluetoothd, no agent: Just Works) before hcipico reads a value the
 # echo peripheral serves only over an encrypted link; without --security the read is refused by name.
 SECURE_ENCRYPTED=53656375-0001-4000-8000-00805f9b34fb
+# link_up DEVICE: the kernel has an LE link to DEVICE.
+link_up() { btmgmt --index 0 con 2>/dev/null | grep -qi "^$1 "; }
+
 # What the kernel holds when a security step fails: its links, its keys and its last Bluetooth messages.
 security_state() {
     echo "--- kernel links"; btmgmt --index 0 con 2>&1
@@ -341,7 +344,8 @@ case_security_encrypt() {
         if [ $round = 1 ]; then
             hcipico rtt "$ECHO" --random --count 1000000 --size 10 > holder.txt 2> holder.err &
             holder=$!
-            sleep 2
+            wait_until 15 link_up "$ECHO" || { NOTE="(the holder's link did not come up)"; return 1; }
+            sleep 1  # its round trips under way
         fi
         hcipico pair "$ECHO" --random > pair.txt 2> pair.err
         rc=$?
