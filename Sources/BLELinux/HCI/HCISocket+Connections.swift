@@ -70,11 +70,10 @@ extension HCISocket {
     ) async throws(BLELinuxError) -> Bool {
         let events = self.events()
         let ended = Task {
-            for await event in events where event.code == HCIEventPacket.Code.disconnectionComplete {
-                let parameters = event.parameters
-                if parameters.count >= 3, UInt16(parameters[1]) | UInt16(parameters[2] & 0x0F) << 8 == handle {
-                    return true
-                }
+            for await event in events where event.code == HCIDisconnectionCompleteEvent.eventCode {
+                let packet = [event.code, UInt8(truncatingIfNeeded: event.parameters.count)] + event.parameters
+                guard let complete = try? HCIDisconnectionCompleteEvent(bytes: packet) else { continue }
+                if complete.connectionHandle & 0x0FFF == handle { return true }  // the top four bits are flags
             }
             return false
         }

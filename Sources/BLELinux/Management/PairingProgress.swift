@@ -1,3 +1,4 @@
+import BLEHost
 import Synchronization
 
 /// How far the kernel's pairing with one device has come, as the management events tell it, and a
@@ -22,6 +23,10 @@ final class PairingProgress: Sendable {
         var generation: UInt64 = 0
     }
     private let state = Mutex(State())
+    private let clock: any DeadlineClock
+
+    /// Progress with nothing reported yet; waits time out on `clock`.
+    init(clock: any DeadlineClock = SystemDeadlineClock()) { self.clock = clock }
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
@@ -56,10 +61,8 @@ final class PairingProgress: Sendable {
             return state.generation
         }
         guard let generation else { return snapshot }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            self?.release(generation)
-        }
+        // A wake of the clock; it ends this wait only, so one that comes after it is harmless.
+        clock.wake(at: clock.now + timeout) { [weak self] in self?.release(generation) }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
@@ -74,7 +77,6 @@ final class PairingProgress: Sendable {
         } onCancel: {
             release(generation)
         }
-        timer.cancel()
         return snapshot
     }
 
