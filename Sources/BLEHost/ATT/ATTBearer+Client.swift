@@ -20,8 +20,8 @@ extension ATTBearer {
     func transact(_ pdu: [UInt8], indication: Bool) async -> Result<[UInt8], GATTError> {
         let id = state.withLock { $0.makeID() }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (completion: Completion) in
-                submit(pdu, completion, id: id, indication: indication)
+            await withCheckedContinuation { continuation in
+                submit(pdu, Completion(continuation), id: id, indication: indication)
             }
         } onCancel: {
             cancel(id, indication: indication)

@@ -1,7 +1,9 @@
 extension ATTBearer {
-    /// Asks the alarm to call `checkDeadlines` by `deadline`.
+    /// Asks the alarm to call `checkDeadlines` by `deadline`. The clock holds the bearer until then (at
+    /// most one transaction timeout): a weak reference would give the bearer a side table, and every
+    /// retain and release of it on the notification path the runtime's slow path.
     func wakeForTimeout(by deadline: Duration) {
-        alarm.wake(by: deadline) { [weak self] in self?.checkDeadlines() }
+        alarm.wake(by: deadline) { [self] in checkDeadlines() }
     }
 
     /// On a wake: fails the in-flight request or indication once its 30 s have passed, and closes the

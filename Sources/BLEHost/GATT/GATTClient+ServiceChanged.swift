@@ -11,11 +11,13 @@ extension GATTClient {
             let characteristic = try await discoverCharacteristics(of: service, uuid: BluetoothUUID.serviceChanged)
                 .first
         else { return false }
-        _ = try await subscribe(to: characteristic, kind: .indications) { [weak self] value in
+        // `self` strongly (no weak reference anywhere, see `init(bearer:)`): the subscription goes when
+        // the bearer closes.
+        _ = try await subscribe(to: characteristic, kind: .indications) { [self] value in
             guard value.count == 4 else { return }
             let start = UInt16(value[0]) | UInt16(value[1]) << 8
             let end = UInt16(value[2]) | UInt16(value[3]) << 8
-            self?.serviceChanged(start: start, end: end, keeping: characteristic.valueHandle)
+            serviceChanged(start: start, end: end, keeping: characteristic.valueHandle)
         }
         return true
     }

@@ -69,9 +69,10 @@ extension GATTClient {
             unsubscribed: { continuation.finish() },
             { value in continuation.yield(Array(value)) }
         )
-        continuation.onTermination = { [weak self] termination in
-            guard case .cancelled = termination, let self else { return }
-            Task { try? await self.unsubscribe(subscription) }
+        // `self` strongly (see `init(bearer:)`): the stream lets go of this closure once it terminates.
+        continuation.onTermination = { [self] termination in
+            guard case .cancelled = termination else { return }
+            Task { try? await unsubscribe(subscription) }
         }
         return GATTNotificationStream(subscription: subscription, stream: stream)
     }

@@ -54,12 +54,15 @@ public final class GATTClient: Sendable {
     }
 
     /// Attaches a client to `bearer` (before or after it starts).
+    ///
+    /// The bearer holds the client strongly until it closes (it drops its handlers then), as the
+    /// transport's reader holds the bearer. Nothing refers to a client weakly: one weak reference would
+    /// give it a side table for good, and make every retain and release of it, one per notification,
+    /// take the runtime's slow path.
     public init(bearer: ATTBearer) {
         self.bearer = bearer
-        bearer.setNotificationHandler { [weak self] handle, value, _ in
-            self?.deliver(handle: handle, value: value)
-        }
-        bearer.onClose { [weak self] reason in self?.bearerClosed(reason) }
+        bearer.setNotificationHandler { [self] handle, value, _ in deliver(handle: handle, value: value) }
+        bearer.onClose { [self] reason in bearerClosed(reason) }
     }
 
     /// Starts a bearer on `transport`, attaches a client, and exchanges MTU (offering `mtu`, up to 517;

@@ -1,6 +1,9 @@
 /// Reads little-endian Bluetooth wire fields from borrowed bytes, without copying or allocating.
 ///
 /// The reader borrows `bytes`: use it inside `withUnsafeBytes` and do not let it escape.
+///
+/// The reads of one to two bytes, `require` and `readRemaining` are always inlined: a notification's
+/// view takes four of them, and left to itself the optimizer calls each out of line.
 public struct ByteReader {
     public let bytes: UnsafeRawBufferPointer
     /// Offset of the next unread byte (settable, to seek).
@@ -17,26 +20,28 @@ public struct ByteReader {
     @inlinable public var isAtEnd: Bool { offset >= bytes.count }
 
     /// Fails unless at least `count` bytes are left.
-    @inlinable
+    @inlinable @inline(__always)
     public func require(_ count: Int) throws(DecodeError) {
         guard count >= 0, remaining >= count else {
             throw DecodeError(offset: offset, reason: .truncated(needed: count, available: remaining))
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt8() throws(DecodeError) -> UInt8 {
         try require(1)
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readInt8() throws(DecodeError) -> Int8 { Int8(bitPattern: try readUInt8()) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt16() throws(DecodeError) -> UInt16 {
-        UInt16(truncatingIfNeeded: try readLittleEndian(2))
+        try require(2)
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 
     @inlinable
@@ -73,7 +78,7 @@ public struct ByteReader {
     }
 
     /// Every byte left, borrowed.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readRemaining() -> UnsafeRawBufferPointer {
         defer { offset = bytes.count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset...])
