@@ -35,16 +35,19 @@ public final class GATTEchoProbe: Sendable {
     public let warmup: Int
     private let boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)?
 
+    /// What the round trips touch. The waiting task's continuation lives apart, in `waiter`: it is a
+    /// resilient type, and in here it would make every lock of the state look up its layout at run time.
     private struct State: ~Copyable {
         var payload: [UInt8]
         var samples: [Int64]
         var sentAt: Int64?
         var completed = 0
-        var waiter: CheckedContinuation<Result<GATTEchoResult, Failure>, Never>?
-        var outcome: Result<GATTEchoResult, Failure>?
+        /// The samples (or why the run failed) once it has ended.
+        var outcome: Result<[Int64], Failure>?
     }
 
     private let state: Mutex<State>
+    private let waiter = Mutex<CheckedContinuation<Result<[Int64], Failure>, Never>?>(nil)
 
     /// The payload is `payloadSize` bytes (4 to ATT_MTU − 3): the round trip's number as a
     /// little-endian UInt32, then a fixed filler, so that a stale or reordered echo is caught.
@@ -75,13 +78,16 @@ public final class GATTEchoProbe: Sendable {
     }
 
     /// Sends the first write and waits until `count` echoes came back, an echo differs from what was
-    /// written, the link closes, or no echo arrives for `stallTimeout`.
+    /// written, the link closes, or no echo arrives for `stallTimeout`. The samples are sorted for the
+    /// result here, in the waiting task, not on the reader thread.
     public func run(stallTimeout: Duration = .seconds(5)) async throws(Failure) -> GATTEchoResult {
-        let watchdog = Task { [weak self] in
+        // `self` strongly: the task ends with this call. (A weak reference would give the probe a side
+        // table, and each retain of it on the reader thread the runtime's slow path.)
+        let watchdog = Task { [self] in
             var seen = -1
             while !Task.isCancelled {
                 try? await Task.sleep(for: stallTimeout)
-                guard let self, !Task.isCancelled else { return }
+                guard !Task.isCancelled else { return }
                 let now = state.withLock { $0.completed }
                 if now == seen {
                     finish(.failure(.stalled(roundTrip: now + 1, after: stallTimeout)))
@@ -91,19 +97,20 @@ public final class GATTEchoProbe: Sendable {
             }
         }
         defer { watchdog.cancel() }
-        let result = await withCheckedContinuation { waiter in
-            let early = state.withLock { state -> Result<GATTEchoResult, Failure>? in
+        let samples = await withCheckedContinuation { continuation in
+            // Under the state lock, so that `finish` either sees the waiter or has left its outcome.
+            let early = state.withLock { state -> Result<[Int64], Failure>? in
                 if let outcome = state.outcome { return outcome }
-                state.waiter = waiter
+                waiter.withLock { $0 = continuation }
                 return nil
             }
             if let early {
-                waiter.resume(returning: early)
+                continuation.resume(returning: early)
             } else {
                 sendNext()
             }
         }
-        return try result.get()
+        return GATTEchoResult(nanoseconds: try samples.get())
     }
 
     /// Feeds one notification of the echoing characteristic (call it from the subscription callback).
@@ -123,14 +130,14 @@ public final class GATTEchoProbe: Sendable {
             if state.completed >= warmup { state.samples.append(now - sentAt) }
             state.completed += 1
             state.sentAt = nil
-            return state.completed == warmup + count ? .done(GATTEchoResult(nanoseconds: state.samples)) : .next
+            return state.completed == warmup + count ? .done(state.samples) : .next
         }
         switch verdict {
         case .ignore: break
         case .next: sendNext()
-        case .done(let result):
+        case .done(let samples):
             boundaries?(false)
-            finish(.success(result))
+            finish(.success(samples))
         case .fail(let error): finish(.failure(error))
         }
     }
@@ -140,7 +147,7 @@ public final class GATTEchoProbe: Sendable {
 
     private enum Verdict {
         case ignore, next
-        case done(GATTEchoResult)
+        case done([Int64])
         case fail(Failure)
     }
 
@@ -192,14 +199,12 @@ public final class GATTEchoProbe: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    private func finish(_ outcome: Result<GATTEchoResult, Failure>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<GATTEchoResult, Failure>, Never>? in
+    private func finish(_ outcome: Result<[Int64], Failure>) {
+        let waiting = state.withLock { state -> CheckedContinuation<Result<[Int64], Failure>, Never>? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
-            let waiter = state.waiter
-            state.waiter = nil
-            return waiter
+            return waiter.withLock { $0.take() }
         }
-        waiter?.resume(returning: outcome)
+        waiting?.resume(returning: outcome)
     }
 }
