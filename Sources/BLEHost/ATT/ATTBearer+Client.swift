@@ -38,8 +38,10 @@ extension ATTBearer {
 
     /// Sends a command (such as Write Command) at once: commands need no transaction slot.
     public func sendCommand(_ pdu: UnsafeRawBufferPointer) throws(GATTError) {
-        let (closed, mtu) = state.withLock { ($0.closeReason, $0.mtu) }
-        if let closed { throw closed }
+        // The open bearer's MTU, without copying a close reason on the way (the reason only once closed).
+        guard let mtu = state.withLock({ $0.closeReason == nil ? $0.mtu : nil }) else {
+            throw closeReason ?? .disconnected(.closed)
+        }
         guard pdu.count <= mtu else { throw .invalidArgument("PDU of \(pdu.count) bytes exceeds ATT_MTU \(mtu)") }
         do { try transport.send(pdu) } catch { throw .send(error) }
     }
@@ -58,10 +60,7 @@ extension ATTBearer {
         }
         let serverMTU = Int(response.serverRxMTU)
         let agreed = max(ATTBearer.defaultMTU, min(offered, serverMTU))
-        state.withLock { state in
-            state.mtu = agreed
-            state.handlers.mtu = agreed
-        }
+        state.withLock { $0.mtu = agreed }
         return agreed
     }
 

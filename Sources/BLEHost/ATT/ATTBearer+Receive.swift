@@ -10,16 +10,16 @@ extension ATTBearer {
             guard let notification = try? ATTHandleValueNotification.View(pdu: pdu) else {
                 return drop("notification of \(pdu.count) bytes")
             }
-            let handlers = state.withLock { $0.handlers }
-            guard pdu.count <= handlers.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
-            handlers.notification?(notification.handle, notification.value, false)
+            let route = notificationRoute()
+            guard pdu.count <= route.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
+            route.handler?(notification.handle, notification.value, false)
         case ATTHandleValueIndication.opcode:
             guard let indication = try? ATTHandleValueIndication.View(pdu: pdu) else {
                 return drop("indication of \(pdu.count) bytes")
             }
-            let handlers = state.withLock { $0.handlers }
-            guard pdu.count <= handlers.mtu else { return drop("indication of \(pdu.count) bytes > ATT_MTU") }
-            handlers.notification?(indication.handle, indication.value, true)
+            let route = notificationRoute()
+            guard pdu.count <= route.mtu else { return drop("indication of \(pdu.count) bytes > ATT_MTU") }
+            route.handler?(indication.handle, indication.value, true)
             try? transport.send(ATTHandleValueConfirmation().encodedBytes)
         case ATTMultipleHandleValueNotification.opcode:
             receiveMultipleNotification(pdu)
@@ -34,6 +34,11 @@ extension ATTBearer {
         default:
             serve(pdu)
         }
+    }
+
+    /// The notification handler and the ATT_MTU, for one PDU.
+    private func notificationRoute() -> NotificationRoute {
+        state.withLock { NotificationRoute(handler: $0.handlers.notification, mtu: $0.mtu) }
     }
 
     private func handleAt(_ pdu: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
@@ -77,15 +82,15 @@ extension ATTBearer {
 
     /// Delivers each (handle, length, value) tuple of a Multiple Handle Value Notification.
     private func receiveMultipleNotification(_ pdu: UnsafeRawBufferPointer) {
-        let handlers = state.withLock { $0.handlers }
-        guard pdu.count <= handlers.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
+        let route = notificationRoute()
+        guard pdu.count <= route.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
         var offset = 1
         while offset < pdu.count {
             guard pdu.count - offset >= 4 else { return drop("truncated Multiple Handle Value Notification") }
             let handle = handleAt(pdu, offset)
             let length = Int(handleAt(pdu, offset + 2))
             guard pdu.count - offset - 4 >= length else { return drop("truncated Multiple Handle Value Notification") }
-            handlers.notification?(
+            route.handler?(
                 handle,
                 UnsafeRawBufferPointer(rebasing: pdu[(offset + 4)..<(offset + 4 + length)]),
                 false
@@ -97,18 +102,14 @@ extension ATTBearer {
     /// Server role: hands a request or command to the request handler and sends its response.
     private func serve(_ pdu: UnsafeRawBufferPointer) {
         let opcode = pdu[0]
-        let handlers = state.withLock { state in
-            var handlers = state.handlers
-            handlers.mtu = state.mtu
-            return handlers
-        }
-        guard let handler = handlers.request else {
+        let route = state.withLock { RequestRoute(handler: $0.handlers.request, mtu: $0.mtu) }
+        guard let handler = route.handler else {
             // Commands that are not understood are ignored; requests get Request Not Supported.
             if opcode & ATTBearer.commandFlag == 0 { sendError(.requestNotSupported, request: opcode, handle: 0) }
             return
         }
         scratch.response.reset()
-        handler(pdu, handlers.mtu, &scratch.response)
+        handler(pdu, route.mtu, &scratch.response)
         guard scratch.response.count > 0 else { return }
         do {
             try scratch.response.withUnsafeBytes { (bytes) throws(TransportError) in try transport.send(bytes) }

@@ -89,15 +89,25 @@ extension ATTBearer {
         }
     }
 
-    /// The installed handlers, in a non-generic struct: copying it out of the lock keeps each closure
-    /// in its own representation, where returning a bare closure through `withLock`'s generic result
-    /// would wrap it in a freshly allocated reabstraction thunk on every PDU.
+    /// The installed handlers.
     struct Handlers {
         var notification: NotificationHandler?
         var request: RequestHandler?
-        /// The current ATT_MTU, kept equal to `State.mtu`: the receive path checks PDU lengths against it
-        /// with the handlers it copies anyway.
-        var mtu = ATTBearer.defaultMTU
+    }
+
+    /// The notification handler and the current ATT_MTU, as the receive path copies them out of the
+    /// lock for a PDU: one closure (one retain), in a non-generic struct, where a bare closure returned
+    /// through `withLock`'s generic result (or one kept in a generic struct) would be wrapped in a
+    /// freshly allocated reabstraction thunk every time.
+    struct NotificationRoute {
+        let handler: NotificationHandler?
+        let mtu: Int
+    }
+
+    /// The request handler and the current ATT_MTU, copied out of the lock likewise.
+    struct RequestRoute {
+        let handler: RequestHandler?
+        let mtu: Int
     }
 
     struct State {

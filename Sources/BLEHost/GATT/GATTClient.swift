@@ -20,12 +20,29 @@ public final class GATTClient: Sendable {
     public let bearer: ATTBearer
     let state = Mutex(State())
 
-    struct Subscriber {
+    /// One subscription's callbacks. A class: the notification path copies a handle's subscribers out
+    /// of the lock and calls each, and a reference copies as one retain where a struct of three closures
+    /// would take three.
+    final class Subscriber: Sendable {
         let id: UInt64
         let kind: GATTSubscriptionKind
         let callback: ValueCallback
         let ended: EndCallback?
         let unsubscribed: (@Sendable () -> Void)?
+
+        init(
+            id: UInt64,
+            kind: GATTSubscriptionKind,
+            callback: @escaping ValueCallback,
+            ended: EndCallback?,
+            unsubscribed: (@Sendable () -> Void)?
+        ) {
+            self.id = id
+            self.kind = kind
+            self.callback = callback
+            self.ended = ended
+            self.unsubscribed = unsubscribed
+        }
     }
 
     struct State {

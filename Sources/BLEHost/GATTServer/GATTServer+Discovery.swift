@@ -92,7 +92,7 @@ extension GATTServer {
     func value(of handle: UInt16, _ attribute: GATTDatabase.Attribute) -> [UInt8] {
         switch attribute.role {
         case .cccd(let valueHandle):
-            let bits = state.withLock { $0.cccd[valueHandle] ?? 0 }
+            let bits = state.withLock { $0.cccd[valueHandle] }
             return [UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8)]
         case .value(let index):
             if let onRead = database.characteristic(index).onRead { return onRead() }

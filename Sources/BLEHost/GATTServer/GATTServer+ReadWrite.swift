@@ -155,7 +155,7 @@ extension GATTServer {
         switch attribute.role {
         case .cccd(let valueHandle):
             let bits = UInt16(value[0]) | UInt16(value[1]) << 8
-            state.withLock { $0.cccd[valueHandle] = bits == 0 ? nil : bits }
+            state.withLock { $0.cccd[valueHandle] = bits }
         case .value(let index):
             let characteristic = database.characteristic(index)
             if let onWrite = characteristic.onWrite,

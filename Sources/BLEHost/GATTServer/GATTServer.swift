@@ -16,7 +16,7 @@ public final class GATTServer: Sendable {
 
     struct State {
         /// CCCD bits per characteristic value handle.
-        var cccd: [UInt16: UInt16] = [:]
+        var cccd = CCCDTable()
         var prepared: [(handle: UInt16, offset: Int, value: [UInt8])] = []
     }
 
@@ -33,7 +33,7 @@ public final class GATTServer: Sendable {
 
     /// Whether the client enabled `kind` for the characteristic whose value is at `valueHandle`.
     public func isSubscribed(_ valueHandle: UInt16, _ kind: GATTSubscriptionKind) -> Bool {
-        state.withLock { ($0.cccd[valueHandle] ?? 0) & kind.cccdBits != 0 }
+        state.withLock { $0.cccd[valueHandle] & kind.cccdBits != 0 }
     }
 
     /// Sends a notification of `value` if the client enabled notifications for `valueHandle`; returns

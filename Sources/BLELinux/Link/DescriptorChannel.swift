@@ -145,6 +145,7 @@ package final class DescriptorChannel: Sendable {
     }
 
     /// Sends `prefix` (if any) and `bytes` as one write, waiting for room when the socket is full.
+    @inline(__always)
     func send(prefix: UInt8? = nil, _ bytes: UnsafeRawBufferPointer) throws(TransportError) {
         if let prefix {
             // One datagram must be one write: the indicator and the packet are joined in a stack buffer
@@ -610,6 +611,7 @@ package final class DescriptorChannel: Sendable {
 /// `SOCK_SEQPACKET` socketpair give (`L2CAPATTSocket`, `UnixSocketATTTransport`).
 extension DescriptorChannel {
     /// Sends one PDU as one message, refusing one longer than `limit`.
+    @inline(__always)
     func sendPDU(_ pdu: UnsafeRawBufferPointer, limit: Int) throws(TransportError) {
         guard pdu.count <= limit else { throw .pduTooLarge(length: pdu.count, limit: limit) }
         try send(pdu)
