@@ -22,8 +22,9 @@ struct ReceivePathPair {
         return ReceivePathPair(client: client, sender: peer, probe: probe)
     }
 
-    /// Notifications per second of `size`-byte values from the bare sender to the subscriber's callback.
-    func rate(size: Int, count: Int) async -> Double {
+    /// Notifications per second of `size`-byte values from the bare sender to the subscriber's callback,
+    /// and the bare sender thread's CPU nanoseconds per message.
+    func rate(size: Int, count: Int) async -> (rate: Double, senderCPU: Double) {
         let sender = sender
         let start = monotonicNanoseconds()
         var sending: CPUTimedThread?
@@ -39,8 +40,8 @@ struct ReceivePathPair {
             }
         }
         let elapsed = monotonicNanoseconds() - start
-        _ = sending!.cpu()
-        return Double(count) / (Double(elapsed) / 1e9)
+        let senderCPU = Double(sending!.cpu()) / Double(count)
+        return (Double(count) / (Double(elapsed) / 1e9), senderCPU)
     }
 
     func close() { client.bearer.close() }

@@ -44,10 +44,11 @@ enum StackBench {
             var polledRatios: [Double] = []
             var receivingRatios: [Double] = []
             var senderCPURatios: [Double] = []
+            var bareSenderCPURatios: [Double] = []
             var allocations: [Double] = []  // whole allocations per run
             for round in 0..<rounds {
                 var rates: [Double] = [0, 0, 0, 0]
-                var senderCPU: [Double] = [0, 0]
+                var senderCPU: [Double] = [0, 0, 0]
                 for step in 0..<4 {
                     switch (round + step) % 4 {
                     case 0:
@@ -60,7 +61,7 @@ enum StackBench {
                     case 2:
                         rates[2] = await StackMeasures.notificationRate(polled, size: size, count: perRound).rate
                     default:
-                        rates[3] = await receiving.rate(size: size, count: perRound)
+                        (rates[3], senderCPU[2]) = await receiving.rate(size: size, count: perRound)
                     }
                 }
                 bare.append(rates[0])
@@ -69,6 +70,7 @@ enum StackBench {
                 polledRatios.append(rates[2] / rates[0] * 100)
                 receivingRatios.append(rates[3] / rates[0] * 100)
                 senderCPURatios.append(senderCPU[1] / senderCPU[0])
+                bareSenderCPURatios.append(senderCPU[2] / senderCPU[0])
             }
             let bareRate = median(bare)
             let stackRate = median(stack)
@@ -113,6 +115,14 @@ enum StackBench {
                     value: median(senderCPURatios),
                     unit: "×",
                     note: "per message; quartiles \(quartiles(senderCPURatios))"
+                )
+            )
+            rows.append(
+                Row(
+                    name: "    bare sender's CPU, into the client / bare recv, \(size) B",
+                    value: median(bareSenderCPURatios),
+                    unit: "×",
+                    note: "the same send loop, what the receiver costs it; quartiles \(quartiles(bareSenderCPURatios))"
                 )
             )
             let total = allocations.reduce(0, +)
