@@ -22,20 +22,35 @@ final class PicoReceiver: @unchecked Sendable {
 
     let mode = Mutex(Mode.idle)
 
+    /// What the session is doing. Every payload is a class or of fixed size: a continuation (a resilient
+    /// type, its size known only at run time) held here directly would make each lock of the mode, one
+    /// per package, look up the enum's layout and copy it through value witnesses.
     enum Mode {
         case idle
-        case version(
-            lines: [String],
-            waiter: CheckedContinuation<Result<[String], PicoSessionError>, Never>,
-            token: UInt64
-        )
+        case version(lines: [String], waiter: ReplyWaiter<[String]>)
         /// Waiting for the one-line reply to `i`.
-        case serialNumber(waiter: CheckedContinuation<Result<String, PicoSessionError>, Never>, token: UInt64)
+        case serialNumber(ReplyWaiter<String>)
         case run(RunContext)
         case closed(GATTError)
     }
 
-    struct RunContext {
+    /// The `version()` or `serialNumber()` call waiting for its reply, with its token.
+    final class ReplyWaiter<Value: Sendable>: Sendable {
+        let continuation: CheckedContinuation<Result<Value, PicoSessionError>, Never>
+        let token: UInt64
+
+        init(_ continuation: CheckedContinuation<Result<Value, PicoSessionError>, Never>, token: UInt64) {
+            self.continuation = continuation
+            self.token = token
+        }
+
+        func resume(returning result: Result<Value, PicoSessionError>) { continuation.resume(returning: result) }
+    }
+
+    /// A run in progress. A class, changed in place under the mode lock (which is what makes the
+    /// unchecked conformance sound): a struct payload would be copied out of the enum and back for
+    /// every package.
+    final class RunContext: @unchecked Sendable {
         let continuation: AsyncThrowingStream<PicoEvent, any Error>.Continuation
         let device: String
         let run: Int
@@ -50,6 +65,24 @@ final class PicoReceiver: @unchecked Sendable {
         var scan: Int?
         var nextScan = 0
         var aborting = false
+
+        init(
+            continuation: AsyncThrowingStream<PicoEvent, any Error>.Continuation,
+            device: String,
+            run: Int,
+            lines: [String],
+            firstLineNumber: Int,
+            names: [Int: [String]],
+            backlog: EventBacklog
+        ) {
+            self.continuation = continuation
+            self.device = device
+            self.run = run
+            self.lines = lines
+            self.firstLineNumber = firstLineNumber
+            self.names = names
+            self.backlog = backlog
+        }
     }
 
     /// Waiting for the reply to `Z`, with the token of the `abort()` call that waits.
@@ -83,8 +116,8 @@ final class PicoReceiver: @unchecked Sendable {
         }
         switch old {
         case .run(let context): context.continuation.finish(throwing: PicoSessionError.connectionLost(reason))
-        case .version(_, let waiter, _): waiter.resume(returning: .failure(.connectionLost(reason)))
-        case .serialNumber(let waiter, _): waiter.resume(returning: .failure(.connectionLost(reason)))
+        case .version(_, let waiter): waiter.resume(returning: .failure(.connectionLost(reason)))
+        case .serialNumber(let waiter): waiter.resume(returning: .failure(.connectionLost(reason)))
         case .idle, .closed: break
         }
         abortWaiter.withLock { waiter in
@@ -104,7 +137,7 @@ final class PicoReceiver: @unchecked Sendable {
     /// Fails the `version()` call that holds `token` (and no later one).
     func failVersion(_ error: PicoSessionError, token: UInt64) {
         mode.withLock { mode in
-            guard case .version(_, let waiter, let current) = mode, current == token else { return }
+            guard case .version(_, let waiter) = mode, waiter.token == token else { return }
             mode = .idle
             waiter.resume(returning: .failure(error))
         }
@@ -128,7 +161,7 @@ final class PicoReceiver: @unchecked Sendable {
     /// Fails the `serialNumber()` call that holds `token` (and no later one).
     func failSerialNumber(_ error: PicoSessionError, token: UInt64) {
         mode.withLock { mode in
-            guard case .serialNumber(let waiter, let current) = mode, current == token else { return }
+            guard case .serialNumber(let waiter) = mode, waiter.token == token else { return }
             mode = .idle
             waiter.resume(returning: .failure(error))
         }
@@ -162,19 +195,19 @@ final class PicoReceiver: @unchecked Sendable {
         case .version(let bytes, let isLast):
             let line = String(decoding: bytes, as: UTF8.self)
             mode.withLock { mode in
-                guard case .version(var lines, let waiter, let token) = mode else { return }
+                guard case .version(var lines, let waiter) = mode else { return }
                 lines.append(line)
                 if isLast {
                     mode = .idle
                     waiter.resume(returning: .success(lines))
                 } else {
-                    mode = .version(lines: lines, waiter: waiter, token: token)
+                    mode = .version(lines: lines, waiter: waiter)
                 }
             }
         case .serialNumber(let bytes):
             let serial = String(decoding: bytes, as: UTF8.self)
             mode.withLock { mode in
-                guard case .serialNumber(let waiter, _) = mode else { return }
+                guard case .serialNumber(let waiter) = mode else { return }
                 mode = .idle
                 waiter.resume(returning: .success(serial))
             }
@@ -246,11 +279,11 @@ final class PicoReceiver: @unchecked Sendable {
                     lineText: text
                 )
                 context.continuation.yield(.deviceError(error))
-            case .version(_, let waiter, _):
+            case .version(_, let waiter):
                 mode = .idle
                 let error = PicoDeviceError(code: reply.code, line: nil, column: nil, lineText: nil)
                 waiter.resume(returning: .failure(.device(error)))
-            case .serialNumber(let waiter, _):
+            case .serialNumber(let waiter):
                 mode = .idle
                 let error = PicoDeviceError(code: reply.code, line: nil, column: nil, lineText: nil)
                 waiter.resume(returning: .failure(.device(error)))
@@ -260,11 +293,11 @@ final class PicoReceiver: @unchecked Sendable {
         }
     }
 
-    private func inRun(_ body: (inout RunContext) -> Void) {
+    /// Runs `body` with the run in progress, under the mode lock; nothing when no run is.
+    private func inRun(_ body: (RunContext) -> Void) {
         mode.withLock { mode in
-            guard case .run(var context) = mode else { return }
-            body(&context)
-            mode = .run(context)
+            guard case .run(let context) = mode else { return }
+            body(context)
         }
     }
 

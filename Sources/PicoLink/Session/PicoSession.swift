@@ -109,7 +109,9 @@ public final class PicoSession: Sendable {
         let result: Result<[String], PicoSessionError> = await exchange(
             "t\n",
             timeout: timeout,
-            register: { waiter, token in receiver.claimIdle(.version(lines: [], waiter: waiter, token: token)) },
+            register: { waiter, token in
+                receiver.claimIdle(.version(lines: [], waiter: PicoReceiver.ReplyWaiter(waiter, token: token)))
+            },
             fail: { error, token in receiver.failVersion(error, token: token) }
         )
         return PicoVersion(lines: try result.get())
@@ -121,7 +123,9 @@ public final class PicoSession: Sendable {
         let result: Result<String, PicoSessionError> = await exchange(
             "i\n",
             timeout: timeout,
-            register: { waiter, token in receiver.claimIdle(.serialNumber(waiter: waiter, token: token)) },
+            register: { waiter, token in
+                receiver.claimIdle(.serialNumber(PicoReceiver.ReplyWaiter(waiter, token: token)))
+            },
             fail: { error, token in receiver.failSerialNumber(error, token: token) }
         )
         return try result.get()
