@@ -53,7 +53,8 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
         /// in `encryptionResult` when it comes first.
         var encryptionPending: (key: LinkEncryption, id: UInt64)?
         var encryptionResult: HCIStatus?
-        var encryptionWaiter: CheckedContinuation<HCIStatus?, Never>?
+        /// Boxed: see `Boxed`.
+        var encryptionWaiter: Boxed<CheckedContinuation<HCIStatus?, Never>>?
         var encryptionAttempts: UInt64 = 0
         /// The authentication requirements of the peer's last Security Request.
         var securityRequest: UInt8?

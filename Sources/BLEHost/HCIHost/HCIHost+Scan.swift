@@ -37,7 +37,7 @@ extension HCIHost {
         try await stopScanning()
         let (stream, continuation) = AsyncStream<HCIAdvertisement>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let (own, generation) = state.withLock { state in
-            state.scan = continuation
+            state.scan = Boxed(continuation)
             state.scanGeneration += 1
             return (state.ownAddressType, state.scanGeneration)
         }
@@ -64,7 +64,7 @@ extension HCIHost {
             let continuation = state.withLock({ state -> AsyncStream<HCIAdvertisement>.Continuation? in
                 guard Self.names(state, generation) else { return nil }
                 defer { state.scan = nil }
-                return state.scan
+                return state.scan?.value
             })
         else { return }
         continuation.finish()
@@ -109,7 +109,7 @@ extension HCIHost {
     }
 
     func advertised(_ advertisement: HCIAdvertisement) {
-        let sink = state.withLock { $0.scan }
+        let sink = state.withLock { $0.scan }?.value
         sink?.yield(advertisement)
     }
 }

@@ -22,16 +22,36 @@ public final class HCIHost: Sendable {
     /// Where outgoing ACL packets are built; used only under `state`'s lock.
     let scratch = ScratchBuffer(capacity: 4 + 1024)
 
-    struct PendingCommand {
+    /// The command waiting for its Command Complete or Status. A class, as is `PendingConnect`: the
+    /// continuation's type is resilient, and held inline it would give `State` a layout computed at run
+    /// time, looked up by every lock of it (one per ACL packet).
+    final class PendingCommand: Sendable {
         let opcode: UInt16
         let continuation: CheckedContinuation<Result<HCICommandResult, HCIHostError>, Never>
+
+        init(opcode: UInt16, continuation: CheckedContinuation<Result<HCICommandResult, HCIHostError>, Never>) {
+            self.opcode = opcode
+            self.continuation = continuation
+        }
     }
 
-    struct PendingConnect {
+    /// The connection attempt under way. `cancelled` changes only under the state lock, which is what
+    /// makes the unchecked conformance sound.
+    final class PendingConnect: @unchecked Sendable {
         let attempt: UInt64
         let address: BluetoothAddress
         let continuation: CheckedContinuation<Result<HCIConnection, HCIHostError>, Never>
         var cancelled: HCIHostError?
+
+        init(
+            attempt: UInt64,
+            address: BluetoothAddress,
+            continuation: CheckedContinuation<Result<HCIConnection, HCIHostError>, Never>
+        ) {
+            self.attempt = attempt
+            self.address = address
+            self.continuation = continuation
+        }
     }
 
     struct State {
@@ -42,7 +62,7 @@ public final class HCIHost: Sendable {
         var pendingCommand: PendingCommand?
         var pendingConnect: PendingConnect?
         var connectAttempts: UInt64 = 0
-        var scan: AsyncStream<HCIAdvertisement>.Continuation?
+        var scan: Boxed<AsyncStream<HCIAdvertisement>.Continuation>?
         /// Counts scans started, so that a scan's timeout stops that scan and never a later one.
         var scanGeneration: UInt64 = 0
         var connections: [UInt16: HCIConnection] = [:]
@@ -126,7 +146,7 @@ public final class HCIHost: Sendable {
         for waiter in waiters { waiter.finish() }
         command?.continuation.resume(returning: .failure(.notRunning(reason)))
         connect?.continuation.resume(returning: .failure(.notRunning(reason)))
-        scan?.finish()
+        scan?.value.finish()
         for link in links { link.didDisconnect(.closedTransport(reason)) }
     }
 }

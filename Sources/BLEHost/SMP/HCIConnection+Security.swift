@@ -101,7 +101,7 @@ extension HCIConnection {
                     return .some(result)
                 }
                 if state.encryptionPending == nil { return .some(nil) }
-                state.encryptionWaiter = continuation
+                state.encryptionWaiter = Boxed(continuation)
                 return .none
             }
             if case .some(let result) = ready { continuation.resume(returning: result) }
@@ -135,7 +135,7 @@ extension HCIConnection {
             }
             state.encryptionWaiter = nil
             state.encryptionPending = nil
-            return waiter
+            return waiter.value
         }
         waiter?.resume(returning: status)
     }
@@ -145,7 +145,7 @@ extension HCIConnection {
             guard state.encryptionPending?.id == attempt, let waiter = state.encryptionWaiter else { return nil }
             state.encryptionWaiter = nil
             state.encryptionPending = nil
-            return waiter
+            return waiter.value
         }
         waiter?.resume(returning: nil)
     }
