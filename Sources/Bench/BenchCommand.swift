@@ -1,6 +1,7 @@
 import ArgumentParser
 
-// `swift run -c release Bench [SUITE ...] [--json] [--duration S] [--minutes M]`: runs the named suites (all but
+// `swift run -c release Bench [SUITE ...] [--json] [--duration S] [--minutes M] [--echo-round-trips N]
+// [--echo-rounds N]`: runs the named suites (all but
 // `soak` when none is named); `Bench --help` lists them.
 
 /// One benchmark suite: a name and a function that runs it and prints its table (or JSON).
@@ -36,6 +37,10 @@ enum BenchOptions {
     nonisolated(unsafe) static var duration = 20.0
     /// `--minutes`: minutes the soak runs (default 30).
     nonisolated(unsafe) static var minutes = 30.0
+    /// `--echo-round-trips`: round trips per round of the echo suite (default 20,000).
+    nonisolated(unsafe) static var echoRoundTrips = 20_000
+    /// `--echo-rounds`: rounds of the echo suite (default 9).
+    nonisolated(unsafe) static var echoRounds = 9
 }
 
 @main
@@ -58,6 +63,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Minutes the soak runs.")
     var minutes: Double = 30
 
+    @Option(help: "Round trips per round of the echo suite (fewer for Tools/tcg-profile.sh).")
+    var echoRoundTrips = 20_000
+
+    @Option(help: "Rounds of the echo suite.")
+    var echoRounds = 9
+
     func validate() throws {
         let unknown = names.filter { name in !suites.contains { $0.name == name } }
         guard unknown.isEmpty else {
@@ -66,11 +77,16 @@ struct BenchCommand: AsyncParsableCommand {
             )
         }
         guard duration > 0, minutes > 0 else { throw ValidationError("--duration and --minutes must be above 0") }
+        guard echoRoundTrips >= 1, echoRounds >= 1 else {
+            throw ValidationError("--echo-round-trips and --echo-rounds must be at least 1")
+        }
     }
 
     func run() async throws {
         BenchOptions.duration = duration
         BenchOptions.minutes = minutes
+        BenchOptions.echoRoundTrips = echoRoundTrips
+        BenchOptions.echoRounds = echoRounds
         for suite in suites where names.contains(suite.name) || (names.isEmpty && !onlyWhenNamed.contains(suite.name)) {
             try await suite.run(json)
         }

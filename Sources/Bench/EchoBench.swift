@@ -16,11 +16,11 @@ enum EchoBench {
         json in try await run(json: json)
     }
 
-    static let roundTrips = 20_000
-    static let rounds = 9
     static let payload = 10
 
     static func run(json: Bool) async throws {
+        let roundTrips = BenchOptions.echoRoundTrips
+        let rounds = BenchOptions.echoRounds
         let pair = try await EchoBenchPair.make()
         _ = BareEcho.run(count: 2_000, payload: payload)
         _ = try await pair.measure(count: 2_000, payload: payload)
