@@ -101,8 +101,9 @@ for thread, blocks in sorted(differenced.items(), key=lambda item: -float(item[1
     note = '  the client\'s reader thread (GATTEchoProbe answers each echo there)' if thread == reader else ''
     print('  thread %-3s %8s%s' % (thread, blocks, note))
 print('  a bare client thread runs about 50; threads of set-up work may differ between the runs')
-print('tcg-profile: the reader thread\'s blocks per round trip by function (its %d round trips include set-up and warm-up)' % per)
 counts = by_thread[reader]
+print('tcg-profile: the reader thread, %.1f blocks per round trip over its whole life (%d round trips, set-up and' % (sum(counts.values()) / per, per))
+print('  warm-up included; the differenced count above can take in set-up work that moved between threads), by function:')
 top = counts.most_common(30)
 demangled = subprocess.run([bin_dir + '/swift-demangle', '--simplified', '--compact'],
                            input='\n'.join(name for (_, name), _ in top), capture_output=True, text=True).stdout.splitlines()

@@ -123,7 +123,10 @@ public final class GATTClient: Sendable {
         let (subscribers, observer) = state.withLock { ($0.subscribers[handle], $0.observer) }
         observer?.notificationArrived()
         guard let subscribers else { return }
-        for subscriber in subscribers { subscriber.callback(value) }
+        // Through the buffer: each subscriber is borrowed from the array held here, not copied out.
+        subscribers.withUnsafeBufferPointer { list in
+            for index in list.indices { list[index].callback(value) }
+        }
     }
 
     private func bearerClosed(_ reason: GATTError) {

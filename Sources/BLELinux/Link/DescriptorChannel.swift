@@ -222,11 +222,50 @@ package final class DescriptorChannel: Sendable {
         let call = writeCall
         var queuedBeforeStart = false
         let step = state.withLock { state in
-            nextStep(bytes, queuedBeforeStart: &queuedBeforeStart, state: &state, call: call)
+            switch sendAtOnce(bytes, state: state) {
+            case .none:
+                return nextStep(bytes, queuedBeforeStart: &queuedBeforeStart, state: &state, call: call)
+            case .some(.success(let written)) where written == bytes.count:
+                return SendStep.done
+            case .some(.success(let written)):
+                return nextStep(
+                    bytes,
+                    queuedBeforeStart: &queuedBeforeStart,
+                    state: &state,
+                    call: call,
+                    written: written
+                )
+            case .some(.failure(let error)):
+                return .failed(error)
+            }
         }
         // A send that goes out at once (the notification and round-trip path) reads no clock.
         if case .done = step { return }
         try finishSending(bytes, from: step, queuedBeforeStart: queuedBeforeStart, call: call)
+    }
+
+    /// The common case on a message socket (`.blocking` reads), under the state lock: the reader runs
+    /// and nothing is queued ahead, so one `send` goes out at once, without `nextStep`'s bookkeeping.
+    /// Returns how many bytes it wrote (0 when the socket is full; a message socket takes all or
+    /// nothing) or why it failed, for `nextStep` to go on from; nil when this case does not apply.
+    @inline(__always)
+    private func sendAtOnce(
+        _ bytes: UnsafeRawBufferPointer,
+        state: borrowing State
+    ) -> Result<Int, TransportError>? {
+        guard readsBlocking, state.started, state.queued.isEmpty, state.socket != nil, !bytes.isEmpty else {
+            return nil
+        }
+        let fd = self.fd
+        let flags = CInt(MSG_NOSIGNAL) | CInt(MSG_DONTWAIT)
+        do throws(SystemError) {
+            switch try retryingSyscall(.send, { system_send(fd, bytes.baseAddress!, bytes.count, flags) }) {
+            case .processed(let count): return .success(count)
+            case .wouldBlock: return .success(0)
+            }
+        } catch {
+            return .failure(Self.transportError(error))
+        }
     }
 
     /// The rest of a send that did not go out at once: waits for room (never on the reader thread) and
@@ -274,19 +313,21 @@ package final class DescriptorChannel: Sendable {
     }
 
     /// One attempt of `sendWhole`, under the state lock: write now, queue, or say how to wait.
+    /// `written`: what `sendAtOnce` already wrote of `bytes` in this attempt (it is not written again).
     private func nextStep(
         _ bytes: UnsafeRawBufferPointer,
         queuedBeforeStart: inout Bool,
         state: inout State,
-        call: WriteCall
+        call: WriteCall,
+        written alreadyWritten: Int? = nil
     ) -> SendStep {
         guard state.socket != nil else { return .failed(.closed) }
         if !state.started {
             return Self.sendBeforeStart(bytes, queued: &queuedBeforeStart, state: &state, call: call)
         }
         if queuedBeforeStart { return .done }
-        var written = 0
-        if state.queued.isEmpty {
+        var written = alreadyWritten ?? 0
+        if state.queued.isEmpty && alreadyWritten == nil {
             switch Self.writeSome(bytes, to: state.socket!, call: call) {
             case .failure(let error): return .failed(error)
             case .success(let count): written = count
