@@ -33,15 +33,21 @@ extension ATTBearer {
         let taken = state.withLock { state in
             indication ? state.indications.cancel(id) : state.requests.cancel(id)
         }
-        taken?.completion.resume(returning: .failure(.cancelled))
+        taken?.completion.value.resume(returning: .failure(.cancelled))
+    }
+
+    /// The current ATT_MTU while the bearer is open; the close reason once it is closed. (The reason is
+    /// copied only then: the commands and notifications that call this are on the hot path.)
+    func openMTU() throws(GATTError) -> Int {
+        guard let mtu = state.withLock({ $0.closeReason == nil ? $0.mtu : nil }) else {
+            throw closeReason ?? .disconnected(.closed)
+        }
+        return mtu
     }
 
     /// Sends a command (such as Write Command) at once: commands need no transaction slot.
     public func sendCommand(_ pdu: UnsafeRawBufferPointer) throws(GATTError) {
-        // The open bearer's MTU, without copying a close reason on the way (the reason only once closed).
-        guard let mtu = state.withLock({ $0.closeReason == nil ? $0.mtu : nil }) else {
-            throw closeReason ?? .disconnected(.closed)
-        }
+        let mtu = try openMTU()
         guard pdu.count <= mtu else { throw .invalidArgument("PDU of \(pdu.count) bytes exceeds ATT_MTU \(mtu)") }
         do { try transport.send(pdu) } catch { throw .send(error) }
     }
@@ -85,7 +91,7 @@ extension ATTBearer {
             )
         }
         switch outcome {
-        case .failure(let error): completion.resume(returning: .failure(error))
+        case .failure(let error): completion.value.resume(returning: .failure(error))
         case .success(let toSend?):
             wakeForTimeout(by: now + timeout)
             transmit(toSend, indication: indication)
@@ -121,7 +127,7 @@ extension ATTBearer {
             guard state.requests.inFlight?.id == id else { return (nil, nil) }
             return state.requests.advance(deadline: deadline)
         }
-        done?.completion.resume(returning: result)
+        done?.completion.value.resume(returning: result)
         if next != nil { wakeForTimeout(by: deadline) }
         return next
     }

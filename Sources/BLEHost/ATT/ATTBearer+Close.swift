@@ -40,7 +40,7 @@ extension ATTBearer {
             return (operations, handlers)
         }
         guard let taken else { return }
-        for operation in taken.operations { operation.completion.resume(returning: .failure(reason)) }
+        for operation in taken.operations { operation.completion.value.resume(returning: .failure(reason)) }
         for handler in taken.handlers { handler(reason) }
         if closeTransport { transport.close() }
     }

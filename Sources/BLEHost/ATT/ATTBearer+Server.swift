@@ -4,10 +4,7 @@ extension ATTBearer {
     /// Sends a Handle Value Notification (server role). A value longer than ATT_MTU − 3 is cut to fit,
     /// as Core 5.4 Vol 3 Part F §3.4.7.1 allows. Builds the PDU on the stack: no allocation.
     public func notify(handle: UInt16, value: UnsafeRawBufferPointer) throws(GATTError) {
-        // The open bearer's MTU, without copying a close reason on the way (the reason only once closed).
-        guard let mtu = state.withLock({ $0.closeReason == nil ? $0.mtu : nil }) else {
-            throw closeReason ?? .disconnected(.closed)
-        }
+        let mtu = try openMTU()
         let length = min(value.count, mtu - 3)
         let failure: TransportError? = withUnsafeTemporaryAllocation(
             byteCount: 3 + length,

@@ -1,18 +1,8 @@
 extension ATTBearer {
-    /// The caller waiting for a request's response or an indication's confirmation.
-    ///
-    /// A class, not the continuation itself: `CheckedContinuation` is a resilient type whose size is
-    /// known only at run time, and held in `State` it would make every access to the state lock go
-    /// through a metadata lookup, on the notification path too.
-    final class Completion: Sendable {
-        private let continuation: CheckedContinuation<Result<[UInt8], GATTError>, Never>
-
-        init(_ continuation: CheckedContinuation<Result<[UInt8], GATTError>, Never>) {
-            self.continuation = continuation
-        }
-
-        func resume(returning result: Result<[UInt8], GATTError>) { continuation.resume(returning: result) }
-    }
+    /// The caller waiting for a request's response or an indication's confirmation, boxed (see `Boxed`):
+    /// held in `State` directly, the continuation would make every lock of it, on the notification path
+    /// too, look up metadata.
+    typealias Completion = Boxed<CheckedContinuation<Result<[UInt8], GATTError>, Never>>
 
     /// A request or an indication waiting to be sent or answered.
     struct Outgoing {

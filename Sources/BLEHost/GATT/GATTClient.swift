@@ -20,9 +20,8 @@ public final class GATTClient: Sendable {
     public let bearer: ATTBearer
     let state = Mutex(State())
 
-    /// One subscription's callbacks. A class: the notification path copies a handle's subscribers out
-    /// of the lock and calls each, and a reference copies as one retain where a struct of three closures
-    /// would take three.
+    /// One subscription's callbacks. A class: the array of a handle's subscribers is copied out of the
+    /// lock, and updated in it, one reference per subscriber instead of three closures.
     final class Subscriber: Sendable {
         let id: UInt64
         let kind: GATTSubscriptionKind

@@ -93,11 +93,9 @@ extension HCISocket {
             let status = answer.hciStatus.map { "\($0)" } ?? "no status"
             throw BLELinuxError(.refused, "\(adapter.name): the controller refused to end \(what): \(status)")
         }
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            ended.cancel()
-        }
-        defer { timer.cancel() }
+        // The timeout on the host's one timer mechanism; a wake after the end finds nothing left to cancel.
+        let clock = SystemDeadlineClock()
+        clock.wake(at: clock.now + timeout) { ended.cancel() }
         guard await withTaskCancellationHandler(operation: { await ended.value }, onCancel: { ended.cancel() }) else {
             throw BLELinuxError(.timedOut, "\(adapter.name): \(what) did not end within \(timeout)")
         }
