@@ -35,6 +35,38 @@ import Testing
         #expect(try !link.server.notify(tx.valueHandle, value: [1]))
     }
 
+    @Test func eachValueReachesEverySubscriberOfItsHandleInOrderAndOnlyThem() async throws {
+        let link = try await GATTFixture.make(mtu: 247)
+        let tx = try await link.characteristic(GATTFixture.tx)
+        let modemOut = try await link.characteristic(GATTFixture.modemOut)
+        let log = Mutex<[String]>([])
+        func record(_ name: String) -> GATTClient.ValueCallback {
+            { value in log.withLock { $0.append("\(name) \(value.first ?? 0)") } }
+        }
+        let first = try await link.client.subscribe(to: tx, record("first"))
+        _ = try await link.client.subscribe(to: modemOut, record("modem"))
+        let second = try await link.client.subscribe(to: tx, record("second"))
+        try link.server.notify(tx.valueHandle, value: [1])
+        try link.server.notify(modemOut.valueHandle, value: [2])
+        // A read behind the notifications: once it is answered, both have been delivered.
+        _ = try await link.client.read(modemOut.valueHandle)
+        #expect(log.withLock { $0 } == ["first 1", "second 1", "modem 2"])
+        // The CCCD stays written while a subscriber of its handle is left.
+        try await link.client.unsubscribe(first)
+        #expect(link.server.isSubscribed(tx.valueHandle, .notifications))
+        try link.server.notify(tx.valueHandle, value: [3])
+        _ = try await link.client.read(modemOut.valueHandle)
+        #expect(log.withLock { $0 } == ["first 1", "second 1", "modem 2", "second 3"])
+        try await link.client.unsubscribe(second)
+        #expect(!link.server.isSubscribed(tx.valueHandle, .notifications))
+        #expect(link.server.isSubscribed(modemOut.valueHandle, .notifications))
+        // Subscribing again after the handle's last subscriber left writes the CCCD again.
+        _ = try await link.client.subscribe(to: tx, record("third"))
+        try link.server.notify(tx.valueHandle, value: [4])
+        _ = try await link.client.read(modemOut.valueHandle)
+        #expect(log.withLock { $0 }.last == "third 4")
+    }
+
     @Test(arguments: testMTUs) func notificationsAsAnAsyncSequence(mtu: Int) async throws {
         let link = try await GATTFixture.make(mtu: mtu)
         let tx = try await link.characteristic(GATTFixture.tx)

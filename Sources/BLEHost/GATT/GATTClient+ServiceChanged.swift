@@ -34,9 +34,9 @@ extension GATTClient {
             }
             state.descriptors = state.descriptors.filter { !range.contains($0.key) }
             var ended: [EndCallback] = []
-            for valueHandle in state.subscribers.keys
+            for valueHandle in state.subscribers.handles
             where range.contains(valueHandle) && valueHandle != serviceChangedHandle {
-                ended += state.subscribers[valueHandle, default: []].compactMap(\.ended)
+                ended += (state.subscribers[valueHandle] ?? []).compactMap(\.ended)
                 state.subscribers[valueHandle] = nil
                 state.cccd[valueHandle] = nil
             }

@@ -37,7 +37,7 @@ extension GATTClient {
                 ended: ended,
                 unsubscribed: unsubscribed
             )
-            state.subscribers[valueHandle, default: []].append(subscriber)
+            state.subscribers.append(subscriber, to: valueHandle)
             let old = state.cccd[valueHandle]?.bits ?? 0
             state.cccd[valueHandle] = (cccd, old | kind.cccdBits)
             return .success((state.nextID, old, old | kind.cccdBits))
@@ -99,7 +99,7 @@ extension GATTClient {
                 let index = list.firstIndex(where: { $0.id == subscription.id })
             else { return (nil, nil) }
             let removed = list.remove(at: index)
-            state.subscribers[valueHandle] = list.isEmpty ? nil : list
+            state.subscribers[valueHandle] = list
             guard let (cccd, old) = state.cccd[valueHandle] else { return (nil, removed.unsubscribed) }
             let new = list.reduce(UInt16(0)) { $0 | $1.kind.cccdBits }
             state.cccd[valueHandle] = new == 0 ? nil : (cccd, new)

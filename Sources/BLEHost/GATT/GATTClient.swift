@@ -46,7 +46,7 @@ public final class GATTClient: Sendable {
 
     struct State {
         var nextID: UInt64 = 0
-        var subscribers: [UInt16: [Subscriber]] = [:]
+        var subscribers = SubscriberTable()
         /// The CCCD value written per characteristic value handle.
         var cccd: [UInt16: (handle: UInt16, bits: UInt16)] = [:]
         var services: [GATTService] = []
@@ -131,8 +131,8 @@ public final class GATTClient: Sendable {
     private func bearerClosed(_ reason: GATTError) {
         let (ended, pacers) = state.withLock { state in
             state.closed = reason
-            let ended = state.subscribers.values.flatMap { $0 }.compactMap(\.ended)
-            state.subscribers = [:]
+            let ended = state.subscribers.all.compactMap(\.ended)
+            state.subscribers = SubscriberTable()
             let pacers = Array(state.pacers.values)
             state.pacers = [:]
             return (ended, pacers)
