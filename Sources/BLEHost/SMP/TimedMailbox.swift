@@ -12,6 +12,9 @@ final class TimedMailbox<Item: Sendable>: Sendable {
         var items: [Item] = []
         var waiter: Waiter?
         var nextID: UInt64 = 0
+        /// The newest wait whose time ran out before its waiter was in place (a clock may wake at
+        /// once, or before `next` gets to the lock): that wait must not be left to park.
+        var expiredBeforeWaiting: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -50,6 +53,7 @@ final class TimedMailbox<Item: Sendable>: Sendable {
         return await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Item?? in
                 if !state.items.isEmpty { return .some(state.items.removeFirst()) }
+                if state.expiredBeforeWaiting == id { return .some(nil) }
                 state.waiter = Waiter(id: id, continuation: continuation)
                 return .none
             }
@@ -59,7 +63,10 @@ final class TimedMailbox<Item: Sendable>: Sendable {
 
     private func expire(_ id: UInt64) {
         let waiter = state.withLock { state -> Waiter? in
-            guard let waiter = state.waiter, waiter.id == id else { return nil }
+            guard let waiter = state.waiter, waiter.id == id else {
+                if state.waiter == nil { state.expiredBeforeWaiting = max(state.expiredBeforeWaiting, id) }
+                return nil
+            }
             state.waiter = nil
             return waiter
         }
