@@ -91,6 +91,26 @@ import Testing
         hci.close()
     }
 
+    @Test func eachWaitingCommandTimesOutAtItsOwnDeadline() async throws {
+        let (hci, kernel) = try Self.socket()
+        defer { close(kernel) }
+        // A long wait armed first, then two short ones: the short ones time out, in turn, while the
+        // long one still waits and is then answered.
+        async let long = hci.command(opcode: 0x1001, timeout: .seconds(20))
+        _ = try #require(await received(kernel))
+        let start = ContinuousClock.now
+        await #expect(throws: HCICommandError.timedOut(opcode: 0x0C03)) {
+            try await hci.command(opcode: 0x0C03, timeout: .milliseconds(50))
+        }
+        await #expect(throws: HCICommandError.timedOut(opcode: 0x1009)) {
+            try await hci.command(opcode: 0x1009, timeout: .milliseconds(100))
+        }
+        #expect(ContinuousClock.now - start < .seconds(10))
+        put(kernel, [0x04, 0x0E, 0x04, 0x01, 0x01, 0x10, 0x00])
+        #expect(try await long == .complete(returnParameters: [0x00]))
+        hci.close()
+    }
+
     @Test func secondCommandWithTheSameOpcodeIsRefusedWhileTheFirstWaits() async throws {
         let (hci, kernel) = try Self.socket()
         defer { close(kernel) }

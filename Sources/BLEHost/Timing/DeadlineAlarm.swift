@@ -4,18 +4,18 @@ import Synchronization
 /// for a wake only when none is due by then, so a deadline armed and disarmed per request (an ATT
 /// transaction, an HCI command) costs a lock and a comparison, and a busy link one wake per timeout
 /// period. On each wake the owner checks what has expired and arms the next deadline it still has.
-struct DeadlineAlarm: Sendable {
-    let clock: any DeadlineClock
+package struct DeadlineAlarm: Sendable {
+    package let clock: any DeadlineClock
     /// When the wakes asked of the clock and not yet run are due.
     private let pending = PendingWakes()
 
-    init(clock: any DeadlineClock) {
+    package init(clock: any DeadlineClock) {
         self.clock = clock
     }
 
     /// Makes sure `check` runs at `deadline` or soon after (outside any lock of the alarm). The owner
     /// passes the same check every time: a wake already due earlier runs the check it was given.
-    func wake(by deadline: Duration, _ check: @escaping @Sendable () -> Void) {
+    package func wake(by deadline: Duration, _ check: @escaping @Sendable () -> Void) {
         guard pending.claim(deadline) else { return }
         let pending = pending
         clock.wake(at: deadline) {

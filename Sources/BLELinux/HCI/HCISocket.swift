@@ -19,11 +19,14 @@ public final class HCISocket: Sendable {
     private let waiters = Mutex<[UInt16: Waiter]>([:])
     private let subscribers = Mutex<Subscribers>(Subscribers())
     private let nextToken = Atomic<UInt64>(1)
+    /// The commands' timeouts, on the host's one timer mechanism: a command answered in time costs no
+    /// timer of its own, and a wake finds what has expired.
+    private let alarm = DeadlineAlarm(clock: SystemDeadlineClock())
 
     private struct Waiter {
         let token: UInt64
         let continuation: CheckedContinuation<Result<HCICommandResult, HCICommandError>, Never>
-        var timer: Task<Void, Never>?
+        let deadline: Duration
     }
 
     private struct Subscribers {
@@ -159,23 +162,38 @@ public final class HCISocket: Sendable {
         timeout: Duration,
         continuation: CheckedContinuation<Result<HCICommandResult, HCICommandError>, Never>
     ) {
+        let deadline = alarm.clock.now + timeout
         let accepted = waiters.withLock { table -> Bool in
             guard table[opcode] == nil else { return false }
-            table[opcode] = Waiter(token: token, continuation: continuation)
+            table[opcode] = Waiter(token: token, continuation: continuation, deadline: deadline)
             return true
         }
         guard accepted else {
             continuation.resume(returning: .failure(.alreadyPending(opcode: opcode)))
             return
         }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            if Task.isCancelled { return }
-            self?.finish(opcode: opcode, token: token, with: .failure(.timedOut(opcode: opcode)))
+        wakeForTimeout(by: deadline)
+    }
+
+    /// Asks the alarm to call `checkDeadlines` by `deadline`. The clock holds the socket until then (at
+    /// most one command timeout after it closes).
+    private func wakeForTimeout(by deadline: Duration) {
+        alarm.wake(by: deadline) { [self] in checkDeadlines() }
+    }
+
+    /// On a wake: fails the commands whose time has run out, and asks to be woken at the earliest
+    /// deadline still waiting.
+    private func checkDeadlines() {
+        let now = alarm.clock.now
+        let (expired, next) = waiters.withLock { table -> ([(UInt16, Waiter)], Duration?) in
+            let expired = table.filter { $0.value.deadline <= now }
+            for (opcode, _) in expired { table[opcode] = nil }
+            return (expired.map { ($0.key, $0.value) }, table.values.map(\.deadline).min())
         }
-        waiters.withLock { table in
-            if table[opcode]?.token == token { table[opcode]?.timer = timer } else { timer.cancel() }
+        for (opcode, waiter) in expired {
+            waiter.continuation.resume(returning: .failure(.timedOut(opcode: opcode)))
         }
+        if let next { wakeForTimeout(by: next) }
     }
 
     /// Resumes the waiter for `opcode` (if it is still the one with `token`; nil: whichever waits).
@@ -185,9 +203,7 @@ public final class HCISocket: Sendable {
             table[opcode] = nil
             return waiter
         }
-        guard let waiter else { return }
-        waiter.timer?.cancel()
-        waiter.continuation.resume(returning: result)
+        waiter?.continuation.resume(returning: result)
     }
 
     /// A stream of the events that are not answers to this socket's commands, from now on. It ends when
@@ -238,10 +254,7 @@ public final class HCISocket: Sendable {
             defer { table = [:] }
             return Array(table.values)
         }
-        for waiter in pending {
-            waiter.timer?.cancel()
-            waiter.continuation.resume(returning: .failure(.transport(reason)))
-        }
+        for waiter in pending { waiter.continuation.resume(returning: .failure(.transport(reason))) }
     }
 
     /// Why the socket stopped reading, once it has.

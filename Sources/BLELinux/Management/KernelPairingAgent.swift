@@ -20,7 +20,18 @@ public final class KernelPairingAgent: Sendable {
     let channel: ManagementChannel
     let keeper: Keeper?
     private let log = Mutex<[String]>([])
-    private let pending = Mutex<(opcode: UInt16, continuation: CheckedContinuation<UInt8?, Never>)?>(nil)
+    private let pending = Mutex<PendingCommand?>(nil)
+    private let commandTokens = Atomic<UInt64>(0)
+    /// The commands' timeouts, on the host's one timer mechanism.
+    private let clock = SystemDeadlineClock()
+
+    /// The command waiting for its Command Complete or Status; `token` tells it from a later command of
+    /// the same opcode when the earlier one's wake comes.
+    private struct PendingCommand {
+        let opcode: UInt16
+        let token: UInt64
+        let continuation: CheckedContinuation<UInt8?, Never>
+    }
     private let progress = PairingProgress()
 
     /// Where the adapter's bonds are kept, and the adapter.
@@ -159,13 +170,11 @@ public final class KernelPairingAgent: Sendable {
 
     /// Sends one command and waits (up to 5 s) for its Command Complete or Status; nil when none came.
     private func command(_ opcode: UInt16, index: UInt16, _ parameters: [UInt8]) async -> UInt8? {
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(5))
-            if !Task.isCancelled { self?.finish(opcode, nil) }
-        }
-        defer { timer.cancel() }
+        let token = commandTokens.add(1, ordering: .relaxed).newValue
         return await withCheckedContinuation { (continuation: CheckedContinuation<UInt8?, Never>) in
-            pending.withLock { $0 = (opcode, continuation) }
+            pending.withLock { $0 = PendingCommand(opcode: opcode, token: token, continuation: continuation) }
+            // A wake after the answer finds another command, or none, and leaves it alone.
+            clock.wake(at: clock.now + .seconds(5)) { [weak self] in self?.expire(token) }
             do throws(TransportError) {
                 try channel.send(opcode, index: index, parameters)
             } catch {
@@ -181,6 +190,16 @@ public final class KernelPairingAgent: Sendable {
             return current.continuation
         }
         waiter?.resume(returning: status)
+    }
+
+    /// The timeout of the command with `token`, if it still waits: it ends with no status.
+    private func expire(_ token: UInt64) {
+        let waiter = pending.withLock { pending -> CheckedContinuation<UInt8?, Never>? in
+            guard let current = pending, current.token == token else { return nil }
+            pending = nil
+            return current.continuation
+        }
+        waiter?.resume(returning: nil)
     }
 
     /// What the agent answered, one line per question (for diagnostics).
