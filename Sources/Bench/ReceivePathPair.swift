@@ -23,8 +23,9 @@ struct ReceivePathPair {
     }
 
     /// Notifications per second of `size`-byte values from the bare sender to the subscriber's callback,
-    /// and the bare sender thread's CPU nanoseconds per message.
-    func rate(size: Int, count: Int) async -> (rate: Double, senderCPU: Double) {
+    /// the bare sender thread's CPU nanoseconds per message, and the client's reader thread's CPU
+    /// nanoseconds per notification.
+    func rate(size: Int, count: Int) async -> (rate: Double, senderCPU: Double, receiverCPU: Double) {
         let sender = sender
         let start = monotonicNanoseconds()
         var sending: CPUTimedThread?
@@ -41,7 +42,7 @@ struct ReceivePathPair {
         }
         let elapsed = monotonicNanoseconds() - start
         let senderCPU = Double(sending!.cpu()) / Double(count)
-        return (Double(count) / (Double(elapsed) / 1e9), senderCPU)
+        return (Double(count) / (Double(elapsed) / 1e9), senderCPU, probe.cpuPerValue(total: count))
     }
 
     func close() { client.bearer.close() }

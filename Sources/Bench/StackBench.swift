@@ -28,7 +28,7 @@ enum StackBench {
         // links), to show what the blocking reader of message sockets buys.
         let polled = try await StackBenchPair.make(capacity: 0, reads: .polled)
         // The client alone, fed by the bare loop's own sender: what the stack costs the receiving side.
-        let receiving = try await ReceivePathPair.make()
+        let receivingPair = try await ReceivePathPair.make()
         var rows: [Row] = []
         for size in [20, 244] {
             // Warm up, then `rounds` rounds of the bare loop, the stack and the epoll stack, the order
@@ -37,7 +37,7 @@ enum StackBench {
             _ = await StackMeasures.bareRecvRate(size: size + 3, count: 20_000)
             _ = await StackMeasures.notificationRate(link, size: size, count: 20_000)
             _ = await StackMeasures.notificationRate(polled, size: size, count: 20_000)
-            _ = await receiving.rate(size: size, count: 20_000)
+            _ = await receivingPair.rate(size: size, count: 20_000)
             var bare: [Double] = []
             var stack: [Double] = []
             var ratios: [Double] = []
@@ -46,13 +46,18 @@ enum StackBench {
             var senderCPURatios: [Double] = []
             var bareSenderCPURatios: [Double] = []
             var allocations: [Double] = []  // whole allocations per run
+            var receiverCPU: [(bare: Double, client: Double)] = []
             for round in 0..<rounds {
                 var rates: [Double] = [0, 0, 0, 0]
                 var senderCPU: [Double] = [0, 0, 0]
+                var receiving: (bare: Double, client: Double) = (0, 0)
                 for step in 0..<4 {
                     switch (round + step) % 4 {
                     case 0:
-                        (rates[0], senderCPU[0]) = await StackMeasures.bareRecvRate(size: size + 3, count: perRound)
+                        (rates[0], senderCPU[0], receiving.bare) = await StackMeasures.bareRecvRate(
+                            size: size + 3,
+                            count: perRound
+                        )
                     case 1:
                         let measured = await StackMeasures.notificationRate(link, size: size, count: perRound)
                         rates[1] = measured.rate
@@ -61,9 +66,13 @@ enum StackBench {
                     case 2:
                         rates[2] = await StackMeasures.notificationRate(polled, size: size, count: perRound).rate
                     default:
-                        (rates[3], senderCPU[2]) = await receiving.rate(size: size, count: perRound)
+                        (rates[3], senderCPU[2], receiving.client) = await receivingPair.rate(
+                            size: size,
+                            count: perRound
+                        )
                     }
                 }
+                receiverCPU.append(receiving)
                 bare.append(rates[0])
                 stack.append(rates[1])
                 ratios.append(rates[1] / rates[0] * 100)
@@ -125,6 +134,16 @@ enum StackBench {
                     note: "the same send loop, what the receiver costs it; quartiles \(quartiles(bareSenderCPURatios))"
                 )
             )
+            rows.append(
+                Row(
+                    name: "    receiving thread's CPU, client / bare recv, \(size) B",
+                    value: median(receiverCPU.map { $0.client / $0.bare }),
+                    unit: "×",
+                    note: "per message: \(format(median(receiverCPU.map(\.client)))) against "
+                        + "\(format(median(receiverCPU.map(\.bare)))) ns (medians); quartiles "
+                        + quartiles(receiverCPU.map { $0.client / $0.bare })
+                )
+            )
             let total = allocations.reduce(0, +)
             rows.append(
                 Row(
@@ -177,7 +196,7 @@ enum StackBench {
         )
         link.client.bearer.close()
         polled.client.bearer.close()
-        receiving.close()
+        receivingPair.close()
         print(json ? renderJSON(rows) : renderTable(rows))
     }
 

@@ -8,8 +8,9 @@ import Synchronization
 enum StackMeasures {
     /// Messages per second through a bare `recv` loop on a `SOCK_SEQPACKET` socketpair: one thread
     /// sends `count` messages of `size` bytes, another receives them. The ceiling for the stack. Also the
-    /// sending thread's CPU nanoseconds per message.
-    static func bareRecvRate(size: Int, count: Int) async -> (rate: Double, senderCPU: Double) {
+    /// sending thread's and the receiving thread's CPU nanoseconds per message (the receiver's from its
+    /// first message to its last).
+    static func bareRecvRate(size: Int, count: Int) async -> (rate: Double, senderCPU: Double, receiverCPU: Double) {
         let (sender, receiver) = seqpacketPair()
         defer {
             close(sender)
@@ -17,14 +18,19 @@ enum StackMeasures {
         }
         let start = monotonicNanoseconds()
         var sending: CPUTimedThread?
+        let receiverCPU = Atomic<UInt64>(0)
         let done = await withCheckedContinuation { (continuation: CheckedContinuation<UInt64, Never>) in
             startDetachedThread {
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 16)
                 defer { buffer.deallocate() }
                 var received = 0
+                var cpuAtFirst: UInt64 = 0
                 while received < count {
-                    if recv(receiver, buffer.baseAddress, 1024, 0) > 0 { received += 1 }
+                    guard recv(receiver, buffer.baseAddress, 1024, 0) > 0 else { continue }
+                    received += 1
+                    if received == 1 { cpuAtFirst = clockNanoseconds(CLOCK_THREAD_CPUTIME_ID) }
                 }
+                receiverCPU.store(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID) &- cpuAtFirst, ordering: .relaxed)
                 continuation.resume(returning: monotonicNanoseconds())
             }
             sending = CPUTimedThread(name: "bare-sender") {
@@ -32,7 +38,8 @@ enum StackMeasures {
             }
         }
         let senderCPU = Double(sending!.cpu()) / Double(count)
-        return (Double(count) / (Double(done - start) / 1e9), senderCPU)
+        let receiving = Double(receiverCPU.load(ordering: .relaxed)) / Double(max(1, count - 1))
+        return (Double(count) / (Double(done - start) / 1e9), senderCPU, receiving)
     }
 
     /// `count` sends of one ready-made `size`-byte message starting with `opcode` (the bare loops'

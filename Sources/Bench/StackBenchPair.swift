@@ -37,6 +37,9 @@ final class StackProbe: @unchecked Sendable {
     /// Latency mode: nanoseconds per notification, indexed by the sequence number in the value.
     let latencies: UnsafeMutableBufferPointer<UInt64>
     let latencyMode = Atomic<Bool>(false)
+    /// The reader thread's CPU time at the first and at the last value of a run.
+    let cpuAtFirst = Atomic<UInt64>(0)
+    let cpuAtLast = Atomic<UInt64>(0)
 
     init(capacity: Int) {
         latencies = .allocate(capacity: capacity)
@@ -53,7 +56,9 @@ final class StackProbe: @unchecked Sendable {
             if index < latencies.count { latencies[index] = monotonicNanoseconds() &- sent }
         }
         let seen = count.add(1, ordering: .acquiringAndReleasing).newValue
+        if seen == 1 { cpuAtFirst.store(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID), ordering: .relaxed) }
         if seen == target.load(ordering: .relaxed) {
+            cpuAtLast.store(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID), ordering: .relaxed)
             waiter.withLock { $0 }?.resume()
         }
     }
@@ -63,6 +68,13 @@ final class StackProbe: @unchecked Sendable {
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         for latency in latencies.prefix(count) { _ = histogram.record(max(1, latency)) }
         return histogram
+    }
+
+    /// The reader thread's CPU nanoseconds per value between the first and the last of the run that has
+    /// just ended (`total` values).
+    func cpuPerValue(total: Int) -> Double {
+        let spent = cpuAtLast.load(ordering: .relaxed) &- cpuAtFirst.load(ordering: .relaxed)
+        return Double(spent) / Double(max(1, total - 1))
     }
 
     /// Resets the count and waits (asynchronously) until `total` values have arrived after `start` ran.
