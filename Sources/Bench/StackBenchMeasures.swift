@@ -107,19 +107,21 @@ enum StackMeasures {
 
     /// Send → `recv` latency over a bare `SOCK_SEQPACKET` socketpair, one 23-byte message at a time, timed
     /// as `notificationLatency` times the stack: the floor for the stack's latency on this machine (a
-    /// thread blocked in `recv` woken by the send).
-    static func bareLatency(count: Int) async -> Histogram<UInt64> {
+    /// thread blocked in `recv` woken by the send). The first `warmUp` messages go through the same
+    /// threads and socket untimed, as the stack's link has carried traffic before it is timed.
+    static func bareLatency(count: Int, warmUp: Int = 2_000) async -> Histogram<UInt64> {
         let (sender, receiver) = seqpacketPair()
         defer {
             close(sender)
             close(receiver)
         }
+        let total = warmUp + count
         // The probe's buffer and count, written by the receiving thread only.
-        let probe = StackProbe(capacity: count)
+        let probe = StackProbe(capacity: total)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             startDetachedThread {
                 var message = [UInt8](repeating: 0, count: 1024)
-                for index in 0..<count {
+                for index in 0..<total {
                     let length = message.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, 1024, 0) }
                     guard length >= 8 else { break }
                     let sent = message.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
@@ -130,7 +132,7 @@ enum StackMeasures {
             }
             startDetachedThread {
                 var value = [UInt8](repeating: 0, count: 23)
-                for index in 0..<count {
+                for index in 0..<total {
                     value.withUnsafeMutableBytes { bytes in
                         bytes.storeBytes(of: monotonicNanoseconds(), toByteOffset: 0, as: UInt64.self)
                         _ = send(sender, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
@@ -139,7 +141,9 @@ enum StackMeasures {
                 }
             }
         }
-        return probe.latencyHistogram(count: count)
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        for latency in probe.latencies[warmUp..<total] { _ = histogram.record(max(1, latency)) }
+        return histogram
     }
 
     /// Write commands per second from a client thread to the server's write handler.
