@@ -183,23 +183,24 @@ public final class KernelPairingAgent: Sendable {
         }
     }
 
+    /// Ends the waiting command with `status` if it is for `opcode` (its answer).
     private func finish(_ opcode: UInt16, _ status: UInt8?) {
-        let waiter = pending.withLock { pending -> CheckedContinuation<UInt8?, Never>? in
-            guard let current = pending, current.opcode == opcode else { return nil }
-            pending = nil
-            return current.continuation
-        }
-        waiter?.resume(returning: status)
+        end(with: status) { $0.opcode == opcode }
     }
 
     /// The timeout of the command with `token`, if it still waits: it ends with no status.
     private func expire(_ token: UInt64) {
+        end(with: nil) { $0.token == token }
+    }
+
+    /// Ends the waiting command with `status` if `matches` says it is the one meant.
+    private func end(with status: UInt8?, where matches: (PendingCommand) -> Bool) {
         let waiter = pending.withLock { pending -> CheckedContinuation<UInt8?, Never>? in
-            guard let current = pending, current.token == token else { return nil }
+            guard let current = pending, matches(current) else { return nil }
             pending = nil
             return current.continuation
         }
-        waiter?.resume(returning: nil)
+        waiter?.resume(returning: status)
     }
 
     /// What the agent answered, one line per question (for diagnostics).
