@@ -102,7 +102,7 @@ enum StackMeasures {
             }
         }
         probe.latencyMode.store(false, ordering: .sequentiallyConsistent)
-        return probe.latencyHistogram(count: count)
+        return probe.latencyHistogram(0..<count)
     }
 
     /// Send → `recv` latency over a bare `SOCK_SEQPACKET` socketpair, one 23-byte message at a time, timed
@@ -141,9 +141,7 @@ enum StackMeasures {
                 }
             }
         }
-        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
-        for latency in probe.latencies[warmUp..<total] { _ = histogram.record(max(1, latency)) }
-        return histogram
+        return probe.latencyHistogram(warmUp..<total)
     }
 
     /// Write commands per second from a client thread to the server's write handler.

@@ -63,10 +63,10 @@ final class StackProbe: @unchecked Sendable {
         }
     }
 
-    /// The first `count` latencies recorded, as a histogram (a latency of 0 ns counts as 1).
-    func latencyHistogram(count: Int) -> Histogram<UInt64> {
+    /// The latencies recorded at `indices`, as a histogram (a latency of 0 ns counts as 1).
+    func latencyHistogram(_ indices: Range<Int>) -> Histogram<UInt64> {
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
-        for latency in latencies.prefix(count) { _ = histogram.record(max(1, latency)) }
+        for latency in latencies[indices] { _ = histogram.record(max(1, latency)) }
         return histogram
     }
 
