@@ -93,8 +93,9 @@ extension HCISocket {
             let status = answer.hciStatus.map { "\($0)" } ?? "no status"
             throw BLELinuxError(.refused, "\(adapter.name): the controller refused to end \(what): \(status)")
         }
-        // The timeout on the host's one timer mechanism; a wake after the end finds nothing left to cancel.
-        let clock = SystemDeadlineClock()
+        // The timeout on the socket's clock (its commands' too); a wake after the end finds nothing left
+        // to cancel.
+        let clock = alarm.clock
         clock.wake(at: clock.now + timeout) { ended.cancel() }
         guard await withTaskCancellationHandler(operation: { await ended.value }, onCancel: { ended.cancel() }) else {
             throw BLELinuxError(.timedOut, "\(adapter.name): \(what) did not end within \(timeout)")

@@ -20,8 +20,8 @@ public final class HCISocket: Sendable {
     private let subscribers = Mutex<Subscribers>(Subscribers())
     private let nextToken = Atomic<UInt64>(1)
     /// The commands' timeouts, on the host's one timer mechanism: a command answered in time costs no
-    /// timer of its own, and a wake finds what has expired.
-    private let alarm = DeadlineAlarm(clock: SystemDeadlineClock())
+    /// timer of its own, and a wake finds what has expired. Its clock also times `endConnection`.
+    let alarm = DeadlineAlarm(clock: SystemDeadlineClock())
 
     private struct Waiter {
         let token: UInt64
