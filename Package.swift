@@ -228,7 +228,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PicoSimulatorTests",
-            dependencies: ["PicoSimulator", "BLEHost", "BLEWire", "BLELinux"],
+            dependencies: ["PicoSimulator", "BLEHost", "BLEWire", "BLELinux", "BLETesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -35,14 +35,11 @@ public final class RecordingPeer: Sendable {
     /// failed expectation instead of hanging or trapping on an index. The timeout is generous because
     /// it only matters when something is wrong (and a loaded machine can be slow).
     public func waitForPDUs(_ count: Int, timeout: Duration = .seconds(30)) async -> [[UInt8]] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let (received, closed) = state.withLock { ($0.received, $0.closed) }
-            if received.count >= count || closed != nil || ContinuousClock.now >= deadline {
-                return received + Array(repeating: [], count: max(0, count - received.count))
-            }
-            try? await Task.sleep(for: .milliseconds(1))
+        _ = await eventually(timeout, every: .milliseconds(1)) {
+            state.withLock { $0.received.count >= count || $0.closed != nil }
         }
+        let received = self.received
+        return received + Array(repeating: [], count: max(0, count - received.count))
     }
 
     /// Sends raw bytes as one PDU.

@@ -211,23 +211,13 @@ public final class TestProgram: @unchecked Sendable {
     /// Polls `condition` every 20 ms for up to `timeout`; false on time-out, or when the program ended
     /// without it holding.
     public func wait(until condition: () -> Bool, timeout: Duration = .seconds(30)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            if !isRunning { return condition() }
-            usleep(20_000)
-        }
+        _ = eventuallyBlocking(timeout, every: .milliseconds(20)) { condition() || !isRunning }
         return condition()
     }
 
     /// `wait(until:timeout:)` without holding a thread of the small cooperative pool.
     public func waitAsync(until condition: () -> Bool, timeout: Duration = .seconds(30)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            if !isRunning { return condition() }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually(timeout, every: .milliseconds(20)) { condition() || !isRunning }
         return condition()
     }
 

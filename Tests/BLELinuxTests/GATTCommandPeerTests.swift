@@ -99,11 +99,9 @@ struct GATTCommandPeerTests {
                 func count(_ text: String, _ also: String = "") -> Int {
                     peer.events.filter { $0.contains(text) && (also.isEmpty || $0.contains(also)) }.count
                 }
-                let waitUntil = ContinuousClock.now + .seconds(10)
-                while (count("\"subscribed\"", "\"notify\": false") < number + 1
-                    || count("\"disconnected\"") < number + 1) && ContinuousClock.now < waitUntil
-                {
-                    try await Task.sleep(for: .milliseconds(10))
+                _ = await eventually {
+                    count("\"subscribed\"", "\"notify\": false") >= number + 1
+                        && count("\"disconnected\"") >= number + 1
                 }
                 #expect(count("\"subscribed\"", "\"notify\": false") == number + 1, "\(peer.events)")
                 #expect(count("\"disconnected\"") == number + 1, "\(peer.events)")

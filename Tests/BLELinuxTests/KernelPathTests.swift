@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Foundation
 import Glibc
@@ -100,7 +101,7 @@ struct KernelPathTests {
             closed: { reason in closes.withLock { $0.append(reason) } }
         )
         try att.send([0x02, 0x05, 0x02])  // Exchange MTU Request, client MTU 517
-        #expect(await within(seconds: 10) { responses.withLock { $0.contains { $0.first == 0x03 } } })
+        #expect(await eventually(.seconds(10)) { responses.withLock { $0.contains { $0.first == 0x03 } } })
         let response = responses.withLock { $0.first { $0.first == 0x03 } }
         #expect(response?.count == 3, "Exchange MTU Response: opcode and server MTU")
 
@@ -219,14 +220,5 @@ struct KernelPathTests {
             group.cancelAll()
             return first
         }
-    }
-
-    /// Polls `condition` without blocking a thread of the cooperative pool.
-    func within(seconds: Int, _ condition: () -> Bool) async -> Bool {
-        for _ in 0..<(seconds * 100) {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 }

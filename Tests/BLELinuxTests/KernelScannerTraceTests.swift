@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Glibc
 import Synchronization
@@ -188,9 +189,7 @@ import Testing
                 }
             }
             // Cancelled once scanning runs and a report came (as Ctrl-C or SIGTERM would).
-            for _ in 0..<5000 where reports.load(ordering: .relaxed) == 0 {
-                try await Task.sleep(for: .milliseconds(1))
-            }
+            try #require(await eventually { reports.load(ordering: .relaxed) > 0 }, "no report came")
             scan.cancel()
             let outcome = try await scan.value
             #expect(outcome.ending == .cancelled)
@@ -216,7 +215,7 @@ import Testing
             let socket = try HCISocket.open(nil)
             defer { socket.close() }
             let scan = Task { try await KernelScanner(socket: socket).scan(ScanParameters(), for: nil) { _ in true } }
-            for _ in 0..<5000 where kernel.commands.count < 3 { try await Task.sleep(for: .milliseconds(1)) }
+            try #require(await eventually { kernel.commands.count >= 3 }, "\(kernel.commands)")
             scan.cancel()
             return try await scan.value
         }

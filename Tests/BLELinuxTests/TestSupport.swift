@@ -64,13 +64,15 @@ func failure<Value>(_ body: () throws(BLELinuxError) -> Value) -> BLELinuxError?
 /// the cooperative pool (the code under test may need it to send).
 func received(_ fd: CInt) async -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    for _ in 0..<5000 {
+    var datagram: [UInt8]?
+    var failed = false
+    _ = await eventually(.seconds(5)) {
         let result = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if result >= 0 { return Array(buffer[..<result]) }
-        if errno != EAGAIN { return nil }
-        try? await Task.sleep(for: .milliseconds(1))
+        if result >= 0 { datagram = Array(buffer[..<result]) }
+        failed = result < 0 && errno != EAGAIN
+        return datagram != nil || failed
     }
-    return nil
+    return datagram
 }
 
 /// The `hcipico` built next to this test binary.

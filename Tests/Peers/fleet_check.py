@@ -160,7 +160,8 @@ def outage(args, env):
             wait_for("points on a plot", lambda: sum(page_points(driver).values()) > 0, 20)
             first = page_points(driver)
             driver.save_screenshot(os.path.join(args.out, "status-page-1.png"))
-            time.sleep(4)
+            wait_for("a live plot grows", lambda: any(
+                count > first.get(name, 0) for name, count in page_points(driver).items()), 20)
             second = page_points(driver)
             driver.save_screenshot(os.path.join(args.out, "status-page-2.png"))
             rows = len(driver.find_elements(By.CSS_SELECTOR, "#devices-body tr[data-device]"))
@@ -183,8 +184,9 @@ def outage(args, env):
             if down:
                 print(f"     outage {cycle}: lag {down['forwarder']['lag_packages']} packages, "
                       f"{down['forwarder']['lag_seconds']:.1f} s; last error: {down['forwarder'].get('last_error')}")
-            time.sleep(6)
-            late = status(port)
+            late = wait_for(f"outage {cycle}: the backlog grows", lambda: (
+                (s := status(port)) and down
+                and s["forwarder"].get("lag_packages", 0) > down["forwarder"].get("lag_packages", 0) and s), 30) or status(port)
             check(late["forwarder"].get("lag_packages", 0) > down["forwarder"].get("lag_packages", 0) if down else False,
                   f"outage {cycle}: the backlog grows while PostgreSQL is down "
                   f"({late['forwarder'].get('lag_packages')} packages, {late['forwarder'].get('lag_seconds', 0):.1f} s)")
@@ -195,9 +197,13 @@ def outage(args, env):
         time.sleep(2)
         check(env["HCIHICO_PW"] not in html, "the page never holds the password")
         # A crash during an outage: the backlog stays in the journal, and the next start forwards it.
+        before = status(port)
         subprocess.run([args.pg_cluster, "stop", args.cluster], check=True)
-        time.sleep(4)
-        backlog = status(port)["forwarder"].get("lag_packages", 0)
+        backlog = (wait_for("the forwarder waits on the outage with a backlog", lambda: (
+            (s := status(port)) and s["forwarder"].get("state") == "waiting"
+            and s["forwarder"].get("errors", 0) > before["forwarder"].get("errors", 0)
+            and s["forwarder"].get("lag_packages", 0) > 0 and s), 30)
+            or status(port))["forwarder"].get("lag_packages", 0)
         rig.kill()
         rig.wait()
         check(backlog > 0, f"killed (SIGKILL) with {backlog} packages not yet forwarded")

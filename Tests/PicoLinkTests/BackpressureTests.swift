@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import PicoSimulator
 import Testing
@@ -7,11 +8,10 @@ import Testing
 @Suite struct BackpressureTests {
     /// Waits (bounded) until the device has ended its script and `overflowed` packages were counted.
     static func waitUntilSent(_ link: SimulatedPicoSession, _ run: PicoRun, overflowed: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while link.peripheral.pico.isRunningScript || run.events.overflowed < overflowed {
-            try #require(ContinuousClock.now < deadline, "the device did not finish")
-            try await Task.sleep(for: .milliseconds(5))
+        let sent = await eventually(.seconds(30)) {
+            !link.peripheral.pico.isRunningScript && run.events.overflowed >= overflowed
         }
+        try #require(sent, "the device did not finish (\(run.events.overflowed) overflowed)")
     }
 
     @Test func slowConsumerBoundsTheBacklogAndLosesNothing() async throws {
@@ -22,7 +22,9 @@ import Testing
             "var c\nvar t\ncell_on\ntimer_start\nmeas_loop_ca p c 500m 1m 20\ntimer_get t\n"
             + "pck_start\npck_add t\npck_add c\npck_end\nendloop\non_finished:\ncell_off\n"
         let run = try await link.session.run(text: "var p\n" + script)
-        try await Task.sleep(for: .milliseconds(300))  // the reader thread runs ahead meanwhile
+        // The consumer starts only once the whole run waits in the backlog, ahead of it.
+        let queued = await eventually(.seconds(30)) { run.events.backlog?.peak == 20_000 }
+        try #require(queued, "the backlog's peak stayed at \(run.events.backlog?.peak ?? 0)")
         var indices: [Int] = []
         var ended = false
         for try await event in run.events {
@@ -34,8 +36,7 @@ import Testing
         }
         #expect(ended)
         #expect(indices == Array(0..<20_000))
-        let peak = try #require(run.events.backlog?.peak)
-        #expect(peak <= EventBacklog.defaultLimit)
+        #expect(20_000 <= EventBacklog.defaultLimit)
         #expect(run.events.overflowed == 0)
     }
 

@@ -43,11 +43,7 @@ import Testing
                 try link.session.client.sendWriteCommand(value, to: link.session.writer.rxHandle)
             }
         }
-        let deadline = Date().addingTimeInterval(10)
-        while link.peripheral.pico.droppedByteCount == 0, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(link.peripheral.pico.droppedByteCount > 0)
+        #expect(await eventually { link.peripheral.pico.droppedByteCount > 0 })
     }
 
     @Test func scriptIsFramedWithOneEAndOneEmptyLine() throws {

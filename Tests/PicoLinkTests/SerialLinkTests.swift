@@ -178,7 +178,10 @@ import Testing
         #expect(link.profile == .lairdVSP)
         #expect(link.writer.mode == .vsp)
         try await link.send(Array("t\n".utf8))
-        try await waitFor { String(decoding: collector.bytes.withLock { $0 }, as: UTF8.self).contains("*\n") }
+        let answered = await eventually {
+            String(decoding: collector.bytes.withLock { $0 }, as: UTF8.self).contains("*\n")
+        }
+        try #require(answered)
         #expect(String(decoding: collector.bytes.withLock { $0 }, as: UTF8.self).hasPrefix("tespico"))
     }
 
@@ -186,7 +189,7 @@ import Testing
         let collector = Collector()
         let (peripheral, link) = try await Self.hm10(into: collector)
         try await link.send(Array("abc".utf8))
-        try await waitFor { collector.count == 3 }
+        try #require(await eventually { collector.count == 3 })
         peripheral.close()
         await #expect(throws: SerialLinkError.self) { try await link.waitUntilQuiet(for: .seconds(5)) }
         #expect(link.closeReason != nil)

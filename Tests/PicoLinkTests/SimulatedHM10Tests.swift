@@ -52,7 +52,7 @@ import Testing
         for start in stride(from: 0, to: message.count, by: 20) {
             try await module.client.write(Array(message[start..<(start + 20)]), to: data)
         }
-        try await waitFor { received.withLock { $0.reduce(0) { $0 + $1.count } } >= message.count }
+        try #require(await eventually { received.withLock { $0.reduce(0) { $0 + $1.count } } >= message.count })
         let values = received.withLock { $0 }
         #expect(values.allSatisfy { $0.count <= 20 })
         #expect(values.flatMap { $0 } == message)
@@ -77,18 +77,9 @@ import Testing
         for _ in 0..<40 {
             try chunk.withUnsafeBytes { bytes in try module.client.sendWriteCommand(bytes, to: data.valueHandle) }
         }
-        try await waitFor { module.peripheral.statistics.writeCommands == 40 }
+        try #require(await eventually { module.peripheral.statistics.writeCommands == 40 })
         let statistics = module.peripheral.statistics
         #expect(statistics.droppedBytes > 0)
         #expect(statistics.receivedBytes + statistics.droppedBytes == 800)
-    }
-}
-
-/// Polls `condition` every 5 ms for up to 10 s.
-func waitFor(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        try #require(ContinuousClock.now < deadline, "condition not met within 10 s")
-        try await Task.sleep(for: .milliseconds(5))
     }
 }

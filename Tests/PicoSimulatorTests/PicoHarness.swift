@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import PicoSimulator
 import Synchronization
@@ -32,12 +33,7 @@ final class PicoHarness: Sendable {
 
     /// Waits until `condition` holds for the output text, or `timeout` seconds pass.
     func wait(timeout: Double = 20, until condition: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(text) { return true }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return condition(text)
+        eventuallyBlocking(.milliseconds(Int(timeout * 1000))) { condition(text) }
     }
 
     /// Sends `input` and waits for a reply ending in `terminator` after what was already there.

@@ -113,12 +113,12 @@ public final class BumblePeer: @unchecked Sendable {
 
     /// Waits (bounded) for an event line containing `text`.
     public func waitForEvent(containing text: String, timeout: Duration = .seconds(10)) async -> String? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let line = events.first(where: { $0.contains(text) }) { return line }
-            try? await Task.sleep(for: .milliseconds(10))
+        var found: String?
+        _ = await eventually(timeout, every: .milliseconds(10)) {
+            found = events.first { $0.contains(text) }
+            return found != nil
         }
-        return nil
+        return found
     }
 
     /// Sends SIGTERM and waits for the process to end.
