@@ -2,6 +2,7 @@ import BLEHost
 import BLELinux
 import BLEWire
 import Foundation
+import Synchronization
 import Testing
 
 /// The bond store: one 0600 file per controller, bonds replaced by peer, refused when others can read it.
@@ -46,6 +47,29 @@ import Testing
             #expect(try store.remove(Self.peer))
             #expect(try !store.remove(Self.peer))
             #expect(try store.load().isEmpty)
+        }
+    }
+
+    /// A rig pairing two devices on one controller, or two processes on one adapter, each read the file,
+    /// change it and write it back: no bond saved at the same time as another may be lost.
+    @Test func bondsSavedAtOnceAreAllKept() throws {
+        try withFolder { folder in
+            let count = 64
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: count) { index in
+                var bond = Self.bond(UInt8(index))
+                bond.peer = BluetoothAddress(String(format: "F0:11:22:33:%02X:%02X", index / 256, index % 256))!
+                bond.identityAddress = nil
+                do {
+                    try BondStore(directory: folder, controller: Self.controller).save(bond)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            let kept = try BondStore(directory: folder, controller: Self.controller).load()
+            #expect(kept.count == count, "\(kept.count) of \(count) bonds kept")
+            #expect(Set(kept.map(\.peer.value)).count == count)
         }
     }
 

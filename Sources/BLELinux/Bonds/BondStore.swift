@@ -6,6 +6,8 @@ internal import Glibc
 /// The bonds of one controller (or adapter), kept in one JSON file named after its address, mode 0600.
 /// A file that its group or others could read is refused, not used: it holds long-term keys. Every
 /// change is written to a new file, synced and renamed over the old one, so a crash leaves either.
+/// A change reads, changes and writes the file under an exclusive `flock` of `FILE.lock`, so that
+/// devices pairing at once on one controller (a rig's), in one process or in several, keep every bond.
 public struct BondStore: Sendable {
     /// Why the store cannot be read or written.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -63,26 +65,47 @@ public struct BondStore: Sendable {
     /// Adds `bond`, replacing any earlier bond with the same peer or, when both have one, the same
     /// identity address (a device that paired again from a new private address).
     public func save(_ bond: SecurityBond) throws(Failure) {
-        var bonds = try load().filter { earlier in
-            earlier.peer.value != bond.peer.value
-                && (bond.identityAddress == nil || earlier.identityAddress?.value != bond.identityAddress?.value)
+        try makeDirectory()
+        try exclusively { () throws(Failure) in
+            var bonds = try load().filter { earlier in
+                earlier.peer.value != bond.peer.value
+                    && (bond.identityAddress == nil || earlier.identityAddress?.value != bond.identityAddress?.value)
+            }
+            bonds.append(bond)
+            try write(bonds)
         }
-        bonds.append(bond)
-        try write(bonds)
     }
 
     /// Forgets the bond with `peer`; false when there was none.
     @discardableResult
     public func remove(_ peer: BluetoothAddress) throws(Failure) -> Bool {
-        let bonds = try load()
-        let kept = bonds.filter { $0.peer.value != peer.value && $0.identityAddress?.value != peer.value }
-        guard kept.count != bonds.count else { return false }
-        try write(kept)
-        return true
+        guard try !load().isEmpty else { return false }  // no file (nor folder) is made to remove nothing
+        return try exclusively { () throws(Failure) in
+            let bonds = try load()
+            let kept = bonds.filter { $0.peer.value != peer.value && $0.identityAddress?.value != peer.value }
+            guard kept.count != bonds.count else { return false }
+            try write(kept)
+            return true
+        }
     }
 
-    private func write(_ bonds: [SecurityBond]) throws(Failure) {
-        let directory = (path as NSString).deletingLastPathComponent
+    private var directory: String { (path as NSString).deletingLastPathComponent }
+
+    /// Runs `body` holding an exclusive `flock` of `FILE.lock` (made 0600 beside the file if missing).
+    /// Separate opens of it exclude each other, between threads of one process as between processes;
+    /// closing the descriptor ends the lock, as does the end of a process that dies holding it.
+    private func exclusively<Value>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        let lockPath = path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("cannot open the lock of", lockPath) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw failure("cannot lock", lockPath) }
+        }
+        return try body()
+    }
+
+    private func makeDirectory() throws(Failure) {
         if mkdir(directory, 0o700) != 0, errno == ENOENT {
             do {
                 try FileManager.default.createDirectory(
@@ -94,6 +117,10 @@ public struct BondStore: Sendable {
                 throw Failure(description: "\(directory): cannot create the bond directory: \(error)")
             }
         }
+    }
+
+    /// Replaces the file with `bonds` (under the lock: `.new` is the one writer's).
+    private func write(_ bonds: [SecurityBond]) throws(Failure) {
         let bytes = Array(BondFile.encode(bonds, controller: controller))
         let temporary = path + ".new"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
