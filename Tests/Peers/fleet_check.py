@@ -199,10 +199,10 @@ def outage(args, env):
         # A crash during an outage: the backlog stays in the journal, and the next start forwards it.
         before = status(port)
         subprocess.run([args.pg_cluster, "stop", args.cluster], check=True)
-        backlog = (wait_for("the forwarder waits on the outage with a backlog", lambda: (
+        backlog = (wait_for("the forwarder waits on the outage with a backlog of 20 packages", lambda: (
             (s := status(port)) and s["forwarder"].get("state") == "waiting"
             and s["forwarder"].get("errors", 0) > before["forwarder"].get("errors", 0)
-            and s["forwarder"].get("lag_packages", 0) > 0 and s), 30)
+            and s["forwarder"].get("lag_packages", 0) >= 20 and s), 30)
             or status(port))["forwarder"].get("lag_packages", 0)
         rig.kill()
         rig.wait()
