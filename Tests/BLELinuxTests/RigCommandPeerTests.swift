@@ -134,11 +134,15 @@ struct RigCommandPeerTests {
         }
         let configPath = try Self.writeConfig(config, in: directory)
         let bonds = directory.appendingPathComponent("bonds").path
-        setenv("HCIPICO_BONDS", bonds, 1)
-        defer { unsetenv("HCIPICO_BONDS") }
         let binary = try builtHCIPico()
-        let rig = try #require(runProgram(binary, ["rig", configPath, "--for", "2m"]))
-        #expect(rig.status == 0, "\(rig.stderr)")
+        // The rig's bond store comes from its environment: this child's only, not the test process's,
+        // which runs other tests' programs at the same time.
+        let rig = try TestProgram.run(
+            binary,
+            ["rig", configPath, "--for", "2m"],
+            environment: ["HCIPICO_BONDS": bonds]
+        )
+        #expect(rig.status == 0, "\(rig.errorText)")
         let runs = try #require(
             runProgram(binary, ["runs", directory.appendingPathComponent("secure-rig.sqlite").path, "--json"])
         )
@@ -152,7 +156,7 @@ struct RigCommandPeerTests {
         // Once this counted three pairings in one run out of many; the peer's events and the rig's log say
         // which device paired again, and why, if it happens again.
         let pairings = peer.events.filter { $0.contains("\"paired\"") }
-        #expect(pairings.count == 2, "peer events: \(peer.events)\nrig: \(rig.stderr)")
+        #expect(pairings.count == 2, "peer events: \(peer.events)\nrig: \(rig.errorText)")
     }
 
     @Test func aControllerThatGoesAwayMidRunIsReconnectedAndTheRunIsClosedWithItsReason() async throws {
