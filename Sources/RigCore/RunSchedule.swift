@@ -9,7 +9,8 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
     /// A run every so many seconds, counted from the previous run's start; a run that overruns its
     /// slot delays the next one (slots are never stacked up).
     case every(Double)
-    /// At these times of day, local time.
+    /// At these times of day, local time, each once a day: an hour the clock sets back runs once (at
+    /// its first pass), and a time the clock skips runs at the next time that exists.
     case daily([TimeOfDay])
 
     public var description: String {
@@ -37,23 +38,29 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
             let missed = ((now - lastStart) / period).rounded(.up)
             return lastStart + missed * period
         case .daily(let times):
-            let from = Date(timeIntervalSince1970: now)
-            let candidates = times.compactMap { time -> Date? in
-                calendar.nextDate(
-                    after: from.addingTimeInterval(-0.001),
-                    matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
-                    matchingPolicy: .nextTime
-                )
+            // Each time's slot in today, tomorrow and the day after: the first that is not past and not
+            // the slot of the run just started (the same minute).
+            let today = calendar.startOfDay(for: Date(timeIntervalSince1970: now))
+            let slots = (0...2).flatMap { offset -> [Double] in
+                guard let day = calendar.date(byAdding: .day, value: offset, to: today) else { return [] }
+                return times.compactMap { Self.slot($0, on: day, calendar: calendar) }
             }
-            // A run that started at this very time (the same minute) is not started twice.
-            let due = candidates.filter { candidate in
-                guard let lastStart else { return true }
-                return candidate.timeIntervalSince1970 > lastStart + 59
-            }
-            if let first = due.min() { return first.timeIntervalSince1970 }
-            return candidates.compactMap { calendar.date(byAdding: .day, value: 1, to: $0) }.min()?
-                .timeIntervalSince1970
+            return slots.filter { slot in slot > now - 0.001 && (lastStart.map { slot > $0 + 59 } ?? true) }.min()
         }
+    }
+
+    /// When `time` comes on the local `day` (its start): the first pass of it, so that an hour the clock
+    /// sets back passes once; where the clock skips it, the next time that exists (03:00 for 02:30 on
+    /// the day summer time begins at 02:00).
+    static func slot(_ time: TimeOfDay, on day: Date, calendar: Calendar) -> Double? {
+        guard
+            let slot = calendar.nextDate(
+                after: day.addingTimeInterval(-0.001),
+                matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
+                matchingPolicy: .nextTime
+            ), calendar.isDate(slot, inSameDayAs: day)
+        else { return nil }
+        return slot.timeIntervalSince1970
     }
 }
 
