@@ -89,7 +89,7 @@ public final class AdapterKeeper: Sendable {
         while !Task.isCancelled {
             check()
             do {
-                try await clock.sleep(until: clock.now() + policy.checkInterval)
+                try await clock.sleep(for: policy.checkInterval)
             } catch {
                 return
             }

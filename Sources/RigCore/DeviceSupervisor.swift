@@ -26,6 +26,10 @@ public final class DeviceSupervisor: Sendable {
         var task: Task<Void, Never>?
     }
 
+    /// Seconds a wake may come after its run's slot before that run counts as missed: a busy machine
+    /// wakes a little late; a clock set forward past the slot, or a machine that slept, much later.
+    static let missedSlot: Double = 300
+
     init(config: DeviceConfig, context: RigContext) {
         self.config = config
         self.context = context
@@ -77,10 +81,21 @@ public final class DeviceSupervisor: Sendable {
         state.withLock { change(&$0.snapshot) }
     }
 
-    /// Sleeps until `deadline` unless stopped or woken first (a lost link wakes an idle wait).
+    /// Sleeps until the wall clock reads `deadline` (a schedule's slot) unless stopped or woken first
+    /// (a lost link wakes an idle wait).
     func pause(until deadline: Double) async {
         let clock = context.clock
-        let sleeper = Task { try await clock.sleep(until: deadline) }
+        await pause(Task { try await clock.sleep(until: deadline) })
+    }
+
+    /// Sleeps for `seconds` of elapsed time (a backoff), whatever the wall clock does, unless stopped
+    /// or woken first.
+    func pause(for seconds: Double) async {
+        let clock = context.clock
+        await pause(Task { try await clock.sleep(for: seconds) })
+    }
+
+    private func pause(_ sleeper: Task<Void, any Error>) async {
         let stopped = state.withLock { inner -> Bool in
             inner.sleeper = sleeper
             return inner.stopReason != nil
@@ -138,6 +153,16 @@ public final class DeviceSupervisor: Sendable {
                     lostLink = true
                     break
                 }
+                let late = context.clock.now() - next
+                if late > Self.missedSlot {
+                    // The clock was set forward past the slot, or the machine slept through it: that run
+                    // was missed, and the schedule picks the next from the time it is now.
+                    context.logger.warning(
+                        "\(config.name): the run due \(DurationText.text(late.rounded())) ago was missed (the clock was set forward, or the machine slept); the schedule picks the next",
+                        metadata: ["device": "\(config.name)"]
+                    )
+                    continue
+                }
                 lastStart = context.clock.now()
                 let outcome: RunOutcome
                 do {
@@ -163,7 +188,7 @@ public final class DeviceSupervisor: Sendable {
                             reason: "\(failures) failed runs in a row"
                         )
                     }
-                    await pause(until: context.clock.now() + config.failureBackoff)
+                    await pause(for: config.failureBackoff)
                 }
             }
             state.withLock { $0.session = nil }
@@ -195,7 +220,7 @@ public final class DeviceSupervisor: Sendable {
             "\(config.name): \(reason); retrying in \(DurationText.text(delay))",
             metadata: ["device": "\(config.name)"]
         )
-        await pause(until: until)
+        await pause(for: delay)
     }
 
     /// Connects, opens the session and reads the firmware version and serial number.

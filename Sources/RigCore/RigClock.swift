@@ -1,21 +1,55 @@
 import Foundation
 
-/// The rig's time: wall-clock seconds since the Unix epoch, and sleeping until one of them. Tests
-/// hand in a manual clock so schedules and backoff run without waiting.
+/// The rig's time: wall-clock seconds since the Unix epoch, and sleeping until one of them or for a
+/// while. Tests hand in a manual clock so schedules and backoff run without waiting.
 public protocol RigClock: Sendable {
     func now() -> Double
-    /// Returns at `deadline`, or throws `CancellationError` when the calling task is cancelled first.
+    /// Returns once the wall clock reads `deadline` (a clock set forward or back moves the wake-up
+    /// with it: a schedule's slot), or throws `CancellationError` when the calling task is cancelled first.
     func sleep(until deadline: Double) async throws
+    /// Returns after `seconds` of elapsed time, whatever the wall clock is set to meanwhile (a timeout,
+    /// a backoff), or throws `CancellationError` when the calling task is cancelled first.
+    func sleep(for seconds: Double) async throws
+}
+
+extension RigClock {
+    /// For a clock whose time only moves when it is told to: `seconds` from its `now`.
+    public func sleep(for seconds: Double) async throws {
+        try await sleep(until: now() + seconds)
+    }
 }
 
 /// The system's clock.
 public struct SystemRigClock: RigClock {
-    public init() {}
+    /// The longest single wait of `sleep(until:)` before the wall clock is read again.
+    let step: Duration
+    let wall: @Sendable () -> Double
 
-    public func now() -> Double { Date().timeIntervalSince1970 }
+    public init() {
+        self.init(step: .seconds(60)) { Date().timeIntervalSince1970 }
+    }
 
+    init(step: Duration, wall: @escaping @Sendable () -> Double) {
+        self.step = step
+        self.wall = wall
+    }
+
+    public func now() -> Double { wall() }
+
+    /// Waits in steps of at most `step`, each measured against the wall clock again: a wait is timed
+    /// by the monotonic clock, so a clock set forward or back meanwhile (NTP's first sync on a board
+    /// without a battery-backed clock, an operator's `date -s`) would otherwise move the wake-up by as
+    /// much.
     public func sleep(until deadline: Double) async throws {
-        let seconds = deadline - now()
+        while true {
+            let seconds = deadline - now()
+            guard seconds > 0 else { return try Task.checkCancellation() }
+            try await Task.sleep(for: min(.seconds(seconds), step))
+        }
+    }
+
+    /// On the monotonic clock.
+    public func sleep(for seconds: Double) async throws {
         if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) } else { try Task.checkCancellation() }
     }
 }

@@ -129,7 +129,7 @@ struct RunRecording {
         let unconfirmed = UnconfirmedAbort()
         let watchdog = config.runTimeout.map { limit in
             Task { [clock = context.clock] in
-                try await clock.sleep(until: start + limit)
+                try await clock.sleep(for: start + limit - clock.now())
                 do throws(PicoSessionError) {
                     try await session.abort(timeout: .seconds(2))
                 } catch {

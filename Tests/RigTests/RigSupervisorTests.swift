@@ -38,7 +38,8 @@ import Testing
         _ devices: [DeviceConfig],
         connector: SimulatorConnector = SimulatorConnector(),
         journal: MemoryJournal,
-        clock: any RigClock = SystemRigClock()
+        clock: any RigClock = SystemRigClock(),
+        calendar: Calendar = .current
     ) -> Rig {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
@@ -47,6 +48,7 @@ import Testing
             connector: connector,
             journal: journal,
             clock: clock,
+            calendar: calendar,
             logger: logger,
             toolVersion: "hcipico test",
             backoff: ReconnectPolicy(initialDelay: 1, multiplier: 2, maximumDelay: 8, jitter: 0)
@@ -87,6 +89,32 @@ import Testing
         #expect(journal.runs.allSatisfy { $0.ended?.complete == true })
         await rig.stop(reason: "stopped")
         #expect(rig.snapshots.first?.state == .finished(reason: "stopped"))
+    }
+
+    /// A board without a battery-backed clock starts the rig at a stale time; NTP then sets the clock
+    /// days forward, past the slot the device waits for. That run was missed: none starts at the
+    /// time it happens to be, and the next starts at its own time.
+    @Test func aClockSetForwardPastADailySlotRunsAtTheNextSlotNotAtOnce() async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        func instant(_ text: String) -> Double { ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970 }
+        let clock = ManualRigClock(now: instant("2026-06-10T06:00:00Z"))
+        let journal = MemoryJournal()
+        let rig = Self.rig(
+            [try Self.device("a", .daily([TimeOfDay("08:00")!]))],
+            journal: journal,
+            clock: clock,
+            calendar: calendar
+        )
+        rig.start()
+        #expect(await eventually(Self.patience) { clock.nextDeadline == instant("2026-06-10T08:00:00Z") })
+        clock.advance(to: instant("2026-06-13T07:00:00Z"))
+        #expect(await eventually(Self.patience) { clock.nextDeadline == instant("2026-06-13T08:00:00Z") })
+        #expect(journal.runs.map(\.provenance.startTime).isEmpty)
+        clock.advance(to: instant("2026-06-13T08:00:00Z"))
+        #expect(await eventually(Self.patience) { journal.runs.first?.ended != nil })
+        #expect(journal.runs.map(\.provenance.startTime) == [instant("2026-06-13T08:00:00Z")])
+        await rig.stop(reason: "stopped")
     }
 
     @Test func aLostLinkClosesTheRunWithItsReasonAndTheDeviceComesBack() async throws {

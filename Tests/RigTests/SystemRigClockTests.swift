@@ -1,0 +1,49 @@
+import Synchronization
+import Testing
+
+@testable import RigCore
+
+/// The system clock: a wait until a time follows the wall clock, so a clock set forward or back moves
+/// the wake-up; a wait for a while does not.
+@Suite struct SystemRigClockTests {
+    @Test func aWallClockSetForwardPastTheDeadlineEndsTheSleepWithinAStep() async throws {
+        let wall = Mutex(1_000.0)
+        let reads = Atomic(0)
+        // The wall clock stands still for ten reads, then is set an hour forward.
+        let clock = SystemRigClock(step: .milliseconds(5)) {
+            if reads.add(1, ordering: .relaxed).newValue == 10 { wall.withLock { $0 += 3_600 } }
+            return wall.withLock { $0 }
+        }
+        let started = ContinuousClock.now
+        try await clock.sleep(until: 1_000 + 1_800)
+        #expect(reads.load(ordering: .relaxed) == 10)
+        #expect(ContinuousClock.now - started < .seconds(30), "a sleep of 30 min on the monotonic clock")
+    }
+
+    @Test func aWallClockSetBackKeepsSleepingUntilItReachesTheDeadline() async throws {
+        let wall = Mutex(1_000.0)
+        let reads = Atomic(0)
+        // Each read moves the wall clock 1 s on, except the third, which sets it 10 s back.
+        let clock = SystemRigClock(step: .milliseconds(1)) {
+            let read = reads.add(1, ordering: .relaxed).newValue
+            return wall.withLock { time in
+                time += read == 3 ? -10 : 1
+                return time
+            }
+        }
+        try await clock.sleep(until: 1_005)
+        // 1001, 1002, 992, then one read a step up to 1005: 16 reads.
+        #expect(reads.load(ordering: .relaxed) == 16)
+    }
+
+    @Test func aSleepForAWhileIsElapsedTimeWhateverTheWallClockDoes() async throws {
+        let reads = Atomic(0)
+        let clock = SystemRigClock(step: .milliseconds(1)) {
+            Double(reads.add(1, ordering: .relaxed).newValue) * 3_600
+        }
+        let started = ContinuousClock.now
+        try await clock.sleep(for: 0.05)
+        #expect(ContinuousClock.now - started >= .milliseconds(50))
+        #expect(reads.load(ordering: .relaxed) == 0)
+    }
+}
