@@ -147,14 +147,21 @@ public final class DeviceSupervisor: Sendable {
                     break
                 }
                 update { $0.state = .idle(nextRun: next) }
-                if next > now { await pause(until: next) }
+                let wallClock = config.schedule.followsWallClock
+                if next > now {
+                    if wallClock {
+                        await pause(until: next)
+                    } else {
+                        await pause(for: config.schedule.elapsedWait(until: next, now: now))
+                    }
+                }
                 if stopReason != nil { break }
                 guard opened.session.isConnected else {
                     lostLink = true
                     break
                 }
                 let late = context.clock.now() - next
-                if late > Self.missedSlot {
+                if wallClock, late > Self.missedSlot {
                     // The clock was set forward past the slot, or the machine slept through it: that run
                     // was missed, and the schedule picks the next from the time it is now.
                     context.logger.warning(

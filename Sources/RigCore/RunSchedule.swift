@@ -22,6 +22,20 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether a run's time is a time of day, which a clock set forward or back moves (`at`), rather
+    /// than a time elapsed since the last run (`every`), which it does not.
+    public var followsWallClock: Bool {
+        if case .daily = self { true } else { false }
+    }
+
+    /// How long to wait, in elapsed time, for a run `nextStart` put at `next` when it is `now`, on a
+    /// schedule that does not follow the wall clock. `every` waits at most its period: a clock set back
+    /// since the last run started puts its next slot that much further away than the period.
+    public func elapsedWait(until next: Double, now: Double) -> Double {
+        guard case .every(let period) = self else { return max(0, next - now) }
+        return min(max(0, next - now), period)
+    }
+
     /// When the next run starts (seconds since the Unix epoch), or nil when the schedule is done.
     /// `lastStart` is the previous run's start (nil before the first), `now` the present.
     public func nextStart(after lastStart: Double?, now: Double, calendar: Calendar) -> Double? {

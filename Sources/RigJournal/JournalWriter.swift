@@ -17,7 +17,7 @@ public final class JournalWriter: @unchecked Sendable {
     static let batchLimit = 20_000
     private let database: DatabasePool
     /// Guards everything below; also wakes the commit thread.
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var pending: [JournalOperation] = []
     private var oldestPendingAt: Double?
     /// When the transaction in progress began (nil between commits).
@@ -184,7 +184,7 @@ public final class JournalWriter: @unchecked Sendable {
                 let startBy = oldest + commitInterval * 0.8 - fixedCost - costPerOperation * Double(pending.count)
                 if now >= startBy { break }
                 // Woken at least every 5 ms: the pending count, and so the start time, moves on.
-                _ = condition.wait(until: Date(timeIntervalSince1970: min(startBy, now + 0.005)))
+                condition.wait(seconds: min(startBy - now, 0.005))
             }
             // At most `batchLimit` operations per transaction, so that a writer that fell behind still
             // commits often; what is left keeps its (older) waiting time and goes next, at once.
@@ -278,6 +278,7 @@ public final class JournalWriter: @unchecked Sendable {
         }
         guard failure == nil else { return }
         let finished = Self.now()
+        let committedAt = Date().timeIntervalSince1970
         checkpointer.request()
         let report = JournalCommit(
             sequence: sequence,
@@ -285,10 +286,12 @@ public final class JournalWriter: @unchecked Sendable {
             values: values,
             duration: finished - started,
             oldestHostTime: oldestHostTime,
-            committedAt: finished
+            committedAt: committedAt
         )
         for observer in observers { observer(report) }
     }
 
-    static func now() -> Double { Date().timeIntervalSince1970 }
+    /// The writer's timing (waits, commit durations, `stalledFor`) is on the monotonic clock: a wall
+    /// clock set back would hold commits, and one set forward would report a stall that is none.
+    static func now() -> Double { MonotonicCondition.now() }
 }

@@ -66,4 +66,18 @@ import Testing
                 == Self.instant("2026-03-30T02:30:00+02:00")
         )
     }
+
+    @Test func onlyTimesOfDayFollowTheWallClockAndAnEveryWaitsAtMostItsPeriod() {
+        #expect(RunSchedule.daily([TimeOfDay("08:00")!]).followsWallClock)
+        #expect(!RunSchedule.every(60).followsWallClock && !RunSchedule.continuous.followsWallClock)
+        let lastStart = 1_800_000_000.0
+        let schedule = RunSchedule.every(60)
+        let next = schedule.nextStart(after: lastStart, now: lastStart + 5, calendar: Self.calendar)
+        #expect(next == lastStart + 60)
+        #expect(schedule.elapsedWait(until: lastStart + 60, now: lastStart + 5) == 55)
+        // The clock was set an hour back since the last run started: the wait is the period, not 61 min.
+        let afterStep = schedule.nextStart(after: lastStart, now: lastStart - 3_600, calendar: Self.calendar)
+        #expect(afterStep.map { schedule.elapsedWait(until: $0, now: lastStart - 3_600) } == 60)
+        #expect(RunSchedule.once.elapsedWait(until: lastStart, now: lastStart + 1) == 0)
+    }
 }
