@@ -69,7 +69,8 @@ peers-tier1: peers-deps
 ## `hcipico adapters`, att_rtt (C) against both, `gatt --security encrypt|auto` through the kernel's SMP
 ## (a bond kept through mgmt, reused on a new link, then removed), the EmStat Pico LSV scenario through the built hcipico
 ## with `--link low-latency`, `hcipico rtt`, `hcipico rig` with two Picos on hci0 taken down mid-run
-## (the rig brings it back), and scan + LSV over `--transport user:hci0` (HCI user
+## (the rig brings it back), a rig whose journal commits on while the guest's clock is set an hour back
+## and three days forward, and scan + LSV over `--transport user:hci0` (HCI user
 ## channel on the guest's adapter) (Tests/Peers/vm/kernel-cases.sh).
 peers-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build --build-tests

@@ -267,6 +267,45 @@ case_rig_adapter() {
     NOTE="($(complete_runs pico-1) + $(complete_runs pico-2) complete runs, $incomplete incomplete with their reasons)"
 }
 
+# The guest's own clock set an hour back, then three days forward, under a rig of a simulated Pico
+# running a minute-long CA: the journal keeps committing its packages while it runs (a writer that
+# timed its commits on the wall clock held them for the hour, until the run's end). The clock is put
+# back where it was at the end.
+running_packages() {
+    hcipico runs clock.sqlite --json 2>/dev/null | grep "\"device\":\"sim-1\"" | grep "\"state\":\"running\"" \
+        | sed -n 's/.*"packages":\([0-9]*\).*/\1/p' | tail -n 1
+}
+committing_since() { p=$(running_packages); [ -n "$p" ] && [ "$p" -ge "$1" ]; }
+case_clock_step() {
+    has_command rig || { NOTE="(hcipico has no rig command in this build)"; return 77; }
+    printf 'e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\nmeas_loop_ca p c 200m 10m 60\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\non_finished:\n  cell_off\n\n' > ca.mscr
+    printf '[rig]\nname = "clock-rig"\njournal = "clock.sqlite"\n' > clock.toml
+    printf '\n[[device]]\nname = "sim-1"\ntransport = "sim"\nscript = "ca.mscr"\nschedule = "continuous"\n' >> clock.toml
+    started=$(date +%s)
+    hcipico rig clock.toml --for 40s > clock.out 2> clock.err &
+    rig=$!
+    kept=yes
+    applied=0
+    wait_until 30 committing_since 100 || kept="no packages before the steps"
+    for step in -3600 259200; do
+        [ "$kept" = yes ] || break
+        packages=$(running_packages)
+        date -s "@$(( $(date +%s) + step ))" > /dev/null
+        applied=$((applied + step))
+        echo "clock-step: clock set ${step} s with ${packages} packages committed"
+        wait_until 3 committing_since $((packages + 100)) || kept="commits stopped after a ${step} s step"
+    done
+    kill -TERM $rig
+    wait $rig
+    rc=$?
+    elapsed=$(( $(date +%s) - started - applied ))
+    date -s "@$(( $(date +%s) - applied ))" > /dev/null
+    cat clock.out clock.err
+    [ "$kept" = yes ] || { NOTE="($kept)"; return 1; }
+    [ $rc = 143 ] || { NOTE="(rig exit status $rc after SIGTERM, expected 143)"; return 1; }
+    NOTE="(commits went on through both steps; about ${elapsed} s)"
+}
+
 # The user-space host on the guest's own adapter: hci0 taken down and opened as an HCI user channel
 # (HCI_CHANNEL_USER), so hcipico drives the controller through the kernel's driver itself: scan by
 # the VSP service, then the LSV run on the Pico. Last, since it takes hci0 from the kernel.
@@ -375,6 +414,7 @@ run_case first-sample case_first_sample
 run_case rtt-echo case_rtt_echo
 run_case security-encrypt case_security_encrypt
 run_case rig-adapter case_rig_adapter
+run_case clock-step case_clock_step
 run_case user-channel case_user_channel
 echo "--- kernel cases$summary"
 exit $failed
