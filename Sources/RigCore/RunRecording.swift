@@ -95,9 +95,11 @@ struct RunRecording {
         return ending.outcome
     }
 
-    /// Why the run timeout's abort failed, when it did.
-    private final class UnconfirmedAbort: Sendable {
-        let error = Mutex<PicoSessionError?>(nil)
+    /// What the run timeout's watchdog did: whether it fired (the run's reason says so, whatever the
+    /// wall clock reads by then), and why its abort failed, when it did.
+    private final class TimeoutWatchdog: Sendable {
+        let fired = Atomic(false)
+        let unconfirmed = Mutex<PicoSessionError?>(nil)
     }
 
     private struct Ending {
@@ -126,14 +128,15 @@ struct RunRecording {
         }
         // At the run timeout the script is aborted; when the abort is not confirmed either (a hung link
         // or controller), the link is closed so the run ends and the device reconnects.
-        let unconfirmed = UnconfirmedAbort()
+        let timeout = TimeoutWatchdog()
         let watchdog = config.runTimeout.map { limit in
             Task { [clock = context.clock] in
                 try await clock.sleep(for: start + limit - clock.now())
+                timeout.fired.store(true, ordering: .releasing)
                 do throws(PicoSessionError) {
                     try await session.abort(timeout: .seconds(2))
                 } catch {
-                    unconfirmed.error.withLock { $0 = error }
+                    timeout.unconfirmed.withLock { $0 = error }
                     session.close()
                 }
             }
@@ -170,7 +173,7 @@ struct RunRecording {
             } else {
                 lost = "connection lost: \(error)"
             }
-            if let abort = unconfirmed.error.withLock({ $0 }), let limit = config.runTimeout {
+            if let abort = timeout.unconfirmed.withLock({ $0 }), let limit = config.runTimeout {
                 ending.reason =
                     "timed out after \(DurationText.text(limit)); the abort was not confirmed (\(abort)), so the link was closed"
             } else {
@@ -184,7 +187,7 @@ struct RunRecording {
         } else if aborted {
             if let stop = supervisor.stopReason {
                 ending.reason = stop
-            } else if let limit = config.runTimeout, context.clock.now() >= start + limit {
+            } else if let limit = config.runTimeout, timeout.fired.load(ordering: .acquiring) {
                 ending.reason = "timed out after \(DurationText.text(limit))"
             } else {
                 ending.reason = "aborted"

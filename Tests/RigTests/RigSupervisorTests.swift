@@ -117,6 +117,30 @@ import Testing
         await rig.stop(reason: "stopped")
     }
 
+    /// The run timeout counts elapsed time from the run's start: once it fires the script is aborted and
+    /// the run says it timed out.
+    @Test func aRunPastItsTimeoutIsAbortedAndSaysSo() async throws {
+        let clock = ManualRigClock()
+        let start = clock.now()
+        let journal = MemoryJournal()
+        var device = try Self.device("a", .once, script: Self.ca)
+        device.runTimeout = 30
+        let rig = Self.rig(
+            [device],
+            connector: SimulatorConnector(configuration: SimulatedPicoConfiguration()),
+            journal: journal,
+            clock: clock
+        )
+        rig.start()
+        #expect(await eventually(Self.patience) { (journal.runs.first?.packages.count ?? 0) > 0 })
+        clock.advance(to: start + 30)
+        #expect(await eventually(Self.patience) { journal.runs.first?.ended != nil })
+        let ended = try #require(journal.runs.first?.ended)
+        #expect(ended.complete == false && ended.reason == "timed out after 30s", "\(String(describing: ended))")
+        #expect((journal.runs.first?.packages.count ?? 0) < 200)
+        await rig.finished()
+    }
+
     @Test func aLostLinkClosesTheRunWithItsReasonAndTheDeviceComesBack() async throws {
         let clock = ManualRigClock()
         let start = clock.now()
