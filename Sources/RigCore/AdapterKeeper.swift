@@ -89,7 +89,7 @@ public final class AdapterKeeper: Sendable {
         while !Task.isCancelled {
             check()
             do {
-                try await clock.sleep(for: policy.checkInterval)
+                try await clock.sleep(elapsedUntil: clock.now() + policy.checkInterval)
             } catch {
                 return
             }

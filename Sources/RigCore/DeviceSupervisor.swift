@@ -88,11 +88,11 @@ public final class DeviceSupervisor: Sendable {
         await pause(Task { try await clock.sleep(until: deadline) })
     }
 
-    /// Sleeps for `seconds` of elapsed time (a backoff), whatever the wall clock does, unless stopped
-    /// or woken first.
-    func pause(for seconds: Double) async {
+    /// Sleeps for `deadline - now` of elapsed time (a backoff, an `every` schedule), whatever the wall
+    /// clock does meanwhile, unless stopped or woken first.
+    func pause(elapsedUntil deadline: Double) async {
         let clock = context.clock
-        await pause(Task { try await clock.sleep(for: seconds) })
+        await pause(Task { try await clock.sleep(elapsedUntil: deadline) })
     }
 
     private func pause(_ sleeper: Task<Void, any Error>) async {
@@ -152,7 +152,7 @@ public final class DeviceSupervisor: Sendable {
                     if wallClock {
                         await pause(until: next)
                     } else {
-                        await pause(for: config.schedule.elapsedWait(until: next, now: now))
+                        await pause(elapsedUntil: now + config.schedule.elapsedWait(until: next, now: now))
                     }
                 }
                 if stopReason != nil { break }
@@ -195,7 +195,7 @@ public final class DeviceSupervisor: Sendable {
                             reason: "\(failures) failed runs in a row"
                         )
                     }
-                    await pause(for: config.failureBackoff)
+                    await pause(elapsedUntil: context.clock.now() + config.failureBackoff)
                 }
             }
             state.withLock { $0.session = nil }
@@ -227,7 +227,7 @@ public final class DeviceSupervisor: Sendable {
             "\(config.name): \(reason); retrying in \(DurationText.text(delay))",
             metadata: ["device": "\(config.name)"]
         )
-        await pause(for: delay)
+        await pause(elapsedUntil: until)
     }
 
     /// Connects, opens the session and reads the firmware version and serial number.

@@ -7,15 +7,16 @@ public protocol RigClock: Sendable {
     /// Returns once the wall clock reads `deadline` (a clock set forward or back moves the wake-up
     /// with it: a schedule's slot), or throws `CancellationError` when the calling task is cancelled first.
     func sleep(until deadline: Double) async throws
-    /// Returns after `seconds` of elapsed time, whatever the wall clock is set to meanwhile (a timeout,
-    /// a backoff), or throws `CancellationError` when the calling task is cancelled first.
-    func sleep(for seconds: Double) async throws
+    /// Returns after `deadline - now()` of elapsed time, whatever the wall clock is set to meanwhile
+    /// (a timeout, a backoff, an `every` schedule), or throws `CancellationError` when the calling task
+    /// is cancelled first.
+    func sleep(elapsedUntil deadline: Double) async throws
 }
 
 extension RigClock {
-    /// For a clock whose time only moves when it is told to: `seconds` from its `now`.
-    public func sleep(for seconds: Double) async throws {
-        try await sleep(until: now() + seconds)
+    /// For a clock whose time only moves when it is told to, elapsed time and its time are one.
+    public func sleep(elapsedUntil deadline: Double) async throws {
+        try await sleep(until: deadline)
     }
 }
 
@@ -48,8 +49,9 @@ public struct SystemRigClock: RigClock {
         }
     }
 
-    /// On the monotonic clock.
-    public func sleep(for seconds: Double) async throws {
+    /// One sleep on the monotonic clock, as long as the wall clock says when it starts.
+    public func sleep(elapsedUntil deadline: Double) async throws {
+        let seconds = deadline - now()
         if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) } else { try Task.checkCancellation() }
     }
 }

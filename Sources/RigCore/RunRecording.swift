@@ -131,7 +131,7 @@ struct RunRecording {
         let timeout = TimeoutWatchdog()
         let watchdog = config.runTimeout.map { limit in
             Task { [clock = context.clock] in
-                try await clock.sleep(for: start + limit - clock.now())
+                try await clock.sleep(elapsedUntil: start + limit)
                 timeout.fired.store(true, ordering: .releasing)
                 do throws(PicoSessionError) {
                     try await session.abort(timeout: .seconds(2))

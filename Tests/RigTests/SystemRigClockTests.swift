@@ -36,14 +36,15 @@ import Testing
         #expect(reads.load(ordering: .relaxed) == 16)
     }
 
-    @Test func aSleepForAWhileIsElapsedTimeWhateverTheWallClockDoes() async throws {
+    @Test func anElapsedSleepReadsTheWallClockOnceAndThenIgnoresIt() async throws {
         let reads = Atomic(0)
+        // 1000 at the first read, then an hour later at every read after it.
         let clock = SystemRigClock(step: .milliseconds(1)) {
-            Double(reads.add(1, ordering: .relaxed).newValue) * 3_600
+            1_000 + Double(reads.add(1, ordering: .relaxed).newValue - 1) * 3_600
         }
         let started = ContinuousClock.now
-        try await clock.sleep(for: 0.05)
+        try await clock.sleep(elapsedUntil: 1_000.05)
         #expect(ContinuousClock.now - started >= .milliseconds(50))
-        #expect(reads.load(ordering: .relaxed) == 0)
+        #expect(reads.load(ordering: .relaxed) == 1)
     }
 }
