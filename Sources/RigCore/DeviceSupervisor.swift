@@ -149,11 +149,7 @@ public final class DeviceSupervisor: Sendable {
                 update { $0.state = .idle(nextRun: next) }
                 let wallClock = config.schedule.followsWallClock
                 if next > now {
-                    if wallClock {
-                        await pause(until: next)
-                    } else {
-                        await pause(elapsedUntil: now + config.schedule.elapsedWait(until: next, now: now))
-                    }
+                    if wallClock { await pause(until: next) } else { await pause(elapsedUntil: next) }
                 }
                 if stopReason != nil { break }
                 guard opened.session.isConnected else {

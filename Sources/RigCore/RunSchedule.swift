@@ -28,14 +28,6 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
         if case .daily = self { true } else { false }
     }
 
-    /// How long to wait, in elapsed time, for a run `nextStart` put at `next` when it is `now`, on a
-    /// schedule that does not follow the wall clock. `every` waits at most its period: a clock set back
-    /// since the last run started puts its next slot that much further away than the period.
-    public func elapsedWait(until next: Double, now: Double) -> Double {
-        guard case .every(let period) = self else { return max(0, next - now) }
-        return min(max(0, next - now), period)
-    }
-
     /// When the next run starts (seconds since the Unix epoch), or nil when the schedule is done.
     /// `lastStart` is the previous run's start (nil before the first), `now` the present.
     public func nextStart(after lastStart: Double?, now: Double, calendar: Calendar) -> Double? {
@@ -47,7 +39,9 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
         case .every(let period):
             guard let lastStart else { return now }
             let slot = lastStart + period
-            if slot >= now { return slot }
+            // Never more than a period away: a clock set back since the last run started would put the
+            // slot that much further off.
+            if slot >= now { return min(slot, now + period) }
             // Overran or slept through slots: the next slot on the same grid, never one in the past.
             let missed = ((now - lastStart) / period).rounded(.up)
             return lastStart + missed * period

@@ -72,12 +72,9 @@ import Testing
         #expect(!RunSchedule.every(60).followsWallClock && !RunSchedule.continuous.followsWallClock)
         let lastStart = 1_800_000_000.0
         let schedule = RunSchedule.every(60)
-        let next = schedule.nextStart(after: lastStart, now: lastStart + 5, calendar: Self.calendar)
-        #expect(next == lastStart + 60)
-        #expect(schedule.elapsedWait(until: lastStart + 60, now: lastStart + 5) == 55)
+        #expect(schedule.nextStart(after: lastStart, now: lastStart + 5, calendar: Self.calendar) == lastStart + 60)
         // The clock was set an hour back since the last run started: the wait is the period, not 61 min.
         let afterStep = schedule.nextStart(after: lastStart, now: lastStart - 3_600, calendar: Self.calendar)
-        #expect(afterStep.map { schedule.elapsedWait(until: $0, now: lastStart - 3_600) } == 60)
-        #expect(RunSchedule.once.elapsedWait(until: lastStart, now: lastStart + 1) == 0)
+        #expect(afterStep == lastStart - 3_600 + 60)
     }
 }
