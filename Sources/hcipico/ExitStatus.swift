@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The exit statuses of `hcipico`, one per kind of outcome so that a rig's scripts can tell them apart.
-/// `README.md` lists them.
+/// `Documentation/ExitStatus.md` lists them.
 enum ExitStatus: Int32, CaseIterable, Error {
     /// Everything asked for was done.
     case success = 0

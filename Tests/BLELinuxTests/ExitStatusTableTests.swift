@@ -3,13 +3,13 @@ import Testing
 
 @testable import hcipico
 
-/// The README's exit-status table is the contract: every status `hcipico` can exit with is in it, and
-/// each exit path the command line has gives the status the table names for its case.
+/// The exit-status table of `Documentation/ExitStatus.md` is the contract: every status `hcipico` can
+/// exit with is in it, and each exit path the command line has gives the status the table names for its case.
 @Suite struct ExitStatusTableTests {
-    /// The statuses the README's table lists.
+    /// The statuses the table in `Documentation/ExitStatus.md` lists.
     static func documented() throws -> Set<Int32> {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
+            .deletingLastPathComponent().appendingPathComponent("Documentation/ExitStatus.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         var statuses: Set<Int32> = []
         var inTable = false
