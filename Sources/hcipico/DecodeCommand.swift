@@ -45,7 +45,7 @@ struct DecodeCommand: ParsableCommand {
             do {
                 descriptor = try FileDescriptor.open(FilePath(file), .readOnly, options: [.closeOnExec])
             } catch {
-                FileHandle.standardError.write(Data("hcipico decode: cannot open \(file): \(error)\n".utf8))
+                StandardError.write("hcipico decode: cannot open \(file): \(error)\n")
                 throw ExitStatus.badInput.exitCode
             }
         }
@@ -55,7 +55,7 @@ struct DecodeCommand: ParsableCommand {
         do {
             writer = try DecodeWriter(format: format, family: DeviceFamily(rawValue: family) ?? .pico, name: file)
         } catch {
-            FileHandle.standardError.write(Data("hcipico decode: \(error)\n".utf8))
+            StandardError.write("hcipico decode: \(error)\n")
             throw ExitStatus.writeFailed.exitCode
         }
         let parser = ReplyParser()
@@ -68,7 +68,7 @@ struct DecodeCommand: ParsableCommand {
             do {
                 count = try descriptor.read(into: chunk)
             } catch {
-                FileHandle.standardError.write(Data("hcipico decode: cannot read \(file): \(error)\n".utf8))
+                StandardError.write("hcipico decode: cannot read \(file): \(error)\n")
                 throw ExitStatus.badInput.exitCode
             }
             if count == 0 { break }
@@ -77,7 +77,7 @@ struct DecodeCommand: ParsableCommand {
         parser.finish(handler)
         writer.finish()
         if let failure = writer.writeFailure {
-            FileHandle.standardError.write(Data("hcipico decode: \(failure)\n".utf8))
+            StandardError.write("hcipico decode: \(failure)\n")
             throw ExitStatus.writeFailed.exitCode
         }
         if writer.malformedLines > 0 { throw ExitStatus.malformedInput.exitCode }

@@ -75,13 +75,13 @@ final class DecodeWriter {
 
     func flush() {
         guard !out.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        ValueText.emit(out)
         out.removeAll(keepingCapacity: true)
     }
 
     private func report(_ message: String) {
         flush()
-        FileHandle.standardError.write(Data("hcipico decode: \(message)\n".utf8))
+        StandardError.write("hcipico decode: \(message)\n")
     }
 
     private func row(_ sample: Sample, line: Int) {

@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `hcipico`: drive EmStat Pico potentiostats and other BLE serial devices over raw HCI and L2CAP.
 @main
 struct HCIPico: AsyncParsableCommand {
@@ -15,6 +19,10 @@ struct HCIPico: AsyncParsableCommand {
     )
 
     static func main() async {
+        // A write to an output that lost its reader fails with EPIPE where it is made, and that code
+        // decides (standard error: dropped; standard output: the command ends as 141); a command that
+        // talks to a device catches the signal itself (`Shutdown`).
+        signal(SIGPIPE, SIG_IGN)
         LineLogHandler.bootstrap()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, let suggestion = suggestion(for: first) {

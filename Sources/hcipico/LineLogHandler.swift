@@ -48,7 +48,7 @@ struct LineLogHandler: LogHandler {
             let time = Self.format.string(from: Date())
             line = "\(time) \(event.level.rawValue.uppercased()) \(event.message)\n"
         }
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
     }
 
     /// syslog priorities (sd-daemon.h): 2 critical … 7 debug.

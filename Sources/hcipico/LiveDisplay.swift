@@ -60,10 +60,10 @@ final class LiveDisplay {
         case .text(let text): emit("T \(EscapedText.of(text.utf8))")
         case .deviceError(let error):
             clearProgress()
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            StandardError.write("\(error)\n")
         case .malformed(let text):
             clearProgress()
-            FileHandle.standardError.write(Data("malformed reply: \(EscapedText.of(text.utf8))\n".utf8))
+            StandardError.write("malformed reply: \(EscapedText.of(text.utf8))\n")
         case .ended:
             if showTable, let lastPackage, lastPackage.index != lastPrinted { row(lastPackage) }
         default: break
@@ -106,7 +106,7 @@ final class LiveDisplay {
     private func clearProgress() {
         guard terminal, progressShown else { return }
         progressShown = false
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
     }
 
     private func progress(final: Bool) {
@@ -114,7 +114,7 @@ final class LiveDisplay {
         let line = Self.progressText(points: points, expected: expectedPoints, elapsed: elapsed, final: final)
         let text = terminal ? "\r\u{1B}[K" + line + (final ? "\n" : "") : (final ? line + "\n" : "")
         progressShown = terminal && !final
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardError.write(text)
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -13,6 +13,8 @@ private let signalPipeWriteEnd = Atomic<Int32>(-1)
 /// SIGINT, SIGTERM, SIGHUP and SIGPIPE are caught by a handler that only writes the signal's number
 /// into a pipe; a dedicated thread reads the pipe and acts, so nothing polls and nothing unsafe runs in
 /// signal context. (A closed output seen as `EPIPE` by a write goes the same way through `stop(_:)`.)
+/// SIGPIPE stops the command only when standard output lost its reader: the signal names no
+/// descriptor, and a closed standard error (`2>&1 | head`) must not end a run whose output is fine.
 ///
 /// - The first stop runs the command's stop action (`onStop`): by default it cancels the command's
 ///   work (`run`), which cancels any ATT request, connect or Pico command in flight; a run in progress
@@ -142,8 +144,21 @@ final class Shutdown: Sendable {
     /// as a signal.
     func stop(_ reason: StopReason) {
         guard reason == .outputClosed else { return }
-        var byte = UInt8(truncatingIfNeeded: SIGPIPE)
+        // A command with nothing to clean up (no stop path installed) ends at once, as SIGPIPE would.
+        guard state.withLock({ $0.installed }) else { _exit(ExitStatus.outputClosed.rawValue) }
+        var byte = Self.outputClosedByte
         _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
+    }
+
+    /// The byte `stop(.outputClosed)` writes: an output known to be closed (no signal has this number).
+    private static let outputClosedByte: UInt8 = 0xFF
+
+    /// Whether standard output is a pipe or socket whose reader has gone (`poll` reports `POLLERR`
+    /// on such a write end), the only output whose loss a bare SIGPIPE stands for.
+    static func standardOutputLost() -> Bool {
+        var poller = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return false }
+        return poller.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
     /// The signal thread: waits for a signal byte; after the first stop, also for the cleanup bound.
@@ -172,7 +187,11 @@ final class Shutdown: Sendable {
                 reload()
                 continue
             }
-            let reason: StopReason = Int32(byte) == SIGPIPE ? .outputClosed : .signal(Int32(byte))
+            if Int32(byte) == SIGPIPE && !Self.standardOutputLost() {
+                continue  // standard error or another descriptor: its writer sees EPIPE and says so
+            }
+            let closed = byte == Self.outputClosedByte || Int32(byte) == SIGPIPE
+            let reason: StopReason = closed ? .outputClosed : .signal(Int32(byte))
             let (isFirst, action, bound) = state.withLock { state in
                 guard state.reason == nil else { return (false, state.onStop, state.cleanupBound) }
                 state.reason = reason

@@ -101,18 +101,9 @@ enum ValueText {
     }
 
     /// Writes `text` to standard output at once and flushes it (one `write(2)`), so that a reader of
-    /// a pipe sees every line as it is made.
+    /// a pipe sees every line as it is made. A reader that left (`EPIPE`) stops the command as a
+    /// closed output.
     static func emit(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written < 0 && errno == EPIPE { Shutdown.shared.stop(.outputClosed) }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        if StandardStream.write(text, to: 1) == EPIPE { Shutdown.shared.stop(.outputClosed) }
     }
 }

@@ -1,0 +1,130 @@
+import BLETesting
+import Foundation
+import Testing
+
+/// Standard error closed by its reader (`2>&1 >out | head`) or full (`/dev/full`): a diagnostic that
+/// cannot be written is dropped, never a trap (Foundation's `FileHandle.write` used to end the process
+/// with SIGILL, exit 132) and never taken for standard output's loss. Through the built binary, on every
+/// command that writes diagnostics while it works.
+@Suite struct ClosedStandardStreamTests {
+    static let rig = """
+        [rig]
+        name = "closed-stderr"
+        journal = "rig.sqlite"
+
+        [[device]]
+        name = "cell-1"
+        transport = "sim"
+        script = "CV.mscr"
+        realtime = false
+        schedule = "continuous"
+        """
+
+    static let cv =
+        "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
+        + "meas_loop_cv p c 0 500m -500m 10m 100m nscans(3)\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\n"
+        + "endloop\non_finished:\n  cell_off\n\n"
+
+    /// Every command, as a shell line with `HCIPICO` for the binary; what must hold of its files after.
+    static let commands: [(line: String, check: @Sendable (URL) throws -> Void)] = [
+        (
+            "$HCIPICO connect sim --fast --technique cv --csv out.csv --jsonl out.jsonl",
+            { directory in
+                let csv = try String(contentsOf: directory.appendingPathComponent("out.csv"), encoding: .utf8)
+                #expect(csv.hasSuffix("# end: complete, 201 packages\n"), "\(csv.suffix(200))")
+            }
+        ),
+        (
+            "$HCIPICO rig rig.toml --for 3s -v",
+            { directory in
+                let runs = try TestProgram.run(
+                    try TestProgram.hcipico(),
+                    ["runs", "rig.sqlite", "--json"],
+                    in: directory
+                )
+                #expect(!runs.outputText.contains("\"running\""), "no run left running: \(runs.outputText)")
+                #expect(runs.outputText.contains("\"complete\""), "\(runs.outputText)")
+            }
+        ),
+        (
+            "$HCIPICO console sim --fast --csv console.csv < CV.mscr",
+            { directory in
+                let csv = try String(contentsOf: directory.appendingPathComponent("console.csv"), encoding: .utf8)
+                #expect(csv.hasSuffix("# end: complete, 603 packages\n"), "\(csv.suffix(200))")
+            }
+        ),
+        (
+            "printf 'Pda8000000;bazz\\nPda8000001;ba8000002\\n' > bad.txt; $HCIPICO decode --format long bad.txt",
+            { _ in }
+        ),
+    ]
+
+    static func shell(_ line: String, in directory: URL) throws -> (status: Int32, error: String) {
+        let outcome = try TestProgram.run(
+            "/bin/bash",
+            ["-c", line],
+            in: directory,
+            environment: ["HCIPICO": try TestProgram.hcipico()]
+        )
+        return (outcome.status, outcome.errorText)
+    }
+
+    static func scratch() throws -> URL {
+        let directory = try CommandLineTests.scratch()
+        try rig.write(to: directory.appendingPathComponent("rig.toml"), atomically: false, encoding: .utf8)
+        try cv.write(to: directory.appendingPathComponent("CV.mscr"), atomically: false, encoding: .utf8)
+        return directory
+    }
+
+    @Test(arguments: ["closed pipe", "/dev/full"])
+    func everyCommandEndsCleanlyWhateverStandardErrorIs(_ kind: String) async throws {
+        for command in Self.commands {
+            let directory = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            // `true` exits at once: the pipe has no reader by the first write. The shell prints the
+            // command's own status (PIPESTATUS), not the pipe's.
+            let line =
+                kind == "/dev/full"
+                ? "\(command.line) 2>/dev/full >/dev/null; echo \"status $?\" >&2"
+                : "\(command.line) 2>&1 >/dev/null | true; echo \"status ${PIPESTATUS[0]}\" >&2"
+            let result = try await CommandLineTests.offPool { try Self.shell(line, in: directory) }
+            let status = result.error.split(separator: "\n").last { $0.hasPrefix("status ") }
+            let code = status.flatMap { Int32($0.dropFirst(7)) }
+            #expect(code != nil && code! < 128, "\(command.line) with standard error a \(kind): \(result.error)")
+            #expect(code != 141, "standard output was fine: not a closed output")
+            try command.check(directory)
+        }
+    }
+}
+
+/// No I/O path can trap: no `try!` anywhere under `Sources/`, and no `FileHandle` write (its
+/// non-throwing `write(_:)` traps on `EPIPE`); standard streams go through `StandardError` and
+/// `StandardStream`.
+@Suite struct TrappingIOTests {
+    @Test func noSourceFileUsesACallThatTrapsOnAWriteError() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let forbidden = [
+            "try!", ".standardError.write(", ".standardOutput.write(", "FileHandle.standardError",
+            "FileHandle.standardOutput",
+        ]
+        var found: [String] = []
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var checked = 0
+        for case let url as URL in files where url.pathExtension == "swift" {
+            checked += 1
+            let lines = try String(contentsOf: url, encoding: .utf8).split(
+                separator: "\n",
+                omittingEmptySubsequences: false
+            )
+            for (number, line) in lines.enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                for word in forbidden where code.contains(word) {
+                    found.append("\(url.lastPathComponent):\(number + 1): \(word)")
+                }
+            }
+        }
+        #expect(checked > 300, "the sources were found")
+        #expect(found.isEmpty, "\(found)")
+    }
+}
