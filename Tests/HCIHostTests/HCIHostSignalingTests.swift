@@ -52,6 +52,40 @@ struct HCIHostSignalingTests {
         #expect(!harness.controller.commandOpcodes.contains(0x2013))
     }
 
+    @Test("a flood of requests while the controller holds every credit queues a bounded number of answers")
+    func answersToAFloodAreBounded() async throws {
+        let harness = try await HostHarness(.init(autoComplete: false, records: false))
+        let link = try await harness.connect()
+        // Outside the limits, so each one is answered (rejected) and nothing else is sent.
+        let flood = 10_000
+        for identifier in 0..<flood {
+            let request = L2CAPConnectionParameterUpdateRequest(
+                identifier: UInt8(truncatingIfNeeded: identifier | 1),
+                intervalMin: 40,
+                intervalMax: 40,
+                latency: 4,
+                timeout: 10
+            )
+            harness.controller.l2cap(handle: link.handle, channel: 5, request.encodedBytes)
+        }
+        harness.controller.settle()
+        let credits = Int(harness.controller.options.leCount)
+        let (queued, unanswered) = harness.host.state.withLock {
+            ($0.flow.queuedSignalingAnswers, $0.statistics.unansweredSignaling)
+        }
+        #expect(queued == HCIACLFlow.signalingAnswerLimit)
+        #expect(unanswered == flood - credits - HCIACLFlow.signalingAnswerLimit)
+        // Credits come back: the waiting answers go out and the queue lets its room go.
+        harness.controller.completePackets(handle: link.handle, count: UInt16(credits))
+        for _ in 0..<(HCIACLFlow.signalingAnswerLimit / credits + 1) {
+            harness.controller.completePackets(handle: link.handle, count: UInt16(credits))
+        }
+        harness.controller.settle()
+        let (left, capacity) = harness.host.state.withLock { ($0.flow.queuedSignalingAnswers, $0.flow.queue.capacity) }
+        #expect(left == 0)
+        #expect(capacity <= HCIACLFlow.retainedCapacity)
+    }
+
     @Test("an unknown signaling command gets Command Reject (not understood)")
     func commandReject() async throws {
         let harness = try await HostHarness()

@@ -4,6 +4,10 @@
 ///
 /// PDUs that cannot go out at once (no credit, or others already waiting) wait in `queue`, in order,
 /// as whole L2CAP frames. Kept inside `HCIHost.State`, so every use is under the host's lock.
+///
+/// Answers the host owes a peer's signaling requests wait here too, but at most
+/// `signalingAnswerLimit` of them: a peer that floods requests faster than the controller returns
+/// credits gets the rest unanswered (counted by the host), never a queue that grows with its flood.
 struct HCIACLFlow {
     struct Frame {
         let handle: UInt16
@@ -11,7 +15,14 @@ struct HCIACLFlow {
         let bytes: [UInt8]
         /// Octets already sent.
         var offset = 0
+        /// An answer to a peer's signaling request (LE signaling channel).
+        var isSignalingAnswer = false
     }
+
+    /// The most signaling answers that may wait for credits at once, over every link.
+    static let signalingAnswerLimit = 256
+    /// The most frames the queue keeps room for once it has drained (a burst's array is let go).
+    static let retainedCapacity = 256
 
     private(set) var length = 27
     private(set) var capacity = 1
@@ -19,6 +30,8 @@ struct HCIACLFlow {
     private(set) var inFlight: [UInt16: Int] = [:]
     private(set) var queue: [Frame] = []
     private var queueHead = 0
+    /// Signaling answers among the frames still waiting.
+    private(set) var queuedSignalingAnswers = 0
 
     mutating func configure(length: Int, count: Int) {
         self.length = length
@@ -27,6 +40,7 @@ struct HCIACLFlow {
         inFlight = [:]
         queue = []
         queueHead = 0
+        queuedSignalingAnswers = 0
     }
 
     mutating func reset() { configure(length: length, count: capacity) }
@@ -62,14 +76,19 @@ struct HCIACLFlow {
             let remaining = queue[queueHead...].filter { $0.handle != handle }
             queue = Array(remaining)
             queueHead = 0
+            queuedSignalingAnswers = queue.count { $0.isSignalingAnswer }
         }
     }
+
+    /// Whether one more signaling answer may wait for credits.
+    var acceptsSignalingAnswer: Bool { queuedSignalingAnswers < Self.signalingAnswerLimit }
 
     mutating func enqueue(_ frame: Frame) {
         if queueHead > 64, queueHead * 2 > queue.count {
             queue.removeFirst(queueHead)
             queueHead = 0
         }
+        if frame.isSignalingAnswer { queuedSignalingAnswers += 1 }
         queue.append(frame)
     }
 
@@ -78,9 +97,12 @@ struct HCIACLFlow {
 
     mutating func advanceHead(by sent: Int) {
         queue[queueHead].offset += sent
-        if queue[queueHead].offset >= queue[queueHead].bytes.count { queueHead += 1 }
+        if queue[queueHead].offset >= queue[queueHead].bytes.count {
+            if queue[queueHead].isSignalingAnswer { queuedSignalingAnswers -= 1 }
+            queueHead += 1
+        }
         if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
+            queue.removeAll(keepingCapacity: queue.capacity <= Self.retainedCapacity)
             queueHead = 0
         }
     }

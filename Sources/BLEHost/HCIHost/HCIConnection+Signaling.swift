@@ -81,7 +81,7 @@ extension HCIConnection {
     private func sendSignaling(_ command: [UInt8]) {
         do throws(TransportError) {
             try command.withTypedBytes { (bytes) throws(TransportError) in
-                try host.sendL2CAP(handle: handle, channel: 0x0005, bytes)
+                try host.sendL2CAP(handle: handle, channel: 0x0005, bytes, signalingAnswer: true)
             }
         } catch {
             host.diagnose("signaling answer on \(self) not sent: \(error)")

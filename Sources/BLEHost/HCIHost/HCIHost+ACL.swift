@@ -4,7 +4,16 @@ extension HCIHost {
     /// Sends one L2CAP frame (basic header added here) on `handle`, fragmented to the controller's ACL
     /// buffer size. Packets go out while credits last; the rest waits in order for Number Of Completed
     /// Packets. Never blocks: safe on the reader thread.
-    func sendL2CAP(handle: UInt16, channel: UInt16, _ payload: UnsafeRawBufferPointer) throws(TransportError) {
+    ///
+    /// `signalingAnswer`: an answer owed to a peer's signaling request; when
+    /// `HCIACLFlow.signalingAnswerLimit` answers already wait for credits it is dropped and counted
+    /// (`HCIHostStatistics.unansweredSignaling`) instead of queued.
+    func sendL2CAP(
+        handle: UInt16,
+        channel: UInt16,
+        _ payload: UnsafeRawBufferPointer,
+        signalingAnswer: Bool = false
+    ) throws(TransportError) {
         guard payload.count <= Int(UInt16.max) - 4 else {
             throw .pduTooLarge(length: payload.count, limit: Int(UInt16.max) - 4)
         }
@@ -25,9 +34,15 @@ extension HCIHost {
                 }
                 if offset == total { return }
             }
+            if signalingAnswer && offset == 0 && !state.flow.acceptsSignalingAnswer {
+                state.statistics.unansweredSignaling += 1
+                return
+            }
             var frame = [UInt8](repeating: 0, count: total)
             frame.withUnsafeMutableBytes { copyFrame(channel: channel, payload, from: 0, into: $0) }
-            state.flow.enqueue(HCIACLFlow.Frame(handle: handle, bytes: frame, offset: offset))
+            state.flow.enqueue(
+                HCIACLFlow.Frame(handle: handle, bytes: frame, offset: offset, isSignalingAnswer: signalingAnswer)
+            )
         }
     }
 

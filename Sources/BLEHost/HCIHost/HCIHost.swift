@@ -161,6 +161,9 @@ public struct HCIHostStatistics: Sendable, Hashable {
     public var droppedL2CAP = 0
     /// Signaling commands answered with Command Reject.
     public var rejectedSignaling = 0
+    /// Signaling requests left unanswered because `HCIACLFlow.signalingAnswerLimit` answers were
+    /// already waiting for ACL credits (a peer flooding requests faster than its link carries answers).
+    public var unansweredSignaling = 0
     /// Link events (`HCIConnection.events`) dropped because nobody read them and the bound was reached.
     public var droppedLinkEvents = 0
     /// Commands owed to a peer's or the controller's parameter requests that a newer request superseded
