@@ -4,6 +4,9 @@ public import PicoLink
 /// Where a rig records its runs: the SQLite journal (through the CLI's adapter) or a test double. A
 /// call that throws means the journal can no longer record; the rig then stops (see `Rig.failure`).
 public protocol RunJournal: Sendable {
+    /// The number of `device`'s next run: unique among the device's runs in this journal, whatever
+    /// restarts and reloads came between.
+    func nextRunNumber(device: String) async throws -> Int
     /// A run starts, with its provenance; it stays `running` until `runEnded`.
     func runStarted(_ provenance: RunProvenance) async throws
     /// One package of a started run.

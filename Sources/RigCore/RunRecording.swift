@@ -9,8 +9,14 @@ import Synchronization
 struct RunRecording {
     let supervisor: DeviceSupervisor
     let opened: OpenedDevice
+    /// The config the run started with: a reload during the run applies from the next one.
+    private let config: DeviceConfig
 
-    private var config: DeviceConfig { supervisor.config }
+    init(supervisor: DeviceSupervisor, opened: OpenedDevice) {
+        self.supervisor = supervisor
+        self.opened = opened
+        config = supervisor.config
+    }
     private var context: RigContext { supervisor.context }
 
     /// Thrown by the journal: ends the supervisor.
@@ -26,10 +32,16 @@ struct RunRecording {
         let script = config.script.lines.joined(separator: "\n")
         let rssi = await opened.link.readRSSI()
         if let rssi { supervisor.update { $0.lastRSSI = rssi } }
+        let deviceRun: Int
+        do {
+            deviceRun = try await context.journal.nextRunNumber(device: config.name)
+        } catch {
+            throw JournalFailure(underlying: error)
+        }
         let provenance = RunProvenance(
             runID: id,
             device: config.name,
-            deviceRun: supervisor.snapshot.runs + 1,
+            deviceRun: deviceRun,
             title: (config.scriptPath as NSString).lastPathComponent,
             address: config.address,
             addressType: config.address == nil ? nil : config.addressType,

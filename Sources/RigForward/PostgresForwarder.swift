@@ -278,7 +278,8 @@ public final class PostgresForwarder: Sendable {
                 \(run.toolVersion), \(run.rssi))
             ON CONFLICT (rig, run_uuid) DO UPDATE SET state = excluded.state, reason = excluded.reason,
                 ended_at = excluded.ended_at, packages = excluded.packages, last_idx = excluded.last_idx,
-                overflowed = excluded.overflowed, link = excluded.link, rssi = excluded.rssi
+                overflowed = excluded.overflowed, link = excluded.link, rssi = excluded.rssi,
+                device_run = excluded.device_run
             """,
             logger: logger
         )

@@ -17,11 +17,20 @@ public final class Journal: Sendable {
     /// Runs that a previous process left `running` (killed, power cut) and that opening closed as
     /// `incomplete` with the reason "rig restarted".
     public let recovered: [RunSummary]
+    /// Runs whose numbers opening changed, so that each device's run numbers are unique (a journal
+    /// written before they were: see `JournalSchema`); empty on every later open.
+    public let renumbered: [JournalRenumbering]
     let database: DatabasePool
 
-    private init(path: String, database: DatabasePool, recovered: [RunSummary]) {
+    private init(
+        path: String,
+        database: DatabasePool,
+        recovered: [RunSummary],
+        renumbered: [JournalRenumbering] = []
+    ) {
         self.path = path
         self.database = database
+        self.renumbered = renumbered
         self.recovered = recovered
     }
 
@@ -34,9 +43,10 @@ public final class Journal: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         let database: DatabasePool
+        let renumbering = RenumberingLog()
         do {
             database = try DatabasePool(path: path, configuration: configuration)
-            try JournalSchema.migrator.migrate(database)
+            try JournalSchema.migrator(renumbered: renumbering).migrate(database)
         } catch {
             throw .cannotOpen(path: path, message: Self.message(error))
         }
@@ -62,7 +72,7 @@ public final class Journal: Sendable {
                 )
                 return try left.isEmpty ? [] : JournalQueries.runs(RunFilter(ids: left), db)
             }
-            return Journal(path: path, database: database, recovered: recovered)
+            return Journal(path: path, database: database, recovered: recovered, renumbered: renumbering.all)
         } catch let error as JournalError {
             throw error
         } catch {
@@ -80,7 +90,8 @@ public final class Journal: Sendable {
         configuration.busyMode = .timeout(5)
         do {
             let database = try DatabasePool(path: path, configuration: configuration)
-            let migrated = try database.read { db in try JournalSchema.migrator.hasCompletedMigrations(db) }
+            // A journal its rig has not migrated yet reads as well: every version keeps the columns read.
+            let migrated = try database.read { db in try !JournalSchema.migrator().appliedIdentifiers(db).isEmpty }
             guard migrated else { throw JournalError.cannotOpen(path: path, message: "not an hcipico journal") }
             return Journal(path: path, database: database, recovered: [])
         } catch let error as JournalError {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import MethodSCRIPT
 
@@ -20,8 +21,14 @@ import MethodSCRIPT
 /// - `forward_positions`: per sink (`postgres`) and run, how far the run has been forwarded (`packages`
 ///   sent, the last package index `last_idx`, and the run `state` the sink has), as the sink confirmed it.
 /// - `runs.pruned_at`: when the run's packages were pruned after being forwarded (NULL: never).
+///
+/// Version 3 (unique run numbers): a device's `device_run` is unique within the journal (an index
+/// enforces it). Journals from before, where a rig restart or a reload began each device's count at 1
+/// again, have their runs renumbered 1, 2, 3… per device in the order they were recorded; each change
+/// is kept in `run_renumbering` (run, old and new number, when) and reported by `Journal.open`.
 enum JournalSchema {
-    static var migrator: DatabaseMigrator {
+    /// The migrator; `renumbered` collects the runs version 3 renumbers while it runs.
+    static func migrator(renumbered: RenumberingLog = RenumberingLog()) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: rig, devices, runs, packages, values, samples") { db in
             try db.execute(sql: version1)
@@ -35,7 +42,52 @@ enum JournalSchema {
         migrator.registerMigration("v2: forward positions, pruning") { db in
             try db.execute(sql: version2)
         }
+        migrator.registerMigration("v3: unique run numbers per device") { db in
+            try renumberRuns(db, log: renumbered)
+            try db.execute(sql: "CREATE UNIQUE INDEX runs_by_device_run ON runs (device_id, device_run)")
+        }
         return migrator
+    }
+
+    /// Numbers every device's runs 1, 2, 3… by their row order where they are not so already, records
+    /// each change in `run_renumbering`, and has the forwarder send those runs' rows again (their
+    /// forward position's state no longer matches), so that PostgreSQL gets the new numbers too.
+    private static func renumberRuns(_ db: Database, log: RenumberingLog) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE run_renumbering (
+                    run_id INTEGER NOT NULL REFERENCES runs (id),
+                    old_device_run INTEGER NOT NULL,
+                    new_device_run INTEGER NOT NULL,
+                    renumbered_at REAL NOT NULL
+                )
+                """
+        )
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT r.id, d.name, r.device_run,
+                    ROW_NUMBER() OVER (PARTITION BY r.device_id ORDER BY r.id) AS wanted
+                FROM runs r JOIN devices d ON d.id = r.device_id ORDER BY r.id
+                """
+        )
+        let now = Date().timeIntervalSince1970
+        for row in rows {
+            let id: Int64 = row[0]
+            let old: Int = row[2]
+            let wanted: Int = row[3]
+            guard old != wanted else { continue }
+            try db.execute(sql: "UPDATE runs SET device_run = ? WHERE id = ?", arguments: [wanted, id])
+            try db.execute(
+                sql: "INSERT INTO run_renumbering VALUES (?, ?, ?, ?)",
+                arguments: [id, old, wanted, now]
+            )
+            try db.execute(
+                sql: "UPDATE forward_positions SET state = 'renumbered' WHERE run_id = ?",
+                arguments: [id]
+            )
+            log.append(JournalRenumbering(run: id, device: row[1], oldNumber: old, newNumber: wanted))
+        }
     }
 
     private static let version2 = """

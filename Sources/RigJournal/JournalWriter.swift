@@ -34,6 +34,8 @@ public final class JournalWriter: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Touched by the commit thread only.
     private var runRows: [UUID: Int64] = [:]
+    /// Each device's highest run number handed out or in the journal, once asked for.
+    private var lastRunNumbers: [String: Int] = [:]
     /// Checkpoints off the commit thread, asked for after every commit.
     private let checkpointer: JournalCheckpointer
 
@@ -53,6 +55,38 @@ public final class JournalWriter: @unchecked Sendable {
     /// Calls `observer` on the commit thread after every commit (keep it short).
     public func onCommit(_ observer: @escaping @Sendable (JournalCommit) -> Void) {
         locked { commitObservers.append(observer) }
+    }
+
+    /// The number of `device`'s next run: one past the highest in the journal or handed out by this
+    /// writer, so that a device's run numbers never repeat within a journal, across restarts and reloads.
+    public func nextRunNumber(device: String) throws(JournalError) -> Int {
+        if let next = locked({ () -> Int? in
+            guard let last = lastRunNumbers[device] else { return nil }
+            lastRunNumbers[device] = last + 1
+            return last + 1
+        }) {
+            return next
+        }
+        let recorded: Int
+        do {
+            recorded = try database.read { db in
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COALESCE(MAX(r.device_run), 0) FROM runs r JOIN devices d ON d.id = r.device_id
+                        WHERE d.name = ?
+                        """,
+                    arguments: [device]
+                ) ?? 0
+            }
+        } catch {
+            throw .writeFailed("cannot read \(device)'s last run number: \(error)")
+        }
+        return locked {
+            let next = max(lastRunNumbers[device] ?? 0, recorded) + 1
+            lastRunNumbers[device] = next
+            return next
+        }
     }
 
     /// Records that a run started, with its provenance; its state is `running` until `runEnded`.

@@ -7,6 +7,10 @@ import RigJournal
 struct JournalRecorder: RunJournal {
     let writer: JournalWriter
 
+    func nextRunNumber(device: String) async throws -> Int {
+        try writer.nextRunNumber(device: device)
+    }
+
     func runStarted(_ provenance: RunProvenance) async throws {
         try await writer.runStarted(provenance)
     }

@@ -13,10 +13,10 @@ enum FleetFixtures {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
-    static func provenance(device: String, start: Double) -> RunProvenance {
+    static func provenance(device: String, run: Int = 1, start: Double) -> RunProvenance {
         RunProvenance(
             device: device,
-            deviceRun: 1,
+            deviceRun: run,
             title: "CV.mscr",
             transport: "sim",
             scriptName: "CV.mscr",

@@ -62,7 +62,7 @@ import Testing
         #expect(appended.count == 1 && !appended[0].reset)
         #expect(appended[0].series[0].from == 10 && appended[0].series[0].x == [0.10, 0.11, 0.12, 0.13, 0.14])
 
-        let second = FleetFixtures.provenance(device: "pico-a", start: 2_000)
+        let second = FleetFixtures.provenance(device: "pico-a", run: 2, start: 2_000)
         try await writer.runEnded(first.runID, JournalRunEnd(complete: true, reason: nil, time: 1_001))
         try await writer.runStarted(second)
         try await writer.record(FleetFixtures.package(0, device: "pico-a", start: 2_000), run: second.runID)

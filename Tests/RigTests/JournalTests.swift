@@ -91,6 +91,67 @@ import Testing
         #expect(try reader.integrityCheck() == ["ok"])
     }
 
+    @Test func aDevicesRunNumbersGoOnAcrossWritersAndNeverRepeat() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        for expected in [1, 2, 3] {
+            let journal = try Journal.open(path: path, rig: "bench")
+            let writer = journal.writer(commitInterval: 0.01)
+            let number = try writer.nextRunNumber(device: "pico-1")
+            #expect(number == expected, "a new writer (a restart) counts on from the journal")
+            var run = Self.provenance()
+            run.deviceRun = number
+            try await writer.runStarted(run)
+            try await writer.runEnded(run.runID, JournalRunEnd(complete: true, reason: nil, time: 1_795_600_010))
+            try await writer.flush()
+            #expect(try writer.nextRunNumber(device: "pico-2") == 1, "each device counts its own runs")
+            await writer.close()
+        }
+        let runs = try Journal.openForReading(path: path).runs()
+        #expect(runs.map(\.deviceRun) == [1, 2, 3])
+    }
+
+    @Test func openingAnOlderJournalRenumbersRepeatedRunNumbersAndSaysSo() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        // A journal as the version before wrote it: every rig start began each device at run 1.
+        let pool = try DatabasePool(path: path)
+        try JournalSchema.migrator().migrate(pool, upTo: "v2: forward positions, pruning")
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO devices (id, name) VALUES (1, 'cell-1'), (2, 'cell-2')")
+            for (id, device, number) in [(1, 1, 1), (2, 2, 1), (3, 1, 1), (4, 1, 2), (5, 1, 1)] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO runs (id, uuid, device_id, device_run, title, state, started_at, transport,
+                            script_name, script, script_sha256, tool_version)
+                        VALUES (?, ?, ?, ?, 'CV', 'complete', 0, 'sim', 'CV.mscr', '', '', 'old')
+                        """,
+                    arguments: [id, UUID().uuidString.lowercased(), device, number]
+                )
+            }
+            try db.execute(
+                sql: "INSERT INTO forward_positions VALUES ('postgres', 3, 0, -1, 'complete', 0)"
+            )
+        }
+        try pool.close()
+        let journal = try Journal.open(path: path, rig: "bench")
+        #expect(
+            journal.renumbered.map { "\($0)" } == [
+                "cell-1 run 1 (row 3) is now run 2", "cell-1 run 2 (row 4) is now run 3",
+                "cell-1 run 1 (row 5) is now run 4",
+            ]
+        )
+        #expect(try journal.runs().map(\.deviceRun) == [1, 1, 2, 3, 4])
+        let positions = try await journal.database.read { db in
+            try String.fetchAll(db, sql: "SELECT state FROM forward_positions")
+        }
+        #expect(positions == ["renumbered"], "the forwarder sends the run's row again, with its new number")
+        let writer = journal.writer()
+        #expect(try writer.nextRunNumber(device: "cell-1") == 5)
+        await writer.close()
+        #expect(try Journal.open(path: path, rig: "bench").renumbered.isEmpty, "once only")
+    }
+
     @Test func runsLeftRunningAreClosedWhenTheJournalOpensAgain() async throws {
         let path = Self.path()
         defer { Self.remove(path) }

@@ -81,6 +81,11 @@ final class MemoryJournal: RunJournal {
 
     func runs(of device: String) -> [Run] { runs.filter { $0.provenance.device == device } }
 
+    /// One past the device's highest run number recorded, as the SQLite journal counts.
+    func nextRunNumber(device: String) async throws -> Int {
+        (runs(of: device).map(\.provenance.deviceRun).max() ?? 0) + 1
+    }
+
     func runStarted(_ provenance: RunProvenance) async throws {
         state.withLock { $0.append(Run(provenance: provenance)) }
     }
