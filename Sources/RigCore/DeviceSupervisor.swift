@@ -12,11 +12,15 @@ import Synchronization
 /// `stop(reason:)` aborts a running script (`Z`), closes its run as incomplete with the reason, and
 /// disconnects. A journal that fails ends the supervisor and is reported through `onFatal`.
 public final class DeviceSupervisor: Sendable {
-    public let config: DeviceConfig
     let context: RigContext
     let state: Mutex<Inner>
 
     struct Inner {
+        /// The device's config; a reload may change what `DeviceConfig.appliesInPlace` allows, which
+        /// takes effect from the next run (a run reads it once, when it starts).
+        var config: DeviceConfig
+        /// A reload changed the schedule: the wait in progress ends and the next start is computed again.
+        var rescheduled = false
         var snapshot: DeviceSnapshot
         var stopReason: String?
         /// The wait in progress (between runs, before a retry); cancelled to wake the loop early.
@@ -31,9 +35,30 @@ public final class DeviceSupervisor: Sendable {
     static let missedSlot: Double = 300
 
     init(config: DeviceConfig, context: RigContext) {
-        self.config = config
         self.context = context
-        state = Mutex(Inner(snapshot: DeviceSnapshot(name: config.name)))
+        state = Mutex(Inner(config: config, snapshot: DeviceSnapshot(name: config.name)))
+    }
+
+    /// The device's config as it stands (a reload may have changed it since the supervisor started).
+    public var config: DeviceConfig { state.withLock { $0.config } }
+
+    /// Applies a config that differs from the current one only where `DeviceConfig.appliesInPlace`
+    /// allows (schedule, timeouts, failure policy, script): a run in progress goes on as it started;
+    /// a wait in progress is computed again from the new schedule.
+    func apply(_ config: DeviceConfig) {
+        state.withLock { inner in
+            inner.config = config
+            inner.rescheduled = true
+            inner.sleeper?.cancel()
+        }
+    }
+
+    /// Whether a reload changed the schedule since the last call (and clears it).
+    private func takeRescheduled() -> Bool {
+        state.withLock { inner in
+            defer { inner.rescheduled = false }
+            return inner.rescheduled
+        }
     }
 
     /// Where the device stands now.
@@ -48,15 +73,19 @@ public final class DeviceSupervisor: Sendable {
     }
 
     /// Stops: aborts a running script (its run is closed as incomplete with `reason`), disconnects,
-    /// and returns when the supervisor has ended.
-    func stop(reason: String) async {
+    /// and returns when the supervisor has ended. With `abortingRun` false a run in progress is left to
+    /// end by itself first (a reload that must reconnect the device).
+    func stop(reason: String, abortingRun: Bool = true) async {
         let (task, session, running) = state.withLock { inner in
             if inner.stopReason == nil { inner.stopReason = reason }
             inner.sleeper?.cancel()
-            if case .finished = inner.snapshot.state {} else { inner.snapshot.state = .stopping }
+            if case .finished = inner.snapshot.state {
+            } else if abortingRun || !inner.runInProgress {
+                inner.snapshot.state = .stopping
+            }
             return (inner.task, inner.session, inner.runInProgress)
         }
-        if running, let session {
+        if abortingRun, running, let session {
             do throws(PicoSessionError) {
                 try await session.abort(timeout: .seconds(2))
             } catch {
@@ -152,6 +181,7 @@ public final class DeviceSupervisor: Sendable {
                     if wallClock { await pause(until: next) } else { await pause(elapsedUntil: next) }
                 }
                 if stopReason != nil { break }
+                if takeRescheduled() { continue }  // a reload: the next start from the new schedule
                 guard opened.session.isConnected else {
                     lostLink = true
                     break

@@ -88,4 +88,12 @@ public struct DeviceConfig: Sendable, Equatable {
 
     /// True for the in-process simulator.
     public var isSimulator: Bool { transport == "sim" }
+
+    /// Whether `other` reaches the device the same way (address, transport, link tuning, security,
+    /// the simulator's pace), so that a reload can apply the rest to the running supervisor.
+    public func sameConnection(as other: DeviceConfig) -> Bool {
+        name == other.name && address == other.address && addressType == other.addressType
+            && transport == other.transport && link == other.link && security == other.security
+            && passkey == other.passkey && realTime == other.realTime
+    }
 }

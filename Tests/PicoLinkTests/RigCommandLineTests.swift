@@ -118,7 +118,10 @@ import Testing
         rig.send(SIGHUP)
         #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") } })
         #expect(await rig.waitAsync { notify.messages.filter { $0.hasPrefix("READY=1") }.count == 2 })
-        #expect(await rig.waitAsync { rig.standardError.contains("<6>reloaded: added [], removed [], changed []") })
+        let reloaded =
+            "<6>reloaded: added [], removed [], updated [] (from the next run), "
+            + "reconnecting [] (after the run in progress), unchanged 1"
+        #expect(await rig.waitAsync { rig.standardError.contains(reloaded) })
         rig.send(SIGTERM)
         #expect(await rig.finishAsync().status == 143)
         #expect(notify.messages.last?.hasPrefix("STOPPING=1") == true, "\(notify.messages)")

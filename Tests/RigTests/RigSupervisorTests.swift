@@ -250,25 +250,80 @@ import Testing
         #expect(journal.runs.count == 1)
     }
 
-    @Test func aReloadStartsAddedDevicesStopsRemovedOnesAndLeavesTheRestAlone() async throws {
+    @Test func aReloadStartsAddedDevicesStopsRemovedOnesAndUpdatesTheRestInPlace() async throws {
         let clock = ManualRigClock()
+        let start = clock.now()
         let journal = MemoryJournal()
+        let connector = SimulatorConnector()
         let a = try Self.device("a", .every(3600))
         let b = try Self.device("b", .every(3600))
-        let rig = Self.rig([a, b], journal: journal, clock: clock)
+        let rig = Self.rig([a, b], connector: connector, journal: journal, clock: clock)
         rig.start()
         #expect(
             await eventually(Self.patience) { journal.runs.count == 2 && journal.runs.allSatisfy { $0.ended != nil } }
         )
+        let connects = connector.connects
         let c = try Self.device("c", .once)
         var changedB = b
         changedB.schedule = .every(1800)
         let report = await rig.reload(RigConfig(name: "test", journal: "", devices: [changedB, c]))
-        #expect(report.added == ["c"] && report.removed == ["a"] && report.changed == ["b"])
+        #expect(report.added == ["c"] && report.removed == ["a"] && report.updated == ["b"])
+        #expect(report.reconnecting.isEmpty && report.needsRestart.isEmpty)
         #expect(await eventually(Self.patience) { journal.runs(of: "c").first?.ended?.complete == true })
         #expect(rig.snapshots.map(\.name) == ["b", "c"])
+        // b kept its link and its last start: its next run is 1800 s after the first, not now.
+        #expect(connector.connects == connects + 1, "only c connected")
+        #expect(journal.runs(of: "b").count == 1)
+        #expect(
+            await eventually(Self.patience) {
+                if case .idle(let next) = rig.snapshots.first(where: { $0.name == "b" })?.state {
+                    return next == start + 1800
+                }
+                return false
+            }
+        )
         let again = await rig.reload(RigConfig(name: "test", journal: "", devices: [changedB, c]))
         #expect(again.unchanged == ["b", "c"] && again.added.isEmpty && again.removed.isEmpty)
+        await rig.stop(reason: "stopped")
+    }
+
+    @Test func aScheduleChangeDuringARunLetsItFinishAndAConnectionChangeWaitsForIt() async throws {
+        let journal = MemoryJournal()
+        let connector = SimulatorConnector(configuration: SimulatedPicoConfiguration())
+        let a = try Self.device("a", .every(3600), script: Self.ca)
+        let rig = Self.rig([a], connector: connector, journal: journal)
+        rig.start()
+        #expect(await eventually(Self.patience) { (journal.runs.first?.packages.count ?? 0) >= 3 })
+        var rescheduled = a
+        rescheduled.schedule = .every(1800)
+        rescheduled.runTimeout = 600
+        let first = await rig.reload(RigConfig(name: "test", journal: "", devices: [rescheduled]))
+        #expect(first.updated == ["a"])
+        var moved = rescheduled
+        moved.address = "F0:11:22:33:44:55"
+        let second = await rig.reload(RigConfig(name: "test", journal: "", devices: [moved]))
+        #expect(second.reconnecting == ["a"])
+        #expect(journal.runs.first?.ended == nil, "the run in progress goes on")
+        await rig.reconnected()
+        let run = try #require(journal.runs.first)
+        #expect(run.ended?.complete == true, "\(String(describing: run.ended))")
+        #expect(run.packages.count == 200)
+        #expect(await eventually(Self.patience) { connector.connects == 2 })
+        #expect(await eventually(Self.patience) { rig.snapshots.first?.connected == true })
+        await rig.stop(reason: "stopped")
+    }
+
+    @Test func aReloadLeavesTheRigsOwnPartsAndSaysARestartIsNeeded() async throws {
+        let journal = MemoryJournal()
+        let a = try Self.device("a", .every(3600))
+        let rig = Self.rig([a], journal: journal, clock: ManualRigClock())
+        rig.start()
+        var config = RigConfig(name: "other", journal: "elsewhere.sqlite", devices: [a])
+        config.status = StatusConfig(port: 9999)
+        let report = await rig.reload(config)
+        #expect(report.needsRestart == ["name", "journal", "[status]"])
+        #expect(report.unchanged == ["a"])
+        #expect("\(report)".hasSuffix("not applied: name, journal, [status] changed, restart the rig to apply it"))
         await rig.stop(reason: "stopped")
     }
 }
