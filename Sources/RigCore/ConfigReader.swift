@@ -5,7 +5,7 @@ import TOMLKit
 struct ConfigReader {
     let file: String
     let locator: TOMLKeyLocator
-    private(set) var problems: [ConfigProblem] = []
+    var problems: [ConfigProblem] = []
 
     init(file: String, locator: TOMLKeyLocator) {
         self.file = file

@@ -4,6 +4,10 @@ import TOMLKit
 /// The fleet sections of a rig config: `[status]` and `[forward.postgres]`.
 struct FleetConfigParser {
     let folder: String
+    /// The environment `password_env` is looked up in (the process's own, unless a test gives one).
+    let environment: [String: String]
+    /// Whether `[status] listen` must be free now (`rig --check`: a port another program holds).
+    let checksListenAddress: Bool
 
     func status(_ table: TOMLTable, reader: inout ConfigReader) -> StatusConfig? {
         reader.unknownKeys(in: table, table: "status", allowed: ["listen", "token_file"])
@@ -32,6 +36,9 @@ struct FleetConfigParser {
                 key: "listen",
                 "\(config.host) is reachable from other machines: add token_file (a file with the token, mode 600)"
             )
+        }
+        if checksListenAddress, let problem = config.listenProblem() {
+            reader.problem(table: "status", key: "listen", problem)
         }
         return config
     }
@@ -64,6 +71,13 @@ struct FleetConfigParser {
             usable = false
         }
         config.passwordEnvironment = reader.string(postgres, table: name, key: "password_env")
+        if let variable = config.passwordEnvironment, (environment[variable] ?? "").isEmpty {
+            reader.problem(
+                table: name,
+                key: "password_env",
+                "\(variable) is not set in this environment (the rig would stop at start)"
+            )
+        }
         if let file = reader.string(postgres, table: name, key: "password_file") {
             let path = resolve(file)
             if let problem = SecretFile.problem(path) { reader.problem(table: name, key: "password_file", problem) }

@@ -24,9 +24,23 @@ public struct RigConfigParser: Sendable {
     public typealias TransportCheck = @Sendable (String) -> String?
 
     public let transportCheck: TransportCheck
+    /// The environment the rig will run in: `password_env` must name a variable set there.
+    public let environment: [String: String]
+    /// The journal given on the command line (`--journal`), in place of the config's.
+    public let journalOverride: String?
+    /// Whether `[status] listen` must be free now (`rig --check`); a starting rig finds out by listening.
+    public let checksListenAddress: Bool
 
-    public init(transportCheck: @escaping TransportCheck) {
+    public init(
+        transportCheck: @escaping TransportCheck,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        journalOverride: String? = nil,
+        checksListenAddress: Bool = false
+    ) {
         self.transportCheck = transportCheck
+        self.environment = environment
+        self.journalOverride = journalOverride
+        self.checksListenAddress = checksListenAddress
     }
 
     /// Reads `path` and checks it.
@@ -71,7 +85,11 @@ public struct RigConfigParser: Sendable {
             rig.flatMap { reader.string($0, table: "rig", key: "journal") } ?? (name.isEmpty ? "" : "\(name).sqlite")
         if let rig { reader.unknownKeys(in: rig, table: "rig", allowed: ["name", "journal"]) }
 
-        let fleet = FleetConfigParser(folder: folder)
+        let fleet = FleetConfigParser(
+            folder: folder,
+            environment: environment,
+            checksListenAddress: checksListenAddress
+        )
         let status = reader.table(table, "status", required: false).flatMap { fleet.status($0, reader: &reader) }
         let forward = reader.table(table, "forward", required: false).flatMap { fleet.forward($0, reader: &reader) }
 
@@ -92,16 +110,43 @@ public struct RigConfigParser: Sendable {
             let parser = DeviceConfigParser(folder: folder, transportCheck: transportCheck)
             if let device = parser.parse(entry, index: index, reader: &reader) { devices.append((index, device)) }
         }
+        // Names as written, whether or not the rest of their table is good: every problem at once.
         var seen: Set<String> = []
-        for (index, device) in devices where !seen.insert(device.name).inserted {
-            reader.problem(table: "device", index: index, key: "name", "another device is named \"\(device.name)\"")
+        for index in 0..<array.count {
+            guard let name = array[index].table?["name"]?.string else { continue }
+            if !seen.insert(name).inserted {
+                reader.problem(table: "device", index: index, key: "name", "another device is named \"\(name)\"")
+            }
+        }
+        let journalPath = journalOverride ?? (journal.hasPrefix("/") ? journal : folder + "/" + journal)
+        if let journalOverride, let problem = Self.journalProblem(journalOverride) {
+            reader.problems.append(ConfigProblem(file: file, line: nil, key: "--journal", message: problem))
+        } else if journalOverride == nil, !journal.isEmpty, let problem = Self.journalProblem(journalPath) {
+            reader.problem(table: "rig", key: "journal", problem)
         }
         guard reader.problems.isEmpty else { throw ConfigProblems(problems: reader.problems) }
-        let journalPath = journal.hasPrefix("/") ? journal : folder + "/" + journal
         var config = RigConfig(name: name, journal: journalPath, devices: devices.map(\.device))
         config.status = status
         config.forward = forward
         return config
+    }
+
+    /// Why the rig could not write its journal at `path`, or nil: the folder must exist and be
+    /// writable (with its search bit), and an existing journal must be a writable regular file.
+    public static func journalProblem(_ path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isDirectory) else {
+            return "\(path): the folder \(folder) does not exist"
+        }
+        guard isDirectory.boolValue else { return "\(path): \(folder) is not a folder" }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return "\(path) is a folder, not a journal" }
+            guard access(path, R_OK | W_OK) == 0 else { return "\(path): not writable by this user" }
+        } else if access(folder.isEmpty ? "." : folder, W_OK | X_OK) != 0 {
+            return "\(path): the folder \(folder) is not writable by this user"
+        }
+        return nil
     }
 
     /// Letters, digits, `.`, `_` and `-`, 1 to 64 characters.

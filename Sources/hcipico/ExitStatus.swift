@@ -31,6 +31,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
     case noPermission = 13
     /// The adapter or the link is held by another program (`EBUSY`, usually bluetoothd).
     case busy = 14
+    /// An address the program must listen on is held by another program (`rig`: `[status] listen`).
+    case addressInUse = 15
     /// Bad arguments or input refused before anything was sent (ArgumentParser's validation status too).
     case badInput = 64
     /// SIGHUP (the terminal or SSH session closed): the same clean end as Ctrl-C.

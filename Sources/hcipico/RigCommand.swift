@@ -16,8 +16,10 @@ struct RigCommand: AsyncParsableCommand {
             checked first; every problem is reported with its file, line and key (exit 64).
 
             SIGTERM or SIGINT aborts running scripts, closes their runs as incomplete ("stopped") and exits \
-            (143 or 130); SIGHUP reloads the config (added devices start, removed ones stop after closing \
-            their run, unchanged ones are not touched). A journal that cannot be written stops the rig \
+            (143 or 130); SIGHUP reloads the config: added devices start, removed ones stop after closing \
+            their run, a changed schedule, timeout or script applies from the device's next run, a changed \
+            address, transport, link or security reconnects once the run in progress has ended; a changed \
+            name, journal, [status] or [forward.postgres] is not applied (the log says a restart is needed). A journal that cannot be written stops the rig \
             with exit 6. Runs a previous process left open (kill -9, power cut) are closed as incomplete \
             ("rig restarted") when the rig starts.
             """
@@ -47,12 +49,10 @@ struct RigCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var config = try Self.load(self.config)
-        if let journal { config.journal = journal }
+        let config = try Self.load(self.config, journal: journal, checkingListenAddress: check)
         if check {
-            print(
-                "\(self.config): good: rig \(config.name), \(config.devices.count) devices, journal \(config.journal)"
-            )
+            let devices = config.devices.count == 1 ? "1 device" : "\(config.devices.count) devices"
+            print("\(self.config): good: rig \(config.name), \(devices), journal \(config.journal)")
             return
         }
         let secrets: RigFleet.Secrets
@@ -74,6 +74,9 @@ struct RigCommand: AsyncParsableCommand {
         } catch {
             StandardError.report("\(error)")
             throw ExitStatus.writeFailed.exitCode
+        }
+        for change in opened.renumbered {
+            logger.notice("journal migrated: \(change), so that each device's run numbers are unique")
         }
         for run in opened.recovered {
             logger.warning(
@@ -114,8 +117,12 @@ struct RigCommand: AsyncParsableCommand {
                 logger: logger
             )
         } catch {
-            StandardError.report("\(error)")
             await writer.close()
+            if let problem = config.status?.listenProblem() {
+                StandardError.report("\(self.config): status.listen: \(problem)")
+                throw ExitStatus.addressInUse.exitCode
+            }
+            StandardError.report("\(error)")
             throw ExitStatus.failure.exitCode
         }
         logger.info("rig \(config.name): \(config.devices.count) devices, journal \(config.journal)")
@@ -155,16 +162,21 @@ struct RigCommand: AsyncParsableCommand {
         if case .signal(let reason) = why { throw reason.exitStatus.exitCode }
     }
 
-    /// Reads and checks the config; prints every problem and exits 64 when there are any.
-    static func load(_ path: String) throws -> RigConfig {
-        let parser = RigConfigParser { transport in
-            do throws(ArgumentSyntaxError) {
-                _ = try TransportSpec(parsing: transport)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
+    /// Reads and checks the config (with `journal` in place of its journal, when given); prints every
+    /// problem and exits 64 when there are any.
+    static func load(_ path: String, journal: String? = nil, checkingListenAddress: Bool = false) throws -> RigConfig {
+        let parser = RigConfigParser(
+            transportCheck: { transport in
+                do throws(ArgumentSyntaxError) {
+                    _ = try TransportSpec(parsing: transport)
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            },
+            journalOverride: journal,
+            checksListenAddress: checkingListenAddress
+        )
         do throws(ConfigProblems) {
             return try parser.parse(file: path)
         } catch {
@@ -203,14 +215,15 @@ struct RigCommand: AsyncParsableCommand {
     /// SIGHUP: a config with problems is reported and changes nothing.
     static func reload(_ rig: Rig, from path: String, journal: String?, logger: Logger) async {
         logger.info("SIGHUP: reloading \(path)")
-        guard var config = try? load(path) else {
+        guard let config = try? load(path, journal: journal) else {
             logger.error("\(path): the config has problems (above); the rig goes on with the one it has")
             return
         }
-        if let journal { config.journal = journal }
         let report = await rig.reload(config)
-        logger.info(
-            "reloaded: added \(report.added), removed \(report.removed), changed \(report.changed), unchanged \(report.unchanged.count)"
-        )
+        if report.needsRestart.isEmpty {
+            logger.info("reloaded: \(report)")
+        } else {
+            logger.warning("reloaded: \(report)")
+        }
     }
 }

@@ -14,9 +14,12 @@ import Testing
         return folder
     }
 
-    static let parser = RigConfigParser { transport in
-        transport.hasPrefix("kernel") || transport.hasPrefix("tcp:") ? nil : "not a transport: \(transport)"
-    }
+    static let parser = RigConfigParser(
+        transportCheck: { transport in
+            transport.hasPrefix("kernel") || transport.hasPrefix("tcp:") ? nil : "not a transport: \(transport)"
+        },
+        environment: ["PGPASS_LAB": "s3cret"]
+    )
 
     func parse(_ text: String, scripts: [String: String] = [:]) throws -> Result<RigConfig, ConfigProblems> {
         let folder = try Self.folder(scripts)
@@ -116,11 +119,68 @@ import Testing
             "19 device[3].address: missing",
             "22 device[3].at: give one of schedule, every and at, not every and at",
             "23 device[3].max_failures: must be 1 or more",
+            // Found even though the first "a" has problems of its own (it was missed while they stood).
+            "13 device \"a\".name: another device is named \"a\"",
         ]
         for prefix in expected {
             #expect(found.contains { $0.hasPrefix(prefix) }, "\(prefix) in \(found)")
         }
         #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test func whatWouldStopTheRigAtStartIsFoundTooAllAtOnce() throws {
+        let text = """
+            [rig]
+            name = "lab"
+            journal = "missing/lab.sqlite"
+            [forward.postgres]
+            url = "postgresql://rig@db.lab/lab"
+            password_env = "HCIPICO_TEST_UNSET"
+
+            [[device]]
+            name = "a"
+            transport = "sim"
+            script = "Missing.mscr"
+            schedule = "once"
+
+            [[device]]
+            name = "a"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "once"
+            """
+        let found = try problems(text)
+        let expected = [
+            "3 rig.journal: ", "6 forward.postgres.password_env: HCIPICO_TEST_UNSET is not set",
+            "11 device \"a\".script: cannot read", "15 device \"a\".name: another device is named \"a\"",
+        ]
+        for prefix in expected {
+            #expect(found.contains { $0.hasPrefix(prefix) }, "\(prefix) in \(found)")
+        }
+        #expect(found.first { $0.hasPrefix("3 rig.journal") }?.contains("does not exist") == true, "\(found)")
+        #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test func aStatusPortInUseIsFoundWhenAsked() throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(holder, 1) == 0
+            }
+        }
+        try #require(bound)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let status = StatusConfig(host: "127.0.0.1", port: port)
+        #expect(status.listenProblem() == "127.0.0.1:\(port): in use by another program")
+        #expect(StatusConfig(host: "127.0.0.1", port: 0).listenProblem() == nil)
     }
 
     @Test func securityAndPasskeyAreReadAndChecked() throws {
