@@ -101,7 +101,28 @@ enum PostgresSchema {
                     LEFT JOIN hcipico.variable_types t ON t.code = v.variable
                 """,
             ]
-        )
+        ),
+        Migration(
+            version: 2,
+            name: "loops and scans from 1",
+            statements: [
+                // Stored from 0 before (scans NULL outside an nscans loop) while the files numbered them
+                // from 1; the journal's version 4 does the same, so new rows come from 1 as well.
+                "UPDATE hcipico.packages SET loop = loop + 1, scan = scan + 1",
+                "DROP VIEW hcipico.samples",
+                """
+                CREATE VIEW hcipico.samples AS
+                    SELECT p.host_time AS time, r.rig, r.device, r.run_uuid, r.title, r.device_run,
+                           p.idx AS package, p.loop, COALESCE(p.scan, 1) AS scan, p.device_time,
+                           v.position, v.variable, v.name, t.quantity, v.value, t.unit,
+                           v.status, v.current_range, v.noise
+                    FROM hcipico.package_values v
+                    JOIN hcipico.packages p ON p.rig = v.rig AND p.run_uuid = v.run_uuid AND p.idx = v.idx
+                    JOIN hcipico.runs r ON r.rig = v.rig AND r.run_uuid = v.run_uuid
+                    LEFT JOIN hcipico.variable_types t ON t.code = v.variable
+                """,
+            ]
+        ),
     ]
 
     /// The newest version this build knows.

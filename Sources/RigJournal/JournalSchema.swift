@@ -22,6 +22,9 @@ import MethodSCRIPT
 ///   sent, the last package index `last_idx`, and the run `state` the sink has), as the sink confirmed it.
 /// - `runs.pruned_at`: when the run's packages were pruned after being forwarded (NULL: never).
 ///
+/// Version 4: loops and scans numbered from 1, as in every output; `samples` gains `device_run` and
+/// shows a package outside any `nscans` loop as scan 1.
+///
 /// Version 3 (unique run numbers): a device's `device_run` is unique within the journal (an index
 /// enforces it). Journals from before, where a rig restart or a reload began each device's count at 1
 /// again, have their runs renumbered 1, 2, 3… per device in the order they were recorded; each change
@@ -45,6 +48,9 @@ enum JournalSchema {
         migrator.registerMigration("v3: unique run numbers per device") { db in
             try renumberRuns(db, log: renumbered)
             try db.execute(sql: "CREATE UNIQUE INDEX runs_by_device_run ON runs (device_id, device_run)")
+        }
+        migrator.registerMigration("v4: loops and scans from 1") { db in
+            try db.execute(sql: version4)
         }
         return migrator
     }
@@ -89,6 +95,26 @@ enum JournalSchema {
             log.append(JournalRenumbering(run: id, device: row[1], oldNumber: old, newNumber: wanted))
         }
     }
+
+    /// Loops and scans were stored from 0 (scans NULL outside an `nscans` loop), while the files
+    /// numbered them from 1: stored from 1 now, and the view shows a package outside scans as scan 1,
+    /// as every output does. The forwarder's positions are kept: PostgreSQL's own version 2 does the same.
+    private static let version4 = """
+        UPDATE packages SET loop = loop + 1, scan = scan + 1;
+        DROP VIEW samples;
+        CREATE VIEW samples AS
+            SELECT r.uuid AS run_uuid, r.id AS run_id, d.name AS device, r.device_run AS device_run,
+                   r.title AS title, p.idx AS package, p.loop AS loop, COALESCE(p.scan, 1) AS scan,
+                   p.host_time AS host_time, p.device_time AS device_time,
+                   v.position AS position, v.variable AS variable, v.name AS name,
+                   t.quantity AS quantity, v.value AS value, t.unit AS unit,
+                   v.status AS status, v.current_range AS current_range, v.noise AS noise
+            FROM package_values v
+            JOIN packages p ON p.run_id = v.run_id AND p.idx = v.idx
+            JOIN runs r ON r.id = v.run_id
+            JOIN devices d ON d.id = r.device_id
+            LEFT JOIN variable_types t ON t.code = v.variable;
+        """
 
     private static let version2 = """
         CREATE TABLE forward_positions (

@@ -10,8 +10,10 @@ final class DecodedRun {
     private let sink: any SampleSink
     private let device: String
     private var packages = 0
-    private var loop = -1
+    /// Numbered from 1 and counted as a live run counts them (`PicoReceiver`).
+    private var loop = 0
     private var scan: Int?
+    private var nextScan = 1
     private var ended = false
 
     init(sink: any SampleSink, device: String) {
@@ -31,15 +33,19 @@ final class DecodedRun {
                 device: device,
                 run: 1,
                 index: packages,
-                loop: max(loop, 0),
+                loop: max(loop, 1),
                 scan: scan,
                 hostTime: .nan,
                 values: samples.map { PicoValue(sample: $0) }
             )
             packages += 1
             try sink.write(package)
-        case .measurementLoopStart: loop += 1
-        case .scanStart(let id): scan = Int(id)
+        case .measurementLoopStart:
+            loop += 1
+            nextScan = 1
+        case .scanStart:
+            scan = nextScan
+            nextScan += 1
         case .scanEnd: scan = nil
         case .scriptEnd: ended = true
         default: break

@@ -95,7 +95,7 @@ final class LiveDisplay {
         // The shortest decimal that reads back as the value: the decimal the device sent (#22).
         let values = package.values.map { pad(String($0.value), 16) }.joined()
         emit(
-            pad(String(package.index), 6) + pad(String(package.loop), 5) + pad(package.scan.map(String.init) ?? "", 5)
+            pad(String(package.index), 6) + pad(String(package.loop), 5) + pad(String(package.scanNumber), 5)
                 + values
         )
         fflush(nil)

@@ -37,7 +37,7 @@ import Testing
             device: "sim",
             run: 1,
             index: index,
-            loop: 0,
+            loop: 1,
             scan: scan,
             hostTime: 1_763_787_001 + Double(index),
             values: values
@@ -54,7 +54,7 @@ import Testing
             packages.append(
                 Self.package(
                     index,
-                    scan: point.scan,
+                    scan: point.scan + 1,
                     values: [
                         PicoValue(variable: .appliedPotential, name: "p", value: point.e),
                         PicoValue(variable: .current, name: "c", value: point.i, status: .ok),

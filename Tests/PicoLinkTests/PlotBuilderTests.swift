@@ -5,7 +5,7 @@ import Testing
 @testable import PicoLink
 
 @Suite struct PlotBuilderTests {
-    static func package(_ index: Int, loop: Int = 0, scan: Int? = nil, _ values: [(String, Double)]) -> PicoPackage {
+    static func package(_ index: Int, loop: Int = 1, scan: Int? = nil, _ values: [(String, Double)]) -> PicoPackage {
         PicoPackage(
             device: "d",
             run: 1,
@@ -21,7 +21,7 @@ import Testing
         var builder = PlotBuilder(title: "cv")
         for scan in 0..<3 {
             for step in 0..<10 {
-                builder.add(Self.package(scan * 10 + step, scan: scan, [("da", Double(step)), ("ba", 1e-6)]))
+                builder.add(Self.package(scan * 10 + step, scan: scan + 1, [("da", Double(step)), ("ba", 1e-6)]))
             }
         }
         let plots = builder.plots()
@@ -69,7 +69,7 @@ import Testing
                     device: "d",
                     run: 1,
                     index: step,
-                    loop: 0,
+                    loop: 1,
                     scan: nil,
                     hostTime: 0,
                     values: zip(types, names).map { PicoValue(variable: $0.0, name: $0.1, value: Double(step)) }

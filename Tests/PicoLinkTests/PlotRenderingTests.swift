@@ -18,7 +18,7 @@ import FoundationXML
         PicoValue(variable: variable, name: name, value: value)
     }
 
-    static func package(_ index: Int, loop: Int = 0, scan: Int? = nil, _ values: [PicoValue]) -> PicoPackage {
+    static func package(_ index: Int, loop: Int = 1, scan: Int? = nil, _ values: [PicoValue]) -> PicoPackage {
         PicoPackage(
             device: "sim",
             run: 1,
@@ -43,7 +43,7 @@ import FoundationXML
                 packages.append(
                     package(
                         packages.count,
-                        scan: scans > 1 ? scan : nil,
+                        scan: scans > 1 ? scan + 1 : nil,
                         [value(.appliedPotential, "p", e), value(.current, "c", i)]
                     )
                 )

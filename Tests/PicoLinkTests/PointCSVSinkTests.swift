@@ -30,7 +30,7 @@ import Testing
             device: "cell-1",
             run: 3,
             index: index,
-            loop: 0,
+            loop: 1,
             scan: scan,
             hostTime: 1_763_787_000.5 + Double(index),
             values: [
@@ -53,7 +53,7 @@ import Testing
         let sink = try PointCSVSink(path: path, provenance: Self.provenance)
         try sink.begin(RunInfo(device: "cell-1", run: 3, title: "swv", startTime: 1_763_787_000.25))
         try sink.write(Self.swv(0, values: [-0.4, -5.7847747e-05, 0.03, 63095.734e-9]))
-        try sink.write(Self.swv(1, scan: 1, values: [-0.395, .nan, 2e-6, -1e-6]))
+        try sink.write(Self.swv(1, scan: 2, values: [-0.395, .nan, 2e-6, -1e-6]))
         try sink.finish(RunEnd(complete: true, packages: 2))
         let lines = try Self.lines(path)
         #expect(

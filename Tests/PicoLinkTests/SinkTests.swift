@@ -14,7 +14,7 @@ import FoundationXML
             device: "sim",
             run: 1,
             index: index,
-            loop: 0,
+            loop: 1,
             scan: nil,
             hostTime: 1_763_787_000.5 + Double(index) * 0.1,
             values: [
@@ -37,7 +37,8 @@ import FoundationXML
         let afterOne = try String(contentsOfFile: path, encoding: .utf8)
         #expect(afterOne.split(separator: "\n").count == 3)
         #expect(afterOne.hasPrefix(CSVSink.header))
-        #expect(afterOne.contains("sim,1,0,0,,1763787000.500000,,ba,WE current,-5.7847747e-05,A,OK,1 mA (high speed)"))
+        let row = "sim,1,0,1,1,1763787000.500000,,,ba,WE current,-5.7847747e-05,A,OK,1 mA (high speed)"
+        #expect(afterOne.contains(row))
         try sink.write(Self.lsvPackage(1, e: .nan, i: 1e-6))
         try sink.finish(RunEnd(complete: false, reason: "connection lost", packages: 2))
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")

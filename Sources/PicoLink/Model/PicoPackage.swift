@@ -6,9 +6,9 @@ public struct PicoPackage: Sendable, Equatable {
     public var run: Int
     /// The package number within the run, from 0.
     public var index: Int
-    /// The measurement loop (`M…`) within the run, from 0.
+    /// The measurement loop (`M…`) within the run, from 1.
     public var loop: Int
-    /// The scan (`C…`) within an `nscans` loop, from 0; nil outside scans.
+    /// The scan (`C…`) within an `nscans` loop, from 1; nil outside scans (see `scanNumber`).
     public var scan: Int?
     /// When the package's last byte reached the host, in seconds since the Unix epoch.
     public var hostTime: Double
@@ -34,6 +34,10 @@ public struct PicoPackage: Sendable, Equatable {
         self.hostTime = hostTime
         self.values = values
     }
+
+    /// The scan as every output numbers it: from 1, and 1 for a package outside any `nscans` loop
+    /// (a measurement loop without scans is one scan).
+    public var scanNumber: Int { scan ?? 1 }
 
     /// The device's own clock, where the script sends it (`timer_get` into an `eb` variable), in seconds.
     public var deviceTime: Double? { self["eb"] }

@@ -5,11 +5,11 @@ public import MethodSCRIPT
 public enum PicoEvent: Sendable, Equatable {
     /// `e`: the device accepted the script and starts it.
     case accepted
-    /// `M…`: measurement loop `loop` (from 0 within the run) starts.
+    /// `M…`: measurement loop `loop` (from 1 within the run) starts.
     case loopStarted(loop: Int)
     /// `*`: the measurement loop ends.
     case loopEnded(loop: Int)
-    /// `C…`: scan `scan` (from 0) of measurement loop `loop` starts.
+    /// `C…`: scan `scan` (from 1) of measurement loop `loop` starts.
     case scanStarted(loop: Int, scan: Int)
     /// `-`: the scan ends.
     case scanEnded(loop: Int, scan: Int)

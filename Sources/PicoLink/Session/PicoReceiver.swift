@@ -61,9 +61,10 @@ final class PicoReceiver: @unchecked Sendable {
         let names: [Int: [String]]
         let backlog: EventBacklog
         var packages = 0
-        var loop = -1
+        /// The measurement loop and scan in progress, numbered from 1 as every output numbers them.
+        var loop = 0
         var scan: Int?
-        var nextScan = 0
+        var nextScan = 1
         var aborting = false
 
         init(
@@ -248,15 +249,15 @@ final class PicoReceiver: @unchecked Sendable {
             case .measurementLoopStart:
                 context.loop += 1
                 context.scan = nil
-                context.nextScan = 0
+                context.nextScan = 1
                 context.continuation.yield(.loopStarted(loop: context.loop))
             case .measurementLoopEnd: context.continuation.yield(.loopEnded(loop: context.loop))
             case .scanStart:
                 context.scan = context.nextScan
                 context.nextScan += 1
-                context.continuation.yield(.scanStarted(loop: context.loop, scan: context.scan ?? 0))
+                context.continuation.yield(.scanStarted(loop: context.loop, scan: context.scan ?? 1))
             case .scanEnd:
-                context.continuation.yield(.scanEnded(loop: context.loop, scan: context.scan ?? 0))
+                context.continuation.yield(.scanEnded(loop: context.loop, scan: context.scan ?? 1))
                 context.scan = nil
             case .loopStart: context.continuation.yield(.plainLoopStarted)
             case .loopEnd: context.continuation.yield(.plainLoopEnded)
@@ -319,7 +320,7 @@ final class PicoReceiver: @unchecked Sendable {
                 device: context.device,
                 run: context.run,
                 index: context.packages,
-                loop: max(0, context.loop),
+                loop: max(1, context.loop),
                 scan: context.scan,
                 hostTime: hostTime,
                 values: values

@@ -1,5 +1,6 @@
-/// Writes one CSV row per value: device, run, package, loop, scan, host time, device time, variable,
-/// quantity, value, unit, status, range. Each package's rows go to the file in one write.
+/// Writes one CSV row per value: device, run, package, loop, scan, host time, device time, the
+/// script's name for the value, variable, quantity, value, unit, status, range. Loops and scans are
+/// numbered from 1 as in every other output (`PicoPackage.scanNumber`). Each package's rows go to the file in one write.
 ///
 /// The file ends with a comment line that says how the run ended — `# end: complete, 101 packages` or
 /// `# end: incomplete (connection lost), 57 packages`. A file without it was cut off by a crash.
@@ -8,7 +9,7 @@
 public final class CSVSink: SampleSink {
     /// The column header line, newline included.
     public static let header =
-        "device,run,package,loop,scan,host_time,device_time,variable,quantity,value,unit,status,range\n"
+        "device,run,package,loop,scan,host_time,device_time,name,variable,quantity,value,unit,status,range\n"
 
     private let file: SinkFile
     private var wroteHeader = false
@@ -42,14 +43,15 @@ public final class CSVSink: SampleSink {
         var rows = ""
         let prefix = [
             SinkText.csv(package.device), String(package.run), String(package.index), String(package.loop),
-            package.scan.map(String.init) ?? "", SinkText.seconds(package.hostTime),
+            String(package.scanNumber), SinkText.seconds(package.hostTime),
             package.deviceTime.map { SinkText.number($0, nan: "NaN") } ?? "",
         ].joined(separator: ",")
         for value in package.values {
             rows += prefix + ","
             rows += [
-                value.code, SinkText.csv(value.quantity), SinkText.number(value.value, nan: "NaN"), value.unit,
-                value.statusText ?? "", SinkText.csv(value.rangeLabel ?? ""),
+                SinkText.csv(value.name ?? ""), value.code, SinkText.csv(value.quantity),
+                SinkText.number(value.value, nan: "NaN"), value.unit, value.statusText ?? "",
+                SinkText.csv(value.rangeLabel ?? ""),
             ].joined(separator: ",")
             rows += "\n"
         }

@@ -27,12 +27,15 @@ public final class JSONLinesSink: SampleSink {
     /// Flushes the file to the device (`SinkFile.sync`).
     public func sync() throws(SinkError) { try file.sync() }
 
-    /// Writes the `{"event":"start",…}` line, unknown facts as `null`; only for the first run.
+    /// Writes the `{"event":"start",…}` line, unknown facts as `null` and the run number as a number
+    /// (as in every package line); only for the first run.
     public func begin(_ run: RunInfo) throws(SinkError) {
         guard !wroteStart else { return }
         wroteStart = true
         let fields = ProvenanceFields.fields(provenance, run: run).map { field in
-            "\(JSONText.quoted(field.key)):\(field.value == "n/a" ? "null" : JSONText.quoted(field.value))"
+            let value =
+                field.value == "n/a" ? "null" : field.key == "run" ? field.value : JSONText.quoted(field.value)
+            return "\(JSONText.quoted(field.key)):\(value)"
         }
         try file.write("{\"event\":\"start\"," + fields.joined(separator: ",") + "}\n")
     }
@@ -43,7 +46,7 @@ public final class JSONLinesSink: SampleSink {
         let deviceTime = package.deviceTime.map(SinkText.jsonNumber) ?? "null"
         let common =
             "{\"device\":\(JSONText.quoted(package.device)),\"run\":\(package.run),"
-            + "\"scan\":\((package.scan ?? 0) + 1),\"loop\":\(package.loop + 1),\"package\":\(package.index),"
+            + "\"scan\":\(package.scanNumber),\"loop\":\(package.loop),\"package\":\(package.index),"
             + "\"host_time\":\(package.hostTime.isFinite ? SinkText.seconds(package.hostTime) : "null"),"
             + "\"device_time\":\(deviceTime),"
         for value in package.values {

@@ -77,7 +77,7 @@ struct PSTraceTable {
             guard let x, let i = Self.current(of: package) else { continue }
             if key == nil || key! != (package.loop, package.scan) {
                 key = (package.loop, package.scan)
-                let name = package.scan.map { "Scan \($0 + 1)" } ?? "Loop \(package.loop + 1)"
+                let name = package.scan.map { "Scan \($0)" } ?? "Loop \(package.loop)"
                 curves.append((name, UTCTime.dateTime(package.hostTime), []))
             }
             curves[curves.count - 1].points.append(

@@ -97,7 +97,7 @@ public struct PlotBuilder: Sendable {
 
     /// "scan 2", or "loop 3" outside scans.
     private static func groupName(loop: Int, scan: Int?) -> String {
-        scan.map { "scan \($0 + 1)" } ?? "loop \(loop + 1)"
+        scan.map { "scan \($0)" } ?? "loop \(loop)"
     }
 
     /// Each `y` column against `x`, a curve per scan (or measurement loop) and column. Curves are named

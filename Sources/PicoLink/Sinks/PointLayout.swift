@@ -86,8 +86,8 @@ struct PointLayout: Equatable {
     func row(_ package: PicoPackage, placement: [Int]) -> String {
         var fields = [String](repeating: "", count: columnCount)
         fields[0] = String(package.run)
-        fields[1] = String((package.scan ?? 0) + 1)
-        fields[2] = String(package.loop + 1)
+        fields[1] = String(package.scanNumber)
+        fields[2] = String(package.loop)
         fields[3] = String(package.index)
         fields[4] = SinkText.seconds(package.hostTime)
         if hasDeviceTime { fields[5] = package.deviceTime.map { SinkText.number($0, nan: "NaN") } ?? "" }
