@@ -250,7 +250,7 @@ public final class DeviceSupervisor: Sendable {
             $0.consecutiveFailures = failures
         }
         context.logger.warning(
-            "\(config.name): \(reason); retrying in \(DurationText.text(delay))",
+            "\(config.name): \(reason); retrying in \(DurationText.approximate(delay))",
             metadata: ["device": "\(config.name)"]
         )
         await pause(elapsedUntil: until)

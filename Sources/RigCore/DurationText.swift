@@ -19,6 +19,12 @@ public enum DurationText {
         return total > 0 ? total : nil
     }
 
+    /// `1.6s`, `42s`, `5m`: `seconds` as a log line says it, to a tenth of a second under ten seconds
+    /// and to the second above (a jittered backoff, not 1.634637678109938s).
+    public static func approximate(_ seconds: Double) -> String {
+        text(seconds < 10 ? (seconds * 10).rounded() / 10 : seconds.rounded())
+    }
+
     /// `1h30m`, `10m`, `2.5s`, `250ms`: the shortest exact text for `seconds`.
     public static func text(_ seconds: Double) -> String {
         if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }

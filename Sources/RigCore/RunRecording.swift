@@ -57,6 +57,10 @@ struct RunRecording {
             rssi: rssi
         )
         try await journal { try await context.journal.runStarted(provenance) }
+        context.logger.info(
+            "\(config.name): run \(deviceRun) started (\(provenance.title), id \(id.uuidString.lowercased()))",
+            metadata: ["device": "\(config.name)"]
+        )
         let expected = ScriptExtent.expectedPoints(config.script.lines)
         supervisor.update {
             $0.runs += 1

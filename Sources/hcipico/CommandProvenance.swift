@@ -30,7 +30,8 @@ enum CommandProvenance {
             address: address,
             addressType: addressType,
             transport: transport,
-            firmware: "\(version.device) \(version.firmware)",
+            // As the device sent it, as the rig records it (`espico1209#…`).
+            firmware: version.firmware,
             serialNumber: serial,
             scriptName: title,
             script: text,

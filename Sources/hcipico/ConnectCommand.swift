@@ -51,7 +51,10 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "Write an SVG plot here.")
     var svg: String?
 
-    @Option(help: "Write CSV, JSON Lines, SVG and PSTrace CSV into this directory, named DEVICE-TITLE-UTCSTART.")
+    @Option(
+        help:
+            "Write CSV, JSON Lines, SVG and PSTrace CSV into this folder (made when missing), named DEVICE-TITLE-UTCSTART."
+    )
     var out: String?
 
     @Flag(help: "Replace output files that exist already (refused otherwise).")
@@ -143,11 +146,7 @@ struct ConnectCommand: AsyncParsableCommand {
             sync: sync.policy
         )
         if let out {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
-                StandardError.report("--out \(out): not a directory")
-                throw ExitStatus.badInput.exitCode
-            }
+            try OutputFolder.prepare(out)
             let device = (try? link.target()).map { target in
                 switch target {
                 case .simulator(let kind): "sim-\(kind.rawValue)"

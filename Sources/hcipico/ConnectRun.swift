@@ -137,7 +137,9 @@ struct ConnectRun: Sendable {
         recording.value = false
         shutdown.onStop(nil)
         display.finish()
-        let written = outputs.named.map(\.path).filter { $0 != "-" }
+        // The output that failed is not reported as written: its end marker may be missing.
+        let failedPath: String? = if case .failure(let failure) = outcome { failure.path } else { nil }
+        let written = outputs.named.map(\.path).filter { $0 != "-" && $0 != failedPath }
         if !written.isEmpty { StandardError.report("wrote \(written.joined(separator: ", "))") }
         switch outcome {
         case .failure(let failure):

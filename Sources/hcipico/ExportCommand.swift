@@ -25,7 +25,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var selection: JournalSelection
 
-    @Option(help: "The folder to write into (must exist).")
+    @Option(help: "The folder to write into (made when it does not exist).")
     var out: String
 
     @Flag(help: "Replace files that exist.")
@@ -35,15 +35,14 @@ struct ExportCommand: AsyncParsableCommand {
     static let suffixes = RunExport.suffixes
 
     func run() async throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
-            StandardError.report("--out \(out): not a directory")
-            throw ExitStatus.badInput.exitCode
-        }
+        try OutputFolder.prepare(out)
         let opened = try JournalSelection.open(journal)
         do {
             let runs = try opened.runs(selection.filter)
-            if runs.isEmpty { StandardError.report("no run matches") }
+            if runs.isEmpty {
+                StandardError.report("no run matches in \(journal)")
+                throw ExitStatus.badInput.exitCode
+            }
             // Every file is checked before any is made: an export that would replace one writes nothing.
             if !overwrite {
                 let existing = runs.flatMap { run in

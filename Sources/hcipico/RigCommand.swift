@@ -51,7 +51,7 @@ struct RigCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try Self.load(self.config, journal: journal, checkingListenAddress: check)
         if check {
-            let devices = config.devices.count == 1 ? "1 device" : "\(config.devices.count) devices"
+            let devices = CountText.of(config.devices.count, "device")
             print("\(self.config): good: rig \(config.name), \(devices), journal \(config.journal)")
             return
         }
@@ -125,9 +125,11 @@ struct RigCommand: AsyncParsableCommand {
             StandardError.report("\(error)")
             throw ExitStatus.failure.exitCode
         }
-        logger.info("rig \(config.name): \(config.devices.count) devices, journal \(config.journal)")
+        logger.info("rig \(config.name): \(CountText.of(config.devices.count, "device")), journal \(config.journal)")
         rig.start()
-        notifier.ready(status: "\(config.devices.count) devices starting, journal \(config.journal)")
+        notifier.ready(
+            status: "\(CountText.of(config.devices.count, "device")) starting, journal \(config.journal)"
+        )
         let heartbeat = notifier.isActive ? Task { await Self.heartbeat(notifier, rig: rig, writer: writer) } : nil
         if let duration, let seconds = DurationText.seconds(duration) {
             Task {
@@ -208,7 +210,8 @@ struct RigCommand: AsyncParsableCommand {
         let devices = rig.snapshots
         let running = devices.filter { if case .running = $0.state { true } else { false } }.count
         let away = devices.filter { !$0.connected }.count
-        return "\(devices.count) devices: \(running) running, \(devices.count - running - away) idle, \(away) away; "
+        return
+            "\(CountText.of(devices.count, "device")): \(running) running, \(devices.count - running - away) idle, \(away) away; "
             + "\(writer.committedPackages) packages committed"
     }
 

@@ -48,7 +48,7 @@ import Testing
             rows.filter { $0.hasPrefix("1,") }.count == 5 && rows.filter { $0.hasPrefix("2,") }.count == 5,
             "\(all)"
         )
-        #expect(all.contains("# firmware: EmStat Pico") && all.contains("# serial: SIMPICO00001"))
+        #expect(all.contains("# firmware: espico") && all.contains("# serial: SIMPICO00001"))
         #expect(all.components(separatedBy: "# end: complete, 5 packages").count == 3)
         let last = try String(contentsOf: directory.appendingPathComponent("last.jsonl"), encoding: .utf8)
         #expect(last.hasPrefix("{\"event\":\"start\"") && last.contains("\"title\":\"console-2\""), "\(last)")

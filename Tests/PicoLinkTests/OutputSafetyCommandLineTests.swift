@@ -69,8 +69,15 @@ import Testing
                 .count == 2,
             "\(names)"
         )
-        let missing = try await Self.connect(["--out", "nowhere"], in: directory)
-        #expect(missing.status == 64 && missing.error.contains("--out nowhere: not a directory"))
+        // A folder that does not exist is made, as mkdir would; a file is refused before connecting.
+        let missing = try await Self.connect(["--out", "new"], in: directory)
+        #expect(missing.status == 0, "\(missing.error)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("new").path).count == 4
+        )
+        try Self.write("a file\n", to: directory.appendingPathComponent("file"))
+        let file = try await Self.connect(["--out", "file", "--sim-fault", "silent"], in: directory)
+        #expect(file.status == 64 && file.error.contains("--out file: not a folder"), "\(file.error)")
     }
 
     @Test func symlinksFIFOsAndDevicesAreWrittenInPlace() async throws {

@@ -114,7 +114,7 @@ import Testing
             environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000", "JOURNAL_STREAM": "8:1"]
         )
         #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("READY=1") } })
-        #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("WATCHDOG=1\nSTATUS=1 devices:") } })
+        #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("WATCHDOG=1\nSTATUS=1 device:") } })
         rig.send(SIGHUP)
         #expect(await rig.waitAsync { notify.messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") } })
         #expect(await rig.waitAsync { notify.messages.filter { $0.hasPrefix("READY=1") }.count == 2 })
