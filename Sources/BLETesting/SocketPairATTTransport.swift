@@ -16,9 +16,17 @@ public final class SocketPairATTTransport: ATTTransport {
     private struct State {
         var sent = 0
         var faultRule: ATTFaultRule?
+        var sharesLink = false
     }
 
     public var maximumPDULength: Int { link.maximumPDULength }
+
+    /// Whether this end plays a link shared with another ATT client (as the kernel's is); false
+    /// unless set before the bearer is made.
+    public var sharesLink: Bool {
+        get { state.withLock { $0.sharesLink } }
+        set { state.withLock { $0.sharesLink = newValue } }
+    }
 
     /// Makes two connected ends. `maximumPDULength` bounds what each end sends and receives.
     public static func makePair(

@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Synchronization
 import Testing
 
 /// A misbehaving peer: short, malformed and unknown PDUs are answered with the right Error Response
@@ -105,6 +106,42 @@ import Testing
         #expect(try await read.value == [0x99])
         #expect(bearer.droppedPDUCount == 3)
         #expect(peer.received.count == 2, "nothing confirmed or answered for the dropped PDUs")
+    }
+
+    /// A Read By Group Type Response of 32 bytes while this side's ATT_MTU is 23: refused on a link
+    /// this side alone uses, accepted on one shared with another ATT client (bluetoothd on the kernel
+    /// path had exchanged 517 on the connection first), with the notification of the same length.
+    @Test(arguments: [false, true])
+    func responsesLongerThanOurMTUAreTrustedOnlyOnASharedLink(shared: Bool) async throws {
+        let (clientEnd, peerEnd) = try SocketPairATTTransport.makePair()
+        clientEnd.sharesLink = shared
+        let bearer = ATTBearer(transport: clientEnd, preferredMTU: 23, clock: ManualDeadlineClock())
+        let client = GATTClient(bearer: bearer)
+        let notified = Mutex(0)
+        bearer.setNotificationHandler { _, value, _ in notified.withLock { $0 = value.count } }
+        try bearer.start()
+        let peer = try RecordingPeer(peerEnd)
+        let discovery = Task { try await client.discoverPrimaryServices() }
+        _ = await peer.waitForPDUs(1)
+        // Two 128-bit services in one response: 2 + 2 × 20 = 42 bytes > 23.
+        var response: [UInt8] = [0x11, 20]
+        for start: UInt8 in [1, 8] {
+            response += [start, 0, start + 6, 0] + [UInt8](repeating: start, count: 16)
+        }
+        try peer.send(response)
+        try peer.send([0x1B, 0x10, 0x00] + [UInt8](repeating: 7, count: 40))
+        if shared {
+            // The next request asks for what follows the last group; the peer ends the discovery.
+            _ = await peer.waitForPDUs(2)
+            try peer.send([0x01, 0x10, 0x0F, 0x00, 0x0A])
+            #expect(try await discovery.value.count == 2)
+            #expect(await eventually { notified.withLock { $0 } == 40 })
+            #expect(bearer.droppedPDUCount == 0)
+        } else {
+            await #expect(throws: GATTError.self) { try await discovery.value }
+            #expect(await eventually { bearer.droppedPDUCount == 1 }, "the notification too")
+        }
+        #expect(bearer.mtu == 23)
     }
 }
 

@@ -11,14 +11,14 @@ extension ATTBearer {
                 return drop("notification of \(pdu.count) bytes")
             }
             let route = notificationRoute()
-            guard pdu.count <= route.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
+            guard pdu.count <= route.limit else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
             route.handler?(notification.handle, notification.value, false)
         case ATTHandleValueIndication.opcode:
             guard let indication = try? ATTHandleValueIndication.View(pdu: pdu) else {
                 return drop("indication of \(pdu.count) bytes")
             }
             let route = notificationRoute()
-            guard pdu.count <= route.mtu else { return drop("indication of \(pdu.count) bytes > ATT_MTU") }
+            guard pdu.count <= route.limit else { return drop("indication of \(pdu.count) bytes > ATT_MTU") }
             route.handler?(indication.handle, indication.value, true)
             try? transport.send(ATTHandleValueConfirmation().encodedBytes)
         case ATTMultipleHandleValueNotification.opcode:
@@ -36,9 +36,9 @@ extension ATTBearer {
         }
     }
 
-    /// The notification handler and the ATT_MTU, for one PDU.
+    /// The notification handler and the longest PDU the peer may send, for one PDU.
     private func notificationRoute() -> NotificationRoute {
-        state.withLock { NotificationRoute(handler: $0.handlers.notification, mtu: $0.mtu) }
+        state.withLock { NotificationRoute(handler: $0.handlers.notification, limit: $0.receiveLimit) }
     }
 
     private func handleAt(_ pdu: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
@@ -48,7 +48,7 @@ extension ATTBearer {
     /// Completes the pending request with a response or an Error Response that names its opcode.
     private func receiveResponse(_ pdu: UnsafeRawBufferPointer) {
         let opcode = pdu[0]
-        let pending = state.withLock { state in state.requests.inFlight.map { ($0.id, $0.opcode, state.mtu) } }
+        let pending = state.withLock { state in state.requests.inFlight.map { ($0.id, $0.opcode, state.receiveLimit) } }
         guard let (id, requestOpcode, mtu) = pending else {
             return drop("response 0x\(hex(opcode)) with no request pending")
         }
@@ -83,7 +83,7 @@ extension ATTBearer {
     /// Delivers each (handle, length, value) tuple of a Multiple Handle Value Notification.
     private func receiveMultipleNotification(_ pdu: UnsafeRawBufferPointer) {
         let route = notificationRoute()
-        guard pdu.count <= route.mtu else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
+        guard pdu.count <= route.limit else { return drop("notification of \(pdu.count) bytes > ATT_MTU") }
         var offset = 1
         while offset < pdu.count {
             guard pdu.count - offset >= 4 else { return drop("truncated Multiple Handle Value Notification") }

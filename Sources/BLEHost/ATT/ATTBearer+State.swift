@@ -91,7 +91,8 @@ extension ATTBearer {
     /// freshly allocated reabstraction thunk every time.
     struct NotificationRoute {
         let handler: NotificationHandler?
-        let mtu: Int
+        /// The longest PDU the peer may send (`State.receiveLimit`).
+        let limit: Int
     }
 
     /// The request handler and the current ATT_MTU, copied out of the lock likewise.
@@ -103,6 +104,8 @@ extension ATTBearer {
     struct State {
         var preferredMTU: Int
         var mtu = ATTBearer.defaultMTU
+        /// The transport shares its connection with another ATT client (`ATTTransport.sharesLink`).
+        let sharedLink: Bool
         var started = false
         var closeReason: GATTError?
         var nextID: UInt64 = 0
@@ -115,7 +118,15 @@ extension ATTBearer {
         var closeHandlers: [@Sendable (GATTError) -> Void] = []
         var dropped = 0
 
-        init(preferredMTU: Int) { self.preferredMTU = preferredMTU }
+        init(preferredMTU: Int, sharedLink: Bool) {
+            self.preferredMTU = preferredMTU
+            self.sharedLink = sharedLink
+        }
+
+        /// The longest PDU the peer may send: the ATT_MTU, or on a shared link the largest any client
+        /// could have negotiated (the peer follows whichever exchange came first, and this side may
+        /// not know of it).
+        var receiveLimit: Int { sharedLink ? max(mtu, ATTBearer.maximumMTU) : mtu }
 
         mutating func makeID() -> UInt64 {
             nextID &+= 1

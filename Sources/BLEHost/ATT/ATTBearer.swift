@@ -50,7 +50,12 @@ public final class ATTBearer: Sendable {
         alarm = DeadlineAlarm(clock: clock)
         self.timeout = timeout
         let limit = min(ATTBearer.maximumMTU, max(ATTBearer.defaultMTU, transport.maximumPDULength))
-        state = Mutex(State(preferredMTU: min(limit, max(ATTBearer.defaultMTU, preferredMTU))))
+        state = Mutex(
+            State(
+                preferredMTU: min(limit, max(ATTBearer.defaultMTU, preferredMTU)),
+                sharedLink: transport.sharesLink
+            )
+        )
     }
 
     /// The current ATT_MTU (23 until an Exchange MTU completes).

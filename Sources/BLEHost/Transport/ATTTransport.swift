@@ -9,6 +9,11 @@ public protocol ATTTransport: AnyObject, Sendable {
     /// The largest ATT PDU this transport carries (its L2CAP MTU). ATT_MTU is negotiated within it.
     var maximumPDULength: Int { get }
 
+    /// Whether another ATT client may use the same connection (the kernel's ATT channel, which
+    /// bluetoothd's GATT client shares): the ATT_MTU the peer uses may then be one that client
+    /// negotiated, so PDUs up to `ATTBearer.maximumMTU` are accepted from it. False by default.
+    var sharesLink: Bool { get }
+
     /// Sends one ATT PDU. Safe to call from any thread, including from inside `receive`.
     func send(_ pdu: UnsafeRawBufferPointer) throws(TransportError)
 
@@ -24,6 +29,9 @@ public protocol ATTTransport: AnyObject, Sendable {
 }
 
 extension ATTTransport {
+    /// A transport is its connection's only ATT client unless it says otherwise.
+    public var sharesLink: Bool { false }
+
     /// Sends one ATT PDU held in an array.
     public func send(_ pdu: [UInt8]) throws(TransportError) {
         let result: Result<Void, TransportError> = pdu.withUnsafeBytes { bytes in

@@ -15,6 +15,10 @@ public final class L2CAPATTSocket: ATTTransport {
     public let connectionHandle: UInt16
     /// The channel's receive MTU (`BT_RCVMTU`, or the kernel's fixed-channel default of 672).
     public let maximumPDULength: Int
+
+    /// The kernel's ATT channel is shared with bluetoothd's GATT client, which may have exchanged a
+    /// larger ATT_MTU on this connection than this side did.
+    public var sharesLink: Bool { true }
     let channel: DescriptorChannel
 
     /// Connects to `peer` through `adapter` (nil: the kernel picks the route), asking for `security`
