@@ -252,8 +252,9 @@ let package = Package(
         .testTarget(
             name: "RigFleetTests",
             dependencies: [
-                "RigForward", "RigStatus", "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT",
+                "RigForward", "RigStatus", "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT", "BLETesting",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -108,7 +108,7 @@ public final class PostgresForwarder: Sendable {
             } catch {
                 if Task.isCancelled { break }
                 failures += 1
-                let message = Self.describe(error)
+                let message = ForwardFailureText.describe(error, settings: settings)
                 let pause = min(30.0, pow(2.0, Double(min(failures - 1, 5))))
                 state.withLock {
                     $0.state = .waiting
@@ -306,18 +306,5 @@ public final class PostgresForwarder: Sendable {
         } catch {
             logger.warning("forward: pruning failed: \(error)")
         }
-    }
-
-    /// PostgreSQL's own words (SQLSTATE and message) where it sent some; postgres-nio hides them
-    /// from `description` so that no query text reaches a log by accident.
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return "\(error)" }
-        if let info = error.serverInfo, let message = info[.message] {
-            let state = info[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-            let detail = info[.detail].map { ": \($0)" } ?? ""
-            return "PostgreSQL: \(message)\(detail)\(state)"
-        }
-        if let underlying = error.underlying { return "PostgreSQL \(error.code): \(underlying)" }
-        return "PostgreSQL: \(error.code)"
     }
 }

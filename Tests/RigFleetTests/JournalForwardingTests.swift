@@ -1,5 +1,8 @@
+import BLETesting
 import Foundation
+import Logging
 import PicoLink
+import RigForward
 import RigJournal
 import Testing
 
@@ -106,5 +109,51 @@ import Testing
         var kept = 0
         try journal.forEachPackage(of: b.id) { _ in kept += 1 }
         #expect(kept == 20)
+    }
+}
+
+/// What the forwarder says when PostgreSQL cannot be reached: one sentence with the place and the
+/// system's reason, not nested error values.
+@Suite struct ForwardFailureTextTests {
+    @Test func anUnreachableServerIsOneSentence() async throws {
+        let path = FleetFixtures.path()
+        defer { FleetFixtures.remove(path) }
+        let journal = try Journal.open(path: path, rig: "lab-1")
+        // A port nothing listens on: bound, never listened to, so the connect is refused.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0
+            }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let forwarder = PostgresForwarder(
+            journal: journal,
+            settings: ForwarderSettings(
+                rig: "lab-1",
+                target: "postgresql://rig@127.0.0.1:\(port)/lab",
+                endpoint: .tcp(host: "127.0.0.1", port: port),
+                user: "rig",
+                password: nil,
+                database: "lab",
+                tls: .disable
+            ),
+            logger: logger
+        )
+        let task = Task { await forwarder.run() }
+        defer { task.cancel() }
+        #expect(await eventually { forwarder.status.lastError != nil })
+        let text = try #require(forwarder.status.lastError)
+        #expect(
+            text == "cannot reach PostgreSQL at postgresql://rig@127.0.0.1:\(port)/lab: connection refused",
+            "\(text)"
+        )
     }
 }
