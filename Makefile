@@ -121,7 +121,8 @@ peers-fleet: peers-deps
 ## passkey, wrong passkeys, a reconnect from the bond, a peer that forgot it; `--security`, `pair`,
 ## `bonds` and a rig of Picos that need encryption), `scan` and `gatt`
 ## against Bumble's own profile classes (Device Information, Battery, Heart Rate, a 700-byte value) and
-## against the same server with its responses corrupted on purpose, and `hcipico rig`
+## against the same server with its responses corrupted on purpose, `gatt subscribe` under three waves of
+## 150,000 rejected signaling requests (resident memory flat), and `hcipico rig`
 ## with two Pico peripherals sharing one host over one H4 link, a third on a second controller and a simulator in the
 ## same rig, and a controller that hangs mid-run (reset). Without
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
@@ -129,7 +130,7 @@ peers-h4: peers-deps
 	$(SWIFT) build --build-tests
 	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter HCIHostSecurityPeerTests --filter SecurityCommandPeerTests --filter ConnectCommandPeerTests \
 		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter GATTProfilePeerTests --filter SerialCommandPeerTests \
-		--filter RTTCommandPeerTests --filter RigCommandPeerTests
+		--filter RTTCommandPeerTests --filter RigCommandPeerTests --filter SignalingFloodPeerTests
 
 ## bench: every benchmark suite, release build (`make bench SUITES=decode` for one).
 bench: deps

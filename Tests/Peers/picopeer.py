@@ -104,6 +104,8 @@ async def start_peripheral(link, index: int, options) -> Device:
         connection.on(connection.EVENT_CONNECTION_ATT_MTU_UPDATE, on_mtu)
         if options.conn_update:
             asyncio.create_task(request_parameter_update(connection, address, options.conn_update_delay))
+        if options.signal_flood:
+            asyncio.create_task(flood_signaling(device, connection, address, options))
 
     device.on(device.EVENT_CONNECTION, on_connection)
     if server is not None:
@@ -126,6 +128,28 @@ async def request_parameter_update(connection, address: str, delay: float) -> No
     except Exception as error:  # a rejection arrives as an error carrying the result code
         result = f"rejected:{error}"
     emit("conn-param-update", peripheral=address, handle=connection.handle, result=result)
+
+
+async def flood_signaling(device, connection, address: str, options) -> None:
+    """A hostile peripheral: waves of L2CAP Connection Parameter Update Requests the host must reject
+    (a supervision timeout of 100 ms is shorter than the interval allows), sent as fast as the link
+    takes them, raw on the LE signaling channel (CID 5) so that nothing waits for the answers. Starts
+    once the host has subscribed; reports each wave (`signal-flood-wave`) and pauses before the next."""
+    await asyncio.sleep(options.signal_flood_delay)
+    for wave in range(1, options.signal_waves + 1):
+        for index in range(options.signal_flood):
+            identifier = index % 255 + 1
+            # code 0x12, identifier, length 8; interval 40-40, latency 4, timeout 10 (100 ms): invalid.
+            pdu = bytes([0x12, identifier, 8, 0, 40, 0, 40, 0, 4, 0, 10, 0])
+            device.send_l2cap_pdu(connection.handle, 5, pdu)
+            if index % 200 == 199:
+                await asyncio.sleep(0)
+            if connection.handle not in device.connections:
+                emit("signal-flood-stopped", peripheral=address, wave=wave, sent=index + 1)
+                return
+        emit("signal-flood-wave", peripheral=address, handle=connection.handle, wave=wave,
+             sent=options.signal_flood)
+        await asyncio.sleep(options.signal_wave_pause)
 
 
 async def main(options) -> int:
@@ -192,6 +216,11 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--conn-update", action="store_true",
                         help="peripheral sends an L2CAP Connection Parameter Update Request after connecting")
     parser.add_argument("--conn-update-delay", type=float, default=0.2)
+    parser.add_argument("--signal-flood", type=int, default=0, metavar="N",
+                        help="a hostile peripheral: N rejected L2CAP parameter requests per wave, once connected")
+    parser.add_argument("--signal-waves", type=int, default=3, metavar="W", help="waves of --signal-flood")
+    parser.add_argument("--signal-flood-delay", type=float, default=2.0, help="seconds after connecting")
+    parser.add_argument("--signal-wave-pause", type=float, default=3.0, help="seconds between waves")
     parser.add_argument("--btsnoop", metavar="FILE", help="capture the central-side controller's HCI traffic")
     parser.add_argument("--no-fragment", action="store_true",
                         help="keep Bumble's unfragmented controller-to-host ACL (up to 251 bytes)")
