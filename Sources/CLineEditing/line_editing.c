@@ -57,6 +57,16 @@ void hcipico_line_editor_remember(hcipico_line_editor *editor, const char *line)
     if (line[0] != '\0') history(editor->history, &event, H_ENTER, line);
 }
 
+int hcipico_line_editor_load_history(hcipico_line_editor *editor, const char *path) {
+    HistEvent event;
+    return history(editor->history, &event, H_LOAD, path) < 0 ? -1 : 0;
+}
+
+int hcipico_line_editor_save_history(hcipico_line_editor *editor, const char *path) {
+    HistEvent event;
+    return history(editor->history, &event, H_SAVE, path) < 0 ? -1 : 0;
+}
+
 void hcipico_line_editor_close(hcipico_line_editor *editor) {
     if (editor == NULL) return;
     if (editor->editline != NULL) el_end(editor->editline);

@@ -2,9 +2,11 @@ import Foundation
 import PicoLink
 
 /// One console conversation: lines typed (or piped) become scripts, an empty line runs the script so
-/// far; `help`, `:save FILE` and `:quit` are the console's own. Every run goes to the `--csv` and
-/// `--jsonl` files and is kept for `:save`. The result is the console's exit status: 0, or 3 when a
-/// run met a device error (so a piped script that fails is not a success).
+/// far; `help`, `:load FILE`, `:save FILE` and `:quit` are the console's own. Every run goes to the
+/// `--csv` and `--jsonl` files, each with its own provenance (a run whose columns differ from the
+/// table's gets a CSV file of its own, `NAME-runN.csv`), and is kept for `:save`. Ctrl-C during a run
+/// aborts it and the console goes on. The result is the console's exit status: 0, or 3 when a run
+/// met a device error (so a piped script that fails is not a success).
 final class ConsoleSession {
     let session: PicoSession
     let link: ConnectedDevice
@@ -12,10 +14,14 @@ final class ConsoleSession {
     let version: PicoVersion
     let serial: String?
     let input = LineInput()
-    /// The `--csv` and `--jsonl` paths; their files are opened when the first run starts (with its
-    /// provenance) and fed every run.
+    /// The `--csv` and `--jsonl` paths; their files are opened when the first run starts and fed
+    /// every run.
     let outputs: (csv: String?, jsonl: String?, overwrite: Bool)
-    private(set) var sinks: [any SampleSink]?
+    /// The last run's table sink (the next run continues its table) and the JSON Lines file.
+    private var table: PointCSVSink?
+    private var jsonLines: SinkFile?
+    /// Every file opened so far, synced when the console ends.
+    private var files: [SinkFile] = []
     let memory = RunMemory()
     let stop = ConsoleStop()
     private var runs = 0
@@ -24,10 +30,11 @@ final class ConsoleSession {
     static let help = """
         Type MethodSCRIPT lines; an empty line sends them as one script and shows its packages.
           help          this text
+          :load FILE    run the script in FILE (as if typed, then an empty line)
           :save FILE    write the last run: FILE.csv (a row per point), .jsonl, .pstrace.csv or .svg
           :quit         leave (as does Ctrl-D on an empty line)
-        Ctrl-C clears the line being typed; during a run it aborts the run (Z) and leaves.
-        Up and Down recall earlier lines.
+        Ctrl-C clears the line being typed; during a run it aborts the run (Z), which is kept.
+        Up and Down recall earlier lines, also those of earlier sessions.
         """
 
     init(
@@ -60,6 +67,13 @@ final class ConsoleSession {
             if lines.isEmpty, command == ":quit" { break }
             if lines.isEmpty, command == ":save" || command.hasPrefix(":save ") {
                 save(to: String(command.dropFirst(5)).trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            if lines.isEmpty, command == ":load" || command.hasPrefix(":load ") {
+                if let text = load(String(command.dropFirst(5)).trimmingCharacters(in: .whitespaces)) {
+                    await runOne(text)
+                    if let reason = stop.reason { return reason.exitStatus }
+                }
                 continue
             }
             if !line.isEmpty {
@@ -114,38 +128,93 @@ final class ConsoleSession {
             return
         }
         let display = LiveDisplay(showTable: true, rowsPerSecond: 1000)
-        let recorder = RunRecorder(sinks: files + [memory], interruption: stop.runStarted())
-        defer { stop.runEnded() }
+        let interruption = stop.runStarted()
+        let recorder = RunRecorder(sinks: files + [memory], interruption: interruption)
+        // Ctrl-C aborts this run only: the run ends as the device ends it, and the console goes on.
+        let session = self.session
+        Shutdown.shared.onInterrupt {
+            interruption.interrupt(StopReason.signal(SIGINT).description)
+            Task { _ = try? await session.abort() }
+        }
+        defer {
+            Shutdown.shared.onInterrupt(nil)
+            stop.runEnded()
+        }
         do {
             let run = try await session.run(script, title: "console-\(runs)")
             let end = try await recorder.record(run) { display.show($0) }
             display.finish()
             if !recorder.deviceErrors.isEmpty { deviceErrors += 1 }
             print(end.complete ? "done: \(end.packages) packages" : "incomplete after \(end.packages) packages")
+            fflush(nil)
         } catch {
             StandardError.report("\(error)")
             deviceErrors += 1
         }
     }
 
-    /// The `--csv` and `--jsonl` sinks, opened for the first run with its provenance (later runs add
-    /// their rows, their run number in the `run` column).
+    /// The sinks of one run: the `--csv` table (the first run opens it; later ones continue it, or
+    /// open `NAME-runN.csv` when their columns differ) and the `--jsonl` file, each run with its own
+    /// provenance (its `#` lines, its start event).
     private func openedSinks(provenance: RunProvenance) throws(SinkError) -> [any SampleSink] {
-        if let sinks { return sinks }
-        var opened: [any SampleSink] = []
-        if let csv = outputs.csv {
-            opened.append(try PointCSVSink(path: csv, overwrite: outputs.overwrite, provenance: provenance))
+        var sinks: [any SampleSink] = []
+        if let path = outputs.csv {
+            let sink: PointCSVSink
+            if let table {
+                let number = runs
+                sink = table.nextRun(provenance: provenance) { [self] () throws(SinkError) -> SinkFile in
+                    let own = Self.runPath(path, number)
+                    let file = try SinkFile(path: own, overwrite: outputs.overwrite)
+                    files.append(file)
+                    print("run \(number) has other columns than \(path): its table goes to \(own)")
+                    return file
+                }
+            } else {
+                let file = try SinkFile(path: path, overwrite: outputs.overwrite)
+                files.append(file)
+                sink = PointCSVSink(file: file, provenance: provenance)
+            }
+            table = sink
+            sinks.append(sink)
         }
-        if let jsonl = outputs.jsonl {
-            opened.append(try JSONLinesSink(path: jsonl, overwrite: outputs.overwrite, provenance: provenance))
+        if let path = outputs.jsonl {
+            let file: SinkFile
+            if let jsonLines {
+                file = jsonLines
+            } else {
+                file = try SinkFile(path: path, overwrite: outputs.overwrite)
+                files.append(file)
+                jsonLines = file
+            }
+            sinks.append(JSONLinesSink(file: file, provenance: provenance))
         }
-        sinks = opened
-        return opened
+        return sinks
+    }
+
+    /// `runs.csv` → `runs-run2.csv` (a name without `.csv` gets `-run2` at its end).
+    static func runPath(_ path: String, _ run: Int) -> String {
+        path.hasSuffix(".csv") ? "\(path.dropLast(4))-run\(run).csv" : "\(path)-run\(run)"
+    }
+
+    /// `:load FILE`: the script's text, or nil (reported) when it cannot be read.
+    private func load(_ path: String) -> String? {
+        guard !path.isEmpty else {
+            StandardError.report(":load needs a file name")
+            return nil
+        }
+        do {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            print("loaded \(path)")
+            return text
+        } catch {
+            StandardError.report(":load \(path): cannot read it (\(error.localizedDescription))")
+            return nil
+        }
     }
 
     /// Makes the files durable (at the end of the console).
     func syncFiles() {
-        for sink in sinks ?? [] { try? sink.sync() }
+        for file in files { try? file.sync() }
     }
 
     /// `:save FILE`: the last run in the format the name says; an existing file is never replaced.

@@ -34,6 +34,8 @@ final class Shutdown: Sendable {
         var cancelWork: (@Sendable () -> Void)?
         /// When set, SIGHUP calls it (the rig reloads its config) instead of stopping.
         var onHangUp: (@Sendable () -> Void)?
+        /// When set, SIGINT calls it (the console aborts the run in progress) instead of stopping.
+        var onInterrupt: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -85,6 +87,12 @@ final class Shutdown: Sendable {
             return state.reason
         }
         if let already { (action ?? { _ in self.cancelWork() })(already) }
+    }
+
+    /// Makes SIGINT call `action` instead of stopping, until called again with nil (the console's
+    /// Ctrl-C during a run: the run is aborted, the console goes on).
+    func onInterrupt(_ action: (@Sendable () -> Void)?) {
+        state.withLock { $0.onInterrupt = action }
     }
 
     /// Makes SIGHUP call `action` instead of stopping (a daemon's "reload your config").
@@ -185,6 +193,10 @@ final class Shutdown: Sendable {
             guard read(fd, &byte, 1) == 1 else { continue }
             if Int32(byte) == SIGHUP, let reload = state.withLock({ $0.reason == nil ? $0.onHangUp : nil }) {
                 reload()
+                continue
+            }
+            if Int32(byte) == SIGINT, let interrupt = state.withLock({ $0.reason == nil ? $0.onInterrupt : nil }) {
+                interrupt()
                 continue
             }
             if Int32(byte) == SIGPIPE && !Self.standardOutputLost() {

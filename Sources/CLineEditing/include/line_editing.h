@@ -17,6 +17,12 @@ const char *hcipico_line_editor_read(hcipico_line_editor *editor, const char *pr
 /// Adds `line` to the history (Up and Down recall it).
 void hcipico_line_editor_remember(hcipico_line_editor *editor, const char *line);
 
+/// Reads the history saved in `path` (lines typed in earlier sessions); -1 when it cannot.
+int hcipico_line_editor_load_history(hcipico_line_editor *editor, const char *path);
+
+/// Writes the history (at most its last 500 lines) to `path`; -1 when it cannot.
+int hcipico_line_editor_save_history(hcipico_line_editor *editor, const char *path);
+
 /// Restores the terminal and frees the editor.
 void hcipico_line_editor_close(hcipico_line_editor *editor);
 

@@ -28,18 +28,53 @@
 ///
 /// The file ends with `# end: complete, N packages` or `# end: incomplete (REASON), N packages`; a
 /// file without it was cut off by a crash. Each row goes to the file in one write.
+///
+/// Several runs can share one table (`nextRun`, the console's `--csv`): each adds its own `#` lines
+/// and its end line, and its rows go under the header already there when they fit it; a run whose
+/// columns differ goes to a file of its own instead, so no header ever stands in the middle of the
+/// rows of another.
 public final class PointCSVSink: SampleSink {
-    private let file: SinkFile
+    private(set) var file: SinkFile
     private let provenance: RunProvenance?
     private var layout: PointLayout?
     private var wroteProvenance = false
+    /// The run info `begin` was given, kept while the provenance waits for the first package.
+    private var pendingRun: RunInfo?
+    /// Where a continuing run goes when its columns differ from the table's (nil: a first run).
+    private let newFile: (() throws(SinkError) -> SinkFile)?
 
     /// A sink that appends to `file`; the leading `#` lines hold `provenance` when given, else what `RunInfo`
     /// tells.
     public init(file: SinkFile, provenance: RunProvenance? = nil) {
         self.file = file
         self.provenance = provenance
+        newFile = nil
     }
+
+    private init(
+        continuing file: SinkFile,
+        layout: PointLayout?,
+        provenance: RunProvenance,
+        newFile: @escaping () throws(SinkError) -> SinkFile
+    ) {
+        self.file = file
+        self.layout = layout
+        self.provenance = provenance
+        self.newFile = newFile
+    }
+
+    /// The sink for the next run into this table, with its own `provenance`: its `#` lines and rows
+    /// follow this run's in the same file when its packages fit the columns there; otherwise they go
+    /// to the file `newFile` opens, under a header of their own. Call it once this run has finished.
+    public func nextRun(
+        provenance: RunProvenance,
+        newFile: @escaping () throws(SinkError) -> SinkFile
+    ) -> PointCSVSink {
+        PointCSVSink(continuing: file, layout: layout, provenance: provenance, newFile: newFile)
+    }
+
+    /// The path of the file this run's rows went to (a continuing run may have moved to a new one).
+    public var path: String { file.path }
 
     /// Opens `path` (see `SinkFile`: a new file unless `overwrite`).
     public convenience init(
@@ -55,15 +90,33 @@ public final class PointCSVSink: SampleSink {
     /// Flushes the file to the device (`SinkFile.sync`).
     public func sync() throws(SinkError) { try file.sync() }
 
-    /// Writes the leading `#` lines; only for the first run.
+    /// Writes the leading `#` lines; only for the first run. A continuing run writes them with its
+    /// first package (or its end), once it knows which file its rows go to.
     public func begin(_ run: RunInfo) throws(SinkError) {
         guard !wroteProvenance else { return }
+        guard newFile == nil else {
+            pendingRun = run
+            return
+        }
         wroteProvenance = true
+        try file.write(ProvenanceFields.commentLines(provenance, run: run))
+    }
+
+    /// A continuing run's `#` lines, in its own file when `package` does not fit the table's columns.
+    private func placeContinuingRun(first package: PicoPackage?) throws(SinkError) {
+        guard let run = pendingRun else { return }
+        pendingRun = nil
+        wroteProvenance = true
+        if let package, let newFile, layout?.placement(of: package) == nil {
+            file = try newFile()
+            layout = nil
+        }
         try file.write(ProvenanceFields.commentLines(provenance, run: run))
     }
 
     /// Writes the package's row, after a new header when its values do not fit the current columns.
     public func write(_ package: PicoPackage) throws(SinkError) {
+        try placeContinuingRun(first: package)
         if let layout, let placement = layout.placement(of: package) {
             try file.write(layout.row(package, placement: placement))
             return
@@ -78,6 +131,7 @@ public final class PointCSVSink: SampleSink {
 
     /// Writes the `# end_utc:` line (when the end time is known) and the `# end:` line.
     public func finish(_ end: RunEnd) throws(SinkError) {
+        try placeContinuingRun(first: nil)
         let reason = ProvenanceFields.oneLine(end.reason ?? "cut short")
         let how = end.complete ? "complete" : "incomplete (\(reason))"
         try file.write((end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n")
