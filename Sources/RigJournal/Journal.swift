@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MethodSCRIPT
 import PicoLink
 
 /// A rig's journal: one SQLite file in WAL mode, the single source of truth of what a rig measured.
@@ -61,6 +62,17 @@ public final class Journal: Sendable {
                         """,
                     arguments: [rig, Date().timeIntervalSince1970]
                 )
+                // The variable types' names and units as this build knows them (as the forwarder does
+                // in PostgreSQL): a name the Specs changed reaches the samples view of older journals.
+                let upsert = try db.makeStatement(
+                    sql: """
+                        INSERT INTO variable_types (code, quantity, unit) VALUES (?, ?, ?)
+                        ON CONFLICT (code) DO UPDATE SET quantity = excluded.quantity, unit = excluded.unit
+                        """
+                )
+                for info in VariableType.known.compactMap(\.info) {
+                    try upsert.execute(arguments: [info.code, info.name, info.unit])
+                }
                 let left = try Int64.fetchAll(db, sql: "SELECT id FROM runs WHERE state = 'running'")
                 try db.execute(
                     sql: """

@@ -9,8 +9,12 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Decode a MethodSCRIPT device transcript (P lines and replies) into samples.",
         discussion: """
-            Reads FILE (or standard input for '-' or no FILE) as it arrives and writes one row per value, \
-            flushed line by line. Malformed lines are reported on standard error with their line, column and \
+            Reads FILE (or standard input for '-' or no FILE) as it arrives. The table has one row per value \
+            (its input line, code, value, unit, status, range) and a note per loop, scan and reply, flushed \
+            line by line; --csv and --jsonl write what connect writes for a run: the per-point CSV (run, scan, \
+            loop, package, host_time, then a column per value) and JSON Lines (a start event, an object per \
+            value, the end event), values named by their type code since a transcript has no script, and \
+            host_time empty. Malformed lines are reported on standard error with their line, column and \
             byte offset; decoding goes on and the exit status is then 2. Device errors (!XXXX) are reported \
             on standard error too (exit status 3 when no line was malformed).
             """
@@ -23,10 +27,10 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "The transcript to decode; '-' or nothing for standard input.")
     var file: String = "-"
 
-    @Flag(help: "Write CSV: line,code,value,unit,status,range.")
+    @Flag(help: "Write connect's per-point CSV: run,scan,loop,package,host_time, then a column per value.")
     var csv = false
 
-    @Flag(help: "Write JSON Lines: {line, code, value (null for NaN), unit, status, range, range_label}.")
+    @Flag(help: "Write connect's JSON Lines: a start event, one object per value, the end event.")
     var jsonl = false
 
     @Option(help: "Device family for range labels: \(DeviceFamily.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -13,6 +13,10 @@ final class DecodeWriter {
     private(set) var deviceErrors = 0
     private var out = ""
     private var pendingLine = 0
+    /// The table's loop and scan numbers, from 1 as every output counts them (the markers' own
+    /// digits are an id, `M0000`, not a count).
+    private var loops = 0
+    private var scans = 0
     /// The CSV or JSON Lines output (nil for the table).
     private let run: DecodedRun?
     private(set) var writeFailure: SinkError?
@@ -109,9 +113,14 @@ final class DecodeWriter {
         let text: String
         switch event {
         case .executeAccepted: text = "script accepted"
-        case .measurementLoopStart(let id): text = "measurement loop \(id) starts"
+        case .measurementLoopStart:
+            loops += 1
+            scans = 0
+            text = "measurement loop \(loops) starts"
         case .measurementLoopEnd: text = "measurement loop ends"
-        case .scanStart(let id): text = "scan \(id) starts"
+        case .scanStart:
+            scans += 1
+            text = "scan \(scans) starts"
         case .scanEnd: text = "scan ends"
         case .loopStart: text = "loop starts"
         case .loopEnd: text = "loop ends"

@@ -68,7 +68,7 @@ extension VariableType {
     public static let impedance = VariableType(rawValue: 0x6362)
     /// `cc`: Z real (Ω).
     public static let zReal = VariableType(rawValue: 0x6363)
-    /// `cd`: Z imaginary (Ω).
+    /// `cd`: -Z'' (minus imaginary impedance) (Ω).
     public static let zImaginary = VariableType(rawValue: 0x6364)
     /// `ce`: EIS E TDD (V).
     public static let eisPotentialTDD = VariableType(rawValue: 0x6365)
@@ -86,15 +86,15 @@ extension VariableType {
     public static let eisCurrentDC = VariableType(rawValue: 0x636B)
     /// `cl`: Z real bipot (Ω).
     public static let zRealBipot = VariableType(rawValue: 0x636C)
-    /// `cm`: Z imaginary bipot (Ω).
+    /// `cm`: -Z'' bipot (minus imaginary impedance) (Ω).
     public static let zImaginaryBipot = VariableType(rawValue: 0x636D)
     /// `cn`: Z real S2 vs RE (Ω).
     public static let zRealS2VsRE = VariableType(rawValue: 0x636E)
-    /// `co`: Z imaginary S2 vs RE (Ω).
+    /// `co`: -Z'' S2 vs RE (minus imaginary impedance) (Ω).
     public static let zImaginaryS2VsRE = VariableType(rawValue: 0x636F)
     /// `cp`: Z real SE vs S2 (Ω).
     public static let zRealSEVsS2 = VariableType(rawValue: 0x6370)
-    /// `cq`: Z imaginary SE vs S2 (Ω).
+    /// `cq`: -Z'' SE vs S2 (minus imaginary impedance) (Ω).
     public static let zImaginarySEVsS2 = VariableType(rawValue: 0x6371)
     /// `cr`: EIS bipot I TDD (A).
     public static let eisBipotCurrentTDD = VariableType(rawValue: 0x6372)
@@ -191,7 +191,7 @@ extension VariableType {
         case 0x6361: VariableTypeInfo(code: "ca", name: "Phase", quantity: .phase, unit: "°", rangeKind: .none)
         case 0x6362: VariableTypeInfo(code: "cb", name: "Impedance modulus", quantity: .impedance, unit: "Ω", rangeKind: .none)
         case 0x6363: VariableTypeInfo(code: "cc", name: "Z real", quantity: .impedance, unit: "Ω", rangeKind: .current)
-        case 0x6364: VariableTypeInfo(code: "cd", name: "Z imaginary", quantity: .impedance, unit: "Ω", rangeKind: .potential)
+        case 0x6364: VariableTypeInfo(code: "cd", name: "-Z'' (minus imaginary impedance)", quantity: .impedance, unit: "Ω", rangeKind: .potential)
         case 0x6365: VariableTypeInfo(code: "ce", name: "EIS E TDD", quantity: .potential, unit: "V", rangeKind: .potential)
         case 0x6366: VariableTypeInfo(code: "cf", name: "EIS I TDD", quantity: .current, unit: "A", rangeKind: .current)
         case 0x6367: VariableTypeInfo(code: "cg", name: "EIS sampling frequency", quantity: .frequency, unit: "Hz", rangeKind: .none)
@@ -200,11 +200,11 @@ extension VariableType {
         case 0x636A: VariableTypeInfo(code: "cj", name: "EIS I AC", quantity: .current, unit: "Arms", rangeKind: .current)
         case 0x636B: VariableTypeInfo(code: "ck", name: "EIS I DC", quantity: .current, unit: "A", rangeKind: .current)
         case 0x636C: VariableTypeInfo(code: "cl", name: "Z real bipot", quantity: .impedance, unit: "Ω", rangeKind: .none)
-        case 0x636D: VariableTypeInfo(code: "cm", name: "Z imaginary bipot", quantity: .impedance, unit: "Ω", rangeKind: .none)
+        case 0x636D: VariableTypeInfo(code: "cm", name: "-Z'' bipot (minus imaginary impedance)", quantity: .impedance, unit: "Ω", rangeKind: .none)
         case 0x636E: VariableTypeInfo(code: "cn", name: "Z real S2 vs RE", quantity: .impedance, unit: "Ω", rangeKind: .none)
-        case 0x636F: VariableTypeInfo(code: "co", name: "Z imaginary S2 vs RE", quantity: .impedance, unit: "Ω", rangeKind: .none)
+        case 0x636F: VariableTypeInfo(code: "co", name: "-Z'' S2 vs RE (minus imaginary impedance)", quantity: .impedance, unit: "Ω", rangeKind: .none)
         case 0x6370: VariableTypeInfo(code: "cp", name: "Z real SE vs S2", quantity: .impedance, unit: "Ω", rangeKind: .none)
-        case 0x6371: VariableTypeInfo(code: "cq", name: "Z imaginary SE vs S2", quantity: .impedance, unit: "Ω", rangeKind: .none)
+        case 0x6371: VariableTypeInfo(code: "cq", name: "-Z'' SE vs S2 (minus imaginary impedance)", quantity: .impedance, unit: "Ω", rangeKind: .none)
         case 0x6372: VariableTypeInfo(code: "cr", name: "EIS bipot I TDD", quantity: .current, unit: "A", rangeKind: .current)
         case 0x6373: VariableTypeInfo(code: "cs", name: "EIS S2 vs RE E TDD", quantity: .potential, unit: "V", rangeKind: .potential)
         case 0x6374: VariableTypeInfo(code: "ct", name: "EIS SE vs S2 E TDD", quantity: .potential, unit: "V", rangeKind: .potential)
