@@ -1,21 +1,39 @@
-import CoreMetrics
 import Foundation
 import Prometheus
 import RigCore
 import RigJournal
 import Synchronization
 
-/// The rig's Prometheus metrics, through swift-metrics on a registry of the rig's own (not the
-/// process-wide bootstrap, so an embedding program keeps its own metrics system).
+/// The rig's Prometheus metrics, on a registry of the rig's own (not a process-wide bootstrap, so an
+/// embedding program keeps its own metrics system), each with its `# HELP` line (`help`).
 ///
 /// Device counters follow the supervisors' counts, brought up to date at every scrape (and each
 /// second by the status stream); the journal's commit latency is observed at every commit.
 public final class RigMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
     private let sources: StatusSources
-    private let commitTimer: CoreMetrics.Timer
     private let state = Mutex(Counted())
+
+    /// Every metric's `# HELP` text, by name.
+    public static let help: [String: String] = [
+        "hcipico_device_connected": "1 while the device's link is up, else 0.",
+        "hcipico_device_state": "1 for the state the device's supervisor is in, 0 for the others.",
+        "hcipico_device_runs_total": "Runs ended, by result (complete or incomplete), since the rig started.",
+        "hcipico_device_packages_total": "Data packages committed to the journal, since the rig started.",
+        "hcipico_device_samples_total": "Values in those packages.",
+        "hcipico_device_notifications_total": "GATT notifications received from the device.",
+        "hcipico_device_reconnects_total": "Times the device's link was made again after it was lost.",
+        "hcipico_device_packages_overflowed_total": "Packages lost because the rig fell behind (the run says so).",
+        "hcipico_device_rssi_dbm": "The link's RSSI at the start of the last run, in dBm.",
+        "hcipico_device_connection_interval_seconds": "The link's connection interval, in seconds.",
+        "hcipico_journal_commit_duration_seconds": "How long each journal commit took (fsync included).",
+        "hcipico_journal_size_bytes": "The journal's size on disk (database and write-ahead log).",
+        "hcipico_journal_packages_committed_total": "Packages this process committed to the journal.",
+        "hcipico_forward_packages_total": "Packages forwarded to PostgreSQL.",
+        "hcipico_forward_lag_packages": "Committed packages not yet forwarded to PostgreSQL.",
+        "hcipico_forward_lag_seconds": "Age of the oldest committed package not yet forwarded, in seconds.",
+        "hcipico_forward_errors_total": "Failed attempts to forward to PostgreSQL (the log and the page say why).",
+    ]
 
     /// What each device's counters have been told so far (counters only go up by the difference).
     private struct Counted {
@@ -37,16 +55,17 @@ public final class RigMetrics: Sendable {
 
     public init(sources: StatusSources) {
         self.sources = sources
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
-            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20),
-            .milliseconds(50), .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1),
-            .seconds(2), .seconds(5),
-        ]
-        self.factory = factory
-        commitTimer = CoreMetrics.Timer(label: "hcipico_journal_commit_duration_seconds", factory: factory)
-        let timer = commitTimer
-        sources.writer.onCommit { commit in timer.recordSeconds(commit.duration) }
+        let histogram = registry.makeDurationHistogram(
+            descriptor: Self.descriptor("hcipico_journal_commit_duration_seconds"),
+            buckets: [
+                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20),
+                .milliseconds(50), .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1),
+                .seconds(2), .seconds(5),
+            ]
+        )
+        sources.writer.onCommit { commit in
+            histogram.recordNanoseconds(Int64((commit.duration * 1e9).rounded()))
+        }
     }
 
     /// The metrics in Prometheus' text format, brought up to date first.
@@ -105,11 +124,16 @@ public final class RigMetrics: Sendable {
     }
 
     private func increment(_ name: String, _ labels: [(String, String)], by amount: Int) {
-        let counter = Counter(label: name, dimensions: labels, factory: factory)
-        if amount > 0 { counter.increment(by: amount) }
+        let counter = registry.makeCounter(descriptor: Self.descriptor(name), labels: labels)
+        if amount > 0 { counter.increment(by: Int64(amount)) }
     }
 
     private func gauge(_ name: String, _ labels: [(String, String)], _ value: Double) {
-        Gauge(label: name, dimensions: labels, factory: factory).record(value)
+        registry.makeGauge(descriptor: Self.descriptor(name), labels: labels).set(value)
+    }
+
+    /// The metric's name with its `# HELP` text.
+    static func descriptor(_ name: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help[name] ?? "")
     }
 }

@@ -99,6 +99,15 @@ import Testing
             #expect(metrics.contains("hcipico_journal_packages_committed_total 40"))
             #expect(metrics.contains("hcipico_device_state{device=\"pico-a\",state=\"idle\"} 1"))
             #expect(metrics.contains("hcipico_journal_commit_duration_seconds_count"))
+            // Every metric says what it is.
+            let names = Set(
+                metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+            )
+            #expect(names.count >= 13)
+            for name in names {
+                let help = RigMetrics.help[String(name)]
+                #expect(help != nil && metrics.contains("# HELP \(name) \(help ?? "")"), "\(name)")
+            }
             // A second scrape does not count twice.
             let again = try await Self.get(port, "/metrics").body
             #expect(again.contains("hcipico_device_packages_total{device=\"pico-a\"} 40"))
