@@ -90,7 +90,8 @@ struct ConnectRun: Sendable {
                 serial: serial,
                 title: title,
                 script: script,
-                linkNote: self.tuning.request.map { ", \($0.name) applied beside the run" } ?? ""
+                linkNote: (self.tuning.request.map { ", \($0.name) applied beside the run" } ?? "")
+                    + (link.simulatorSeed.map { ", simulator noise seed \($0) (--seed \($0) repeats the run)" } ?? "")
             )
             sinks = try outputs.open(provenance: provenance)
         } catch {

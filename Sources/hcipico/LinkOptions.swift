@@ -8,7 +8,7 @@ import PicoLink
 struct LinkOptions: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
-            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim = sim:pico, sim:hm10, sim:calculator).",
+            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim = sim:pico; the overview names the others this command takes).",
             valueName: "device"
         )
     )
@@ -86,6 +86,10 @@ struct LinkOptions: ParsableArguments {
     /// diagnostics at `--log-level` on standard error).
     func request(forcePairing: Bool = false) throws(ConnectedDevice.Failure) -> LinkRequest {
         log.apply()
+        // A simulator's noise seed is chosen here when none is given, so that the run's provenance
+        // can name it and `--seed` repeat the run exactly.
+        let simulatorSeed =
+            seed ?? ((try? target().isSimulator) == true ? UInt64.random(in: 1...UInt64(Int64.max)) : nil)
         do {
             return LinkRequest(
                 target: try target(),
@@ -94,7 +98,7 @@ struct LinkOptions: ParsableArguments {
                 fast: fast,
                 simulatorFault: simFault,
                 simulatorTrace: simTrace,
-                simulatorSeed: seed,
+                simulatorSeed: simulatorSeed,
                 security: (forcePairing ? security ?? .encrypt : security).map {
                     SecurityRequest(
                         mode: $0,

@@ -12,6 +12,8 @@ struct SerialCommand: AsyncParsableCommand {
         commandName: "serial",
         abstract: "Bridge stdin/stdout (or a pseudo-terminal) to a BLE serial service (HM-10, Laird VSP, Nordic UART).",
         discussion: """
+            The device is an address or a simulator: sim:hm10 (an HM-10 whose UART is looped back, so it \
+            echoes), sim:pico (an EmStat Pico behind the Laird VSP service). \
             The service is detected from the device's services unless --service, --rx and --tx name it. \
             Writes are sized to the ATT MTU and paced. At the end of standard input the bridge waits until \
             the device has been quiet for --idle seconds, then exits 0; a dropped link exits 4; a signal closes \

@@ -129,3 +129,41 @@ import Testing
         }
     }
 }
+
+/// A simulated run names its noise seed in its provenance, and `--seed` with it repeats the run's data.
+@Suite struct SimulatorSeedProvenanceTests {
+    @Test func theSeedInTheProvenanceRepeatsTheRun() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await CommandLineTests.offPool {
+            try CommandLineTests.run(
+                ["connect", "sim", "--fast", "--quiet", "--technique", "lsv", "--csv", "a.csv"],
+                in: directory
+            )
+        }
+        #expect(first.status == 0, "\(first.error)")
+        let text = { (name: String) in try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) }
+        let link = try #require(try text("a.csv").split(separator: "\n").first { $0.hasPrefix("# link: ") })
+        let seed = try #require(link.split(separator: " ").last { UInt64($0) != nil }, "\(link)")
+        #expect(link.contains("(--seed \(seed) repeats the run)"))
+        let again = try await CommandLineTests.offPool {
+            try CommandLineTests.run(
+                [
+                    "connect", "sim", "--fast", "--quiet", "--technique", "lsv", "--csv", "b.csv", "--seed",
+                    String(seed),
+                ],
+                in: directory
+            )
+        }
+        #expect(again.status == 0, "\(again.error)")
+        // The data, without the host's times: the same values, statuses and ranges.
+        let values = { (name: String) in
+            try text(name).split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+                line.split(separator: ",", omittingEmptySubsequences: false).enumerated().filter { $0.offset != 4 }
+                    .map(\.element).joined(separator: ",")
+            }
+        }
+        #expect(try values("a.csv") == values("b.csv"))
+        #expect(try values("a.csv").count == 102)
+    }
+}
