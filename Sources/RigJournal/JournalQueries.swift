@@ -24,6 +24,10 @@ enum JournalQueries {
             conditions.append("r.started_at < ?")
             _ = arguments.append(contentsOf: [until])
         }
+        if let before = filter.before {
+            conditions.append("r.id < ?")
+            _ = arguments.append(contentsOf: [before])
+        }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let rows = try Row.fetchAll(
             db,

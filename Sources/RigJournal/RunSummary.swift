@@ -37,18 +37,22 @@ public struct RunFilter: Sendable, Equatable {
     public var until: Double?
     /// Only the newest this many of the runs selected (still listed oldest first).
     public var latest: Int?
+    /// Only runs recorded before this one (a smaller row id): the next page of older runs.
+    public var before: Int64?
 
     public init(
         ids: [Int64]? = nil,
         devices: [String]? = nil,
         since: Double? = nil,
         until: Double? = nil,
-        latest: Int? = nil
+        latest: Int? = nil,
+        before: Int64? = nil
     ) {
         self.ids = ids
         self.devices = devices
         self.since = since
         self.until = until
         self.latest = latest.map { max(0, $0) }
+        self.before = before
     }
 }

@@ -89,9 +89,18 @@ public final class StatusServer: Sendable {
             Self.text(metrics.exposition(), status: .ok, type: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.get("/api/status") { [self] _, _ in try json(statusDocument()) }
+        // The newest runs first: `limit` (1…1000, 50), `device` (repeatable), `before` (a run id: the
+        // page of runs older than it).
         router.get("/api/runs") { [sources] request, _ in
-            let limit = request.uri.queryParameters.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 50
-            let runs = try sources.journal.runs(RunFilter(latest: limit))
+            let query = request.uri.queryParameters
+            let limit = query.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 50
+            let devices = query.getAll("device").map { String($0) }
+            let filter = RunFilter(
+                devices: devices.isEmpty ? nil : devices,
+                latest: limit,
+                before: query.get("before", as: Int64.self)
+            )
+            let runs = try sources.journal.runs(filter)
             return try Self.json(runs.reversed().map(RunDocument.init))
         }
         for suffix in RunExport.suffixes {

@@ -26,8 +26,13 @@ import Testing
         }
     }
 
-    /// A journal with one complete run of 40 packages, served with `token`; `body` gets the port.
-    func serving(token: String?, _ body: (Int, Journal) async throws -> Void) async throws {
+    /// A journal with one complete run of 40 packages (and one empty run for each of `more`, a device
+    /// name each), served with `token`; `body` gets the port.
+    func serving(
+        token: String?,
+        more: [String] = [],
+        _ body: (Int, Journal) async throws -> Void
+    ) async throws {
         let path = FleetFixtures.path()
         defer { FleetFixtures.remove(path) }
         let journal = try Journal.open(path: path, rig: "lab-1")
@@ -38,6 +43,16 @@ import Testing
             try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: run.runID)
         }
         try await writer.runEnded(run.runID, JournalRunEnd(complete: true, reason: nil, time: 1_001))
+        var numbers: [String: Int] = ["pico-a": 1]
+        for (index, device) in more.enumerated() {
+            numbers[device, default: 0] += 1
+            let extra = FleetFixtures.provenance(device: device, run: numbers[device]!, start: 2_000 + Double(index))
+            try await writer.runStarted(extra)
+            try await writer.runEnded(
+                extra.runID,
+                JournalRunEnd(complete: true, reason: nil, time: 2_000 + Double(index))
+            )
+        }
         try await writer.flush()
         var snapshot = DeviceSnapshot(name: "pico-a")
         snapshot.state = .idle(nextRun: nil)
@@ -64,6 +79,24 @@ import Testing
         task.cancel()
         _ = await task.result
         await writer.close()
+    }
+
+    /// `/api/runs` pages back through the history (`before`) and filters by device, newest first.
+    @Test func theRunsListPagesBackAndFiltersByDevice() async throws {
+        let more = (0..<6).map { $0 % 2 == 0 ? "pico-b" : "pico-c" }
+        try await serving(token: nil, more: more) { port, _ in
+            func list(_ query: String) async throws -> [(id: Int, device: String)] {
+                let body = try await Self.get(port, "/api/runs?" + query).body
+                let runs = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Any]])
+                return runs.map { ($0["id"] as? Int ?? 0, $0["device"] as? String ?? "") }
+            }
+            #expect(try await list("limit=3").map(\.id) == [7, 6, 5])
+            #expect(try await list("limit=3&before=5").map(\.id) == [4, 3, 2])
+            #expect(try await list("limit=3&before=2").map(\.id) == [1])
+            let b = try await list("device=pico-b")
+            #expect(b.map(\.id) == [6, 4, 2] && b.allSatisfy { $0.device == "pico-b" })
+            #expect(try await list("device=pico-b&device=pico-a&before=4").map(\.id) == [2, 1])
+        }
     }
 
     @Test func withoutATokenEverythingIsServed() async throws {

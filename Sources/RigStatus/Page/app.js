@@ -104,6 +104,7 @@
     setText($('fwd-error'), on && f.last_error ? f.last_error : '');
     setAttr($('fwd-error'), 'title', on && f.last_error ? f.last_error : '');
     applyDevices(Array.isArray(st.devices) ? st.devices : []);
+    offerDevices((Array.isArray(st.devices) ? st.devices : []).map((d) => d && d.name).filter((n) => typeof n === 'string'));
     setText($('updated'), 'Status of ' + fmtTime(isNum(st.time) ? st.time : Date.now() / 1000) + '.');
   }
 
@@ -173,6 +174,7 @@
 
   function describe(p) {  // the card's title and point count (text, not canvas)
     setText(p.title, p.heading || p.name);
+    setAttr(p.title, 'title', p.heading || p.name);
     setText(p.info, (p.running ? 'live \u00b7 ' : '') + p.points.toLocaleString() + ' points');
     setAttr(p.canvas, 'aria-label', (p.heading || p.name) + ': ' + p.points + ' points');
   }
@@ -376,12 +378,20 @@
     }
   }
 
-  // ---- run history ----
+  // ---- run history: 50 runs a page, newest first; one device or all; older pages on request ----
+  const RUNS_PAGE = 50;
   let runsBusy = false, runsAgain = false, runsText = '';
+  let runsDevice = '', runsBefore = null, runsNewer = [], runsOldest = null;
+  function runsQuery() {
+    let q = 'api/runs?limit=' + RUNS_PAGE;
+    if (runsDevice) q += '&device=' + encodeURIComponent(runsDevice);
+    if (runsBefore !== null) q += '&before=' + encodeURIComponent(runsBefore);
+    return q;
+  }
   function loadRuns() {
     if (runsBusy) { runsAgain = true; return; }
     runsBusy = true;
-    get('api/runs?limit=50').then((r) => r.text())
+    get(runsQuery()).then((r) => r.text())
       .then((text) => {
         setText($('runs-note'), '');
         if (text !== runsText) { renderRuns(JSON.parse(text)); runsText = text; }
@@ -417,6 +427,36 @@
       body.appendChild(row);
     }
     $('runs-empty').hidden = runs.length > 0;
+    runsOldest = runs.length ? runs[runs.length - 1].id : null;
+    $('runs-older').disabled = runs.length < RUNS_PAGE;
+    $('runs-newer').disabled = runsBefore === null;
+    setText($('runs-page'), runs.length
+      ? (runsBefore === null ? 'newest ' : 'older ') + fmtInt(runs.length) + ' run' + (runs.length === 1 ? '' : 's')
+        + ', #' + fmtInt(runs[runs.length - 1].id) + '–#' + fmtInt(runs[0].id)
+      : '');
+  }
+  function showRunsPage(before) { runsBefore = before; runsText = ''; loadRuns(); }
+  $('runs-older').addEventListener('click', () => {
+    if (runsOldest === null) return;
+    runsNewer.push(runsBefore);
+    showRunsPage(runsOldest);
+  });
+  $('runs-newer').addEventListener('click', () => showRunsPage(runsNewer.length ? runsNewer.pop() : null));
+  $('runs-device').addEventListener('change', (event) => {
+    runsDevice = event.target.value; runsNewer = []; showRunsPage(null);
+  });
+  /** The device filter offers every device the rig has (kept in the order the status lists them). */
+  function offerDevices(names) {
+    const select = $('runs-device');
+    const have = Array.from(select.options).slice(1).map((o) => o.value);
+    if (have.join('\n') === names.join('\n')) return;
+    for (const option of Array.from(select.options).slice(1)) option.remove();
+    for (const name of names) {
+      const option = document.createElement('option');
+      option.value = name; option.textContent = name;
+      select.appendChild(option);
+    }
+    select.value = names.includes(runsDevice) ? runsDevice : '';
   }
 
   // ---- the event stream ----
