@@ -13,6 +13,12 @@ public struct MeasurementRange: RawRepresentable, Hashable, Sendable {
         family == .pico && rawValue & 0x80 != 0
     }
 
+    /// The EmStat Pico's current ranges by index (its high-speed ones with bit 7 set), from the Specs:
+    /// what the journal and PostgreSQL give `samples` to turn an index into amperes.
+    public static let picoCurrentRanges: [(index: UInt8, info: RangeInfo)] = (0...UInt8.max).compactMap { index in
+        info(family: .pico, kind: .current, index: index).map { (index, $0) }
+    }
+
     /// The table entry for this index on `family` for a variable of `variable`'s range kind. The EmStat
     /// Pico has current ranges only.
     public func info(family: DeviceFamily, variable: VariableType) -> RangeInfo? {

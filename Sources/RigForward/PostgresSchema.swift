@@ -109,17 +109,27 @@ enum PostgresSchema {
                 // Stored from 0 before (scans NULL outside an nscans loop) while the files numbered them
                 // from 1; the journal's version 4 does the same, so new rows come from 1 as well.
                 "UPDATE hcipico.packages SET loop = loop + 1, scan = scan + 1",
+                // The current range index → its full scale in amperes and its label (EmStat Pico).
+                """
+                CREATE TABLE hcipico.current_ranges (
+                    idx integer PRIMARY KEY,
+                    full_scale_amperes double precision NOT NULL,
+                    label text NOT NULL
+                )
+                """,
                 "DROP VIEW hcipico.samples",
                 """
                 CREATE VIEW hcipico.samples AS
                     SELECT p.host_time AS time, r.rig, r.device, r.run_uuid, r.title, r.device_run,
                            p.idx AS package, p.loop, COALESCE(p.scan, 1) AS scan, p.device_time,
                            v.position, v.variable, v.name, t.quantity, v.value, t.unit,
-                           v.status, v.current_range, v.noise
+                           v.status, v.current_range, c.full_scale_amperes AS current_range_amperes,
+                           c.label AS current_range_label, v.noise
                     FROM hcipico.package_values v
                     JOIN hcipico.packages p ON p.rig = v.rig AND p.run_uuid = v.run_uuid AND p.idx = v.idx
                     JOIN hcipico.runs r ON r.rig = v.rig AND r.run_uuid = v.run_uuid
                     LEFT JOIN hcipico.variable_types t ON t.code = v.variable
+                    LEFT JOIN hcipico.current_ranges c ON c.idx = v.current_range
                 """,
             ]
         ),
@@ -168,6 +178,16 @@ enum PostgresSchema {
                 INSERT INTO hcipico.variable_types (code, quantity, unit)
                 SELECT * FROM unnest(\(types.map(\.code))::text[], \(types.map(\.name))::text[], \(types.map(\.unit))::text[])
                 ON CONFLICT (code) DO UPDATE SET quantity = excluded.quantity, unit = excluded.unit
+                """,
+                logger: logger
+            )
+            let ranges = MeasurementRange.picoCurrentRanges
+            try await connection.query(
+                """
+                INSERT INTO hcipico.current_ranges (idx, full_scale_amperes, label)
+                SELECT * FROM unnest(\(ranges.map { Int($0.index) })::integer[],
+                    \(ranges.map(\.info.fullScale))::double precision[], \(ranges.map(\.info.label))::text[])
+                ON CONFLICT (idx) DO UPDATE SET full_scale_amperes = excluded.full_scale_amperes, label = excluded.label
                 """,
                 logger: logger
             )

@@ -73,6 +73,15 @@ public final class Journal: Sendable {
                 for info in VariableType.known.compactMap(\.info) {
                     try upsert.execute(arguments: [info.code, info.name, info.unit])
                 }
+                let range = try db.makeStatement(
+                    sql: """
+                        INSERT INTO current_ranges (idx, full_scale, label) VALUES (?, ?, ?)
+                        ON CONFLICT (idx) DO UPDATE SET full_scale = excluded.full_scale, label = excluded.label
+                        """
+                )
+                for (index, info) in MeasurementRange.picoCurrentRanges {
+                    try range.execute(arguments: [Int(index), info.fullScale, info.label])
+                }
                 let left = try Int64.fetchAll(db, sql: "SELECT id FROM runs WHERE state = 'running'")
                 try db.execute(
                     sql: """

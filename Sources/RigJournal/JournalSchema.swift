@@ -22,8 +22,9 @@ import MethodSCRIPT
 ///   sent, the last package index `last_idx`, and the run `state` the sink has), as the sink confirmed it.
 /// - `runs.pruned_at`: when the run's packages were pruned after being forwarded (NULL: never).
 ///
-/// Version 4: loops and scans numbered from 1, as in every output; `samples` gains `device_run` and
-/// shows a package outside any `nscans` loop as scan 1.
+/// Version 4: loops and scans numbered from 1, as in every output; `samples` gains `device_run`,
+/// shows a package outside any `nscans` loop as scan 1, and turns the current range index into its
+/// full scale in amperes and its label (`current_ranges`: the EmStat Pico's table, from the Specs).
 ///
 /// Version 3 (unique run numbers): a device's `device_run` is unique within the journal (an index
 /// enforces it). Journals from before, where a rig restart or a reload began each device's count at 1
@@ -101,6 +102,11 @@ enum JournalSchema {
     /// as every output does. The forwarder's positions are kept: PostgreSQL's own version 2 does the same.
     private static let version4 = """
         UPDATE packages SET loop = loop + 1, scan = scan + 1;
+        CREATE TABLE current_ranges (
+            idx INTEGER PRIMARY KEY,
+            full_scale REAL NOT NULL,
+            label TEXT NOT NULL
+        );
         DROP VIEW samples;
         CREATE VIEW samples AS
             SELECT r.uuid AS run_uuid, r.id AS run_id, d.name AS device, r.device_run AS device_run,
@@ -108,12 +114,14 @@ enum JournalSchema {
                    p.host_time AS host_time, p.device_time AS device_time,
                    v.position AS position, v.variable AS variable, v.name AS name,
                    t.quantity AS quantity, v.value AS value, t.unit AS unit,
-                   v.status AS status, v.current_range AS current_range, v.noise AS noise
+                   v.status AS status, v.current_range AS current_range,
+                   c.full_scale AS current_range_full_scale, c.label AS current_range_label, v.noise AS noise
             FROM package_values v
             JOIN packages p ON p.run_id = v.run_id AND p.idx = v.idx
             JOIN runs r ON r.id = v.run_id
             JOIN devices d ON d.id = r.device_id
-            LEFT JOIN variable_types t ON t.code = v.variable;
+            LEFT JOIN variable_types t ON t.code = v.variable
+            LEFT JOIN current_ranges c ON c.idx = v.current_range;
         """
 
     private static let version2 = """

@@ -152,6 +152,37 @@ import Testing
         #expect(try Journal.open(path: path, rig: "bench").renumbered.isEmpty, "once only")
     }
 
+    /// The `samples` view numbers loops and scans from 1 and turns the current range index into amperes.
+    @Test func theSamplesViewGivesNumbersFromOneAndTheRangeInAmperes() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.01)
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        var outside = Self.package(0)
+        outside.loop = 1
+        outside.scan = nil
+        var second = Self.package(1)
+        second.loop = 1
+        second.scan = 2
+        for package in [outside, second] { try await writer.record(package, run: run.runID) }
+        try await writer.flush()
+        await writer.close()
+        let rows = try journal.database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT package, loop, scan, device_run, current_range, current_range_full_scale, current_range_label
+                    FROM samples WHERE name = 'c' ORDER BY package
+                    """
+            )
+        }
+        #expect(rows.map { [$0[0], $0[1], $0[2], $0[3]] as [Int] } == [[0, 1, 1, 1], [1, 1, 2, 1]])
+        #expect(rows.allSatisfy { ($0[4] as Int) == 0x88 && ($0[5] as Double) == 1e-3 })
+        #expect((rows.first?[6] as String?) == "1 mA (high speed)")
+    }
+
     @Test func runsLeftRunningAreClosedWhenTheJournalOpensAgain() async throws {
         let path = Self.path()
         defer { Self.remove(path) }
