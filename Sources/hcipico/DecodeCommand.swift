@@ -81,6 +81,8 @@ struct DecodeCommand: ParsableCommand {
         parser.finish(handler)
         writer.finish()
         if let failure = writer.writeFailure {
+            // A reader that left (`| head`) is a closed output, as for every command; else a failed write.
+            if failure.isOutputClosed { throw ExitStatus.outputClosed.exitCode }
             StandardError.write("hcipico decode: \(failure)\n")
             throw ExitStatus.writeFailed.exitCode
         }

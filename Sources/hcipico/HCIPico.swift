@@ -30,6 +30,8 @@ struct HCIPico: AsyncParsableCommand {
             Self.exit(withError: ExitStatus.badInput.exitCode)
         }
         await main(GATTCommand.reordered(arguments))
+        // The command succeeded, but what it printed may not have been written (standard output full).
+        if StandardStream.finalOutputError() != nil { Self.exit(withError: ExitStatus.writeFailed.exitCode) }
     }
 
     /// The subcommand `word` was probably meant to be: the one nearest to it, when exactly one is

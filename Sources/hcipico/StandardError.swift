@@ -30,6 +30,25 @@ struct StandardError: TextOutputStream {
 
 /// The one place that writes to a standard stream with `write(2)`.
 enum StandardStream {
+    /// The first error a write to standard output met other than a reader that left (`ENOSPC`,
+    /// `EIO`): the command's result did not reach its output, so it must not exit 0.
+    static let outputError = Atomic<Int32>(0)
+
+    /// Records a failed write to standard output (reported once, on standard error).
+    static func outputFailed(errno error: Int32) {
+        if outputError.compareExchange(expected: 0, desired: error, ordering: .relaxed).exchanged {
+            StandardError.report("standard output: write failed: \(String(cString: strerror(error)))")
+        }
+    }
+
+    /// After a command that succeeded: flushes what `print` buffered and gives the error, if any,
+    /// that standard output met (then the process exits 6, an output that could not be written).
+    static func finalOutputError() -> Int32? {
+        if fflush(nil) != 0 { outputFailed(errno: errno == 0 ? EIO : errno) }
+        let error = outputError.load(ordering: .relaxed)
+        return error == 0 || error == EPIPE ? nil : error
+    }
+
     /// Writes all of `text` to `descriptor`; nil when it was written, else the `errno` that stopped it.
     /// Never traps and never raises `SIGPIPE` past the caller (`Shutdown` handles that signal).
     static func write(_ text: String, to descriptor: Int32) -> Int32? {

@@ -104,6 +104,10 @@ enum ValueText {
     /// a pipe sees every line as it is made. A reader that left (`EPIPE`) stops the command as a
     /// closed output.
     static func emit(_ text: String) {
-        if StandardStream.write(text, to: 1) == EPIPE { Shutdown.shared.stop(.outputClosed) }
+        switch StandardStream.write(text, to: 1) {
+        case nil: break
+        case EPIPE?: Shutdown.shared.stop(.outputClosed)
+        case let error?: StandardStream.outputFailed(errno: error)
+        }
     }
 }

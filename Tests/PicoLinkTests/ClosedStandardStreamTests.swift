@@ -128,3 +128,38 @@ import Testing
         #expect(found.isEmpty, "\(found)")
     }
 }
+
+/// Standard output full (`/dev/full`) or closed by its reader: a command whose result goes to standard
+/// output exits 6 when it could not write it (never 0), 141 when its reader left, and never traps.
+@Suite struct FullStandardOutputTests {
+    static let commands = [
+        "$HCIPICO gatt sim services", "$HCIPICO gatt sim read 2A00", "$HCIPICO decode --csv bad.txt",
+        "$HCIPICO connect sim --fast --quiet --technique lsv --csv -", "$HCIPICO runs rig.sqlite",
+    ]
+
+    @Test func aFullOrClosedStandardOutputIsNeverASuccessOrACrash() async throws {
+        let directory = try ClosedStandardStreamTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let setup = try await CommandLineTests.offPool {
+            try ClosedStandardStreamTests.shell(
+                "printf 'e\\nM0000\\nPda7F85E34u;ba8000000\\n*\\n\\n' > bad.txt; $HCIPICO rig rig.toml --for 2s",
+                in: directory
+            )
+        }
+        #expect(setup.status == 0, "\(setup.error)")
+        for command in Self.commands {
+            let full = try await CommandLineTests.offPool {
+                try ClosedStandardStreamTests.shell("\(command) > /dev/full", in: directory)
+            }
+            #expect(full.status == 6, "\(command) > /dev/full: \(full.status) \(full.error)")
+            #expect(full.error.contains("No space left on device"), "\(command): \(full.error)")
+            let closed = try await CommandLineTests.offPool {
+                try ClosedStandardStreamTests.shell(
+                    "\(command) | (exec 0<&-; sleep 0); exit ${PIPESTATUS[0]}",
+                    in: directory
+                )
+            }
+            #expect([0, 141].contains(closed.status), "\(command) | closed: \(closed.status) \(closed.error)")
+        }
+    }
+}
