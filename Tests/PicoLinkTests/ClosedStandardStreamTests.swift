@@ -7,9 +7,13 @@ import Testing
 /// with SIGILL, exit 132) and never taken for standard output's loss. Through the built binary, on every
 /// command that writes diagnostics while it works.
 @Suite struct ClosedStandardStreamTests {
-    static let rig = """
+    static let rig = rigConfig(name: "closed-stderr", schedule: "continuous")
+
+    /// A rig of one simulated Pico running `CV.mscr` as fast as it can on `schedule`, into `rig.sqlite`.
+    static func rigConfig(name: String, schedule: String) -> String {
+        """
         [rig]
-        name = "closed-stderr"
+        name = "\(name)"
         journal = "rig.sqlite"
 
         [[device]]
@@ -17,8 +21,9 @@ import Testing
         transport = "sim"
         script = "CV.mscr"
         realtime = false
-        schedule = "continuous"
+        schedule = "\(schedule)"
         """
+    }
 
     static let cv =
         "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"

@@ -86,18 +86,7 @@ import Testing
         }
 
         // A rig runs the same script twice (restarted in between); export writes both runs from the journal.
-        let rig = """
-            [rig]
-            name = "numbering"
-            journal = "rig.sqlite"
-
-            [[device]]
-            name = "cell-1"
-            transport = "sim"
-            script = "CV.mscr"
-            realtime = false
-            schedule = "once"
-            """
+        let rig = ClosedStandardStreamTests.rigConfig(name: "numbering", schedule: "once")
         try rig.write(to: directory.appendingPathComponent("rig.toml"), atomically: false, encoding: .utf8)
         for _ in 0..<2 {
             let run = try await CommandLineTests.offPool {
