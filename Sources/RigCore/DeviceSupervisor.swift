@@ -16,8 +16,9 @@ public final class DeviceSupervisor: Sendable {
     let state: Mutex<Inner>
 
     struct Inner {
-        /// The device's config; a reload may change what `DeviceConfig.appliesInPlace` allows, which
-        /// takes effect from the next run (a run reads it once, when it starts).
+        /// The device's config; a reload may change any of it but the connection
+        /// (`DeviceConfig.sameConnection`), which takes effect from the next run (a run reads it once,
+        /// when it starts).
         var config: DeviceConfig
         /// A reload changed the schedule: the wait in progress ends and the next start is computed again.
         var rescheduled = false
@@ -42,9 +43,9 @@ public final class DeviceSupervisor: Sendable {
     /// The device's config as it stands (a reload may have changed it since the supervisor started).
     public var config: DeviceConfig { state.withLock { $0.config } }
 
-    /// Applies a config that differs from the current one only where `DeviceConfig.appliesInPlace`
-    /// allows (schedule, timeouts, failure policy, script): a run in progress goes on as it started;
-    /// a wait in progress is computed again from the new schedule.
+    /// Applies a config with the same connection as the current one (`DeviceConfig.sameConnection`:
+    /// only the schedule, timeouts, failure policy or script differ): a run in progress goes on as it
+    /// started; a wait in progress is computed again from the new schedule.
     func apply(_ config: DeviceConfig) {
         state.withLock { inner in
             inner.config = config
