@@ -25,14 +25,21 @@ public struct SystemRigClock: RigClock {
     /// The longest single wait of `sleep(until:)` before the wall clock is read again.
     let step: Duration
     let wall: @Sendable () -> Double
+    /// One wait on the monotonic clock.
+    let pause: @Sendable (Duration) async throws -> Void
 
     public init() {
         self.init(step: .seconds(60)) { Date().timeIntervalSince1970 }
     }
 
-    init(step: Duration, wall: @escaping @Sendable () -> Double) {
+    init(
+        step: Duration,
+        wall: @escaping @Sendable () -> Double,
+        pause: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
         self.step = step
         self.wall = wall
+        self.pause = pause
     }
 
     public func now() -> Double { wall() }
@@ -45,13 +52,13 @@ public struct SystemRigClock: RigClock {
         while true {
             let seconds = deadline - now()
             guard seconds > 0 else { return try Task.checkCancellation() }
-            try await Task.sleep(for: min(.seconds(seconds), step))
+            try await pause(min(.seconds(seconds), step))
         }
     }
 
     /// One sleep on the monotonic clock, as long as the wall clock says when it starts.
     public func sleep(elapsedUntil deadline: Double) async throws {
         let seconds = deadline - now()
-        if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) } else { try Task.checkCancellation() }
+        if seconds > 0 { try await pause(.seconds(seconds)) } else { try Task.checkCancellation() }
     }
 }

@@ -10,14 +10,19 @@ import Testing
         let wall = Mutex(1_000.0)
         let reads = Atomic(0)
         // The wall clock stands still for ten reads, then is set an hour forward.
-        let clock = SystemRigClock(step: .milliseconds(5)) {
-            if reads.add(1, ordering: .relaxed).newValue == 10 { wall.withLock { $0 += 3_600 } }
-            return wall.withLock { $0 }
-        }
-        let started = ContinuousClock.now
+        let pauses = Mutex<[Duration]>([])
+        let clock = SystemRigClock(
+            step: .milliseconds(5),
+            wall: {
+                if reads.add(1, ordering: .relaxed).newValue == 10 { wall.withLock { $0 += 3_600 } }
+                return wall.withLock { $0 }
+            },
+            pause: { duration in pauses.withLock { $0.append(duration) } }
+        )
         try await clock.sleep(until: 1_000 + 1_800)
         #expect(reads.load(ordering: .relaxed) == 10)
-        #expect(ContinuousClock.now - started < .seconds(30), "a sleep of 30 min on the monotonic clock")
+        // Nine waits of one step each, none of them the 30 min left on the monotonic clock.
+        #expect(pauses.withLock { $0 } == Array(repeating: .milliseconds(5), count: 9))
     }
 
     @Test func aWallClockSetBackKeepsSleepingUntilItReachesTheDeadline() async throws {
@@ -39,12 +44,16 @@ import Testing
     @Test func anElapsedSleepReadsTheWallClockOnceAndThenIgnoresIt() async throws {
         let reads = Atomic(0)
         // 1000 at the first read, then an hour later at every read after it.
-        let clock = SystemRigClock(step: .milliseconds(1)) {
-            1_000 + Double(reads.add(1, ordering: .relaxed).newValue - 1) * 3_600
-        }
-        let started = ContinuousClock.now
+        let pauses = Mutex<[Duration]>([])
+        let clock = SystemRigClock(
+            step: .milliseconds(1),
+            wall: { 1_000 + Double(reads.add(1, ordering: .relaxed).newValue - 1) * 3_600 },
+            pause: { duration in pauses.withLock { $0.append(duration) } }
+        )
         try await clock.sleep(elapsedUntil: 1_000.05)
-        #expect(ContinuousClock.now - started >= .milliseconds(50))
+        #expect(pauses.withLock { $0 }.count == 1)
+        let pause = try #require(pauses.withLock { $0 }.first)
+        #expect(abs(Double(pause.components.attoseconds) / 1e18 - 0.05) < 1e-9 && pause.components.seconds == 0)
         #expect(reads.load(ordering: .relaxed) == 1)
     }
 }
