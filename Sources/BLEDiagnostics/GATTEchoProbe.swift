@@ -7,8 +7,11 @@ import Glibc
 #endif
 
 /// Times write → notification round trips against an echo-style peripheral: a Write Command to one
-/// characteristic, answered by a notification of the same bytes on a subscribed one (a serial bridge
-/// in loopback, the test peer's echo mode).
+/// characteristic, answered by the same bytes notified on a subscribed one (a serial bridge in
+/// loopback, the test peer's echo mode). The echo may come in several notifications, as a bridge
+/// forwards its UART in pieces (an HM-10 in values of at most 20 bytes, as its bytes arrive): a round
+/// trip ends when the last byte of its echo has arrived, and every piece must be the next part of
+/// what was written.
 ///
 /// The round trips run on the transport's reader thread: the echo of one write is checked, timed and
 /// answered by the next write inside the notification callback, so the loop has no thread or task hop
@@ -41,6 +44,10 @@ public final class GATTEchoProbe: Sendable {
         var payload: [UInt8]
         var samples: [Int64]
         var sentAt: Int64?
+        /// Bytes of the current round trip's echo that have arrived.
+        var echoed = 0
+        /// Notifications that carried the timed round trips' echoes.
+        var notifications = 0
         var completed = 0
         /// The samples (or why the run failed) once it has ended.
         var outcome: Result<[Int64], Failure>?
@@ -110,7 +117,8 @@ public final class GATTEchoProbe: Sendable {
                 sendNext()
             }
         }
-        return GATTEchoResult(nanoseconds: try samples.get())
+        let notifications = state.withLock { $0.notifications }
+        return GATTEchoResult(nanoseconds: try samples.get(), notifications: notifications)
     }
 
     /// Feeds one notification of the echoing characteristic (call it from the subscription callback).
@@ -118,17 +126,27 @@ public final class GATTEchoProbe: Sendable {
         let now = Self.monotonicNanoseconds()
         let verdict = state.withLock { state -> Verdict in
             guard state.outcome == nil, let sentAt = state.sentAt else { return .ignore }
+            let offset = state.echoed
             let same = state.payload.withUnsafeBytes { expected in
-                expected.count == value.count
-                    && (value.isEmpty || memcmp(expected.baseAddress!, value.baseAddress!, value.count) == 0)
+                !value.isEmpty && offset + value.count <= expected.count
+                    && memcmp(expected.baseAddress! + offset, value.baseAddress!, value.count) == 0
             }
             guard same else {
                 return .fail(
-                    .mismatch(roundTrip: state.completed + 1, length: value.count, expected: state.payload.count)
+                    .mismatch(
+                        roundTrip: state.completed + 1,
+                        offset: offset,
+                        length: value.count,
+                        expected: state.payload.count
+                    )
                 )
             }
+            if state.completed >= warmup { state.notifications += 1 }
+            state.echoed += value.count
+            guard state.echoed == state.payload.count else { return .ignore }
             if state.completed >= warmup { state.samples.append(now - sentAt) }
             state.completed += 1
+            state.echoed = 0
             state.sentAt = nil
             return state.completed == warmup + count ? .done(state.samples) : .next
         }
@@ -157,16 +175,19 @@ public final class GATTEchoProbe: Sendable {
         case gatt(GATTError)
         /// No echo of round trip `roundTrip` (counted from 1) arrived within `after`.
         case stalled(roundTrip: Int, after: Duration)
-        /// A notification was not the echo of the last write: not an echo peripheral, or a lost write.
-        case mismatch(roundTrip: Int, length: Int, expected: Int)
+        /// A notification was not the next part of the echo of the last write (`offset` bytes of it had
+        /// arrived): not an echo peripheral, or a lost write.
+        case mismatch(roundTrip: Int, offset: Int, length: Int, expected: Int)
 
         /// One line for a log or the command line.
         public var description: String {
             switch self {
             case .gatt(let error): error.description
             case .stalled(let roundTrip, let after): "no echo of round trip \(roundTrip) within \(after)"
-            case .mismatch(let roundTrip, let length, let expected):
+            case .mismatch(let roundTrip, 0, let length, let expected):
                 "the notification after write \(roundTrip) is not its echo (\(length) bytes, \(expected) written)"
+            case .mismatch(let roundTrip, let offset, let length, let expected):
+                "the notification after write \(roundTrip) is not the rest of its echo (\(length) bytes after \(offset) of the \(expected) written)"
             }
         }
     }

@@ -2,11 +2,16 @@
 public struct GATTEchoResult: Sendable, Equatable {
     /// Each round trip's time from the write to its echo, in nanoseconds, in order.
     public let nanoseconds: [Int64]
+    /// The notifications that carried the timed round trips' echoes: `count` when each echo came in
+    /// one, more when the peripheral split them (a serial bridge forwarding its UART in pieces).
+    public let notifications: Int
     private let sorted: [Int64]
 
-    /// The result of round trips that took `nanoseconds`, in the order they ran.
-    public init(nanoseconds: [Int64]) {
+    /// The result of round trips that took `nanoseconds`, in the order they ran, whose echoes came in
+    /// `notifications` notifications (one each when not given).
+    public init(nanoseconds: [Int64], notifications: Int? = nil) {
         self.nanoseconds = nanoseconds
+        self.notifications = notifications ?? nanoseconds.count
         sorted = nanoseconds.sorted()
     }
 

@@ -3,23 +3,26 @@ import BLEDiagnostics
 import BLEHost
 import BLEWire
 import Foundation
+import PicoLink
 
-/// `hcipico rtt DEVICE`: write → notification round trips against an echo-style VSP peripheral.
+/// `hcipico rtt DEVICE`: write → notification round trips against an echo-style serial peripheral.
 ///
 /// (Sendable: a parsed command is an immutable value, so its work task may carry it.)
 struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
     static let configuration = CommandConfiguration(
         commandName: "rtt",
-        abstract: "Time write → notification round trips on an echo-style Laird VSP peripheral.",
+        abstract: "Time write → notification round trips on an echo-style serial peripheral.",
         discussion: """
-            Connects, finds the Laird VSP service, subscribes to TX, then writes COUNT payloads of SIZE \
-            bytes to RX without response, each after the echo of the one before arrived on TX. Prints \
-            the round trips' median, p95, minimum and maximum, and this process's CPU time per round \
-            trip (CLOCK_PROCESS_CPUTIME_ID and /proc/self/stat, every thread; and by thread name, from \
-            /proc/self/task). The device must echo what \
-            is written to RX (a serial bridge in loopback, or the test peer's echo mode); an EmStat Pico \
-            does not. Exit status: 0 done, 3 a notification was not the echo, 4 connection lost, \
-            5 timeout, 10–14 as for connect, 64 bad input.
+            Connects, finds the serial service (Laird VSP, HM-10 or Nordic UART, in that order), \
+            subscribes to what it notifies, then writes COUNT payloads of SIZE bytes without response, \
+            each after the echo of the one before arrived (in one notification or several: an HM-10 \
+            forwards its UART in pieces of at most 20 bytes). Prints the round trips' median, p95, \
+            minimum and maximum, and this process's CPU time per round trip (CLOCK_PROCESS_CPUTIME_ID \
+            and /proc/self/stat, every thread; and by thread name, from /proc/self/task). The device \
+            must echo what is written (a serial bridge in loopback, the test peer's echo mode, or \
+            sim:hm10, whose UART is looped back); an EmStat Pico does not. Exit status: 0 done, 3 a \
+            notification was not the echo, 4 connection lost, 5 timeout, 10–14 as for connect, 64 bad \
+            input.
             """
     )
 
@@ -45,8 +48,8 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
         guard (0...100_000).contains(warmup) else { throw ValidationError("--warmup must be in 0...100000") }
         guard (4...514).contains(size) else { throw ValidationError("--size must be in 4...514") }
         guard echoTimeout > 0 && echoTimeout <= 600 else { throw ValidationError("--echo-timeout must be in (0, 600]") }
-        if try link.target().isSimulator {
-            throw ValidationError("rtt needs an echo peripheral; the simulators do not echo")
+        if case .simulator(let kind) = try link.target(), kind != .hm10 {
+            throw ValidationError("rtt needs an echo peripheral: sim:\(kind.rawValue) does not echo, sim:hm10 does")
         }
     }
 
@@ -86,14 +89,19 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
         let discovering = ContinuousClock.now
         let marks = RTTMarks()
         let probe: GATTEchoProbe
+        let profile: SerialProfile
         do throws(GATTError) {
-            guard let service = try await client.discoverPrimaryServices(uuid: .lairdVSPService).first else {
-                throw GATTError.notFound("\(opened.name) has no Laird VSP service")
-            }
+            let services = try await client.discoverPrimaryServices()
+            guard let found = SerialProfile.detect(in: services),
+                let service = services.first(where: { $0.uuid == found.service })
+            else { throw GATTError.notFound("\(opened.name) has no serial service (Laird VSP, HM-10, Nordic UART)") }
+            profile = found
             let characteristics = try await client.discoverCharacteristics(of: service)
-            guard let tx = characteristics.first(where: { $0.uuid == .lairdVSPTx }),
-                let rx = characteristics.first(where: { $0.uuid == .lairdVSPRx })
-            else { throw GATTError.notFound("the VSP service of \(opened.name) lacks TX or RX") }
+            guard let tx = characteristics.first(where: { $0.uuid == profile.tx }),
+                let rx = characteristics.first(where: { $0.uuid == profile.rx })
+            else {
+                throw GATTError.notFound("the \(profile) service of \(opened.name) lacks the characteristic it needs")
+            }
             probe = try GATTEchoProbe(
                 client: client,
                 writeHandle: rx.valueHandle,
@@ -125,6 +133,7 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
         let measured = try marks.measured()
         return RTTReport(
             device: opened.name,
+            profile: profile,
             connect: connect,
             mtu: client.mtu,
             discover: discover,

@@ -7,6 +7,8 @@ import PicoLink
 /// `Tests/Peers/c/att_rtt.c` (`write_cmd`: `median_ms`, `p95_ms`, `cpu_us_per_rtt`, …).
 struct RTTReport {
     let device: String
+    /// The serial service the round trips ran over.
+    let profile: SerialProfile
     let connect: Duration
     let mtu: Int
     let discover: Duration
@@ -27,13 +29,18 @@ struct RTTReport {
     var text: String {
         let stat = statMicroseconds.map { String(format: " (stat %.1f µs/rtt)", $0) } ?? ""
         return """
-            \(device): connected in \(Self.ms(connect)) ms, ATT_MTU \(mtu), VSP found and TX subscribed in \
+            \(device): connected in \(Self.ms(connect)) ms, ATT_MTU \(mtu), \(profile) found and subscribed in \
             \(Self.ms(discover)) ms
-            RTT write command → notification, \(result.count) × \(size) bytes: median \(Self.ms(result.median)) ms, \
+            RTT write command → notification, \(result.count) × \(size) bytes\(pieces): median \(Self.ms(result.median)) ms, \
             p95 \(Self.ms(result.percentile(0.95))) ms, min \(Self.ms(result.minimum)) ms, \
             max \(Self.ms(result.maximum)) ms; CPU \(String(format: "%.1f", cpuMicroseconds)) µs/rtt\(stat); \
             wall \(Self.ms(wall)) ms\(threadsText)
             """
+    }
+
+    /// " (echoes in 400 notifications)" when the peripheral split them, or nothing.
+    private var pieces: String {
+        result.notifications == result.count ? "" : " (echoes in \(result.notifications) notifications)"
     }
 
     /// "; by thread: att-… 230.1, … µs/rtt", or nothing.
@@ -55,7 +62,8 @@ struct RTTReport {
         let stat = statMicroseconds.map { String(format: "%.2f", $0) } ?? "null"
         return """
             {"device":"\(device)","connect_ms":\(Self.ms(connect)),"mtu":\(mtu),"discover_ms":\(Self.ms(discover)),\
-            "write_cmd":{"n":\(result.count),"size":\(size),"median_ms":\(Self.ms(result.median)),\
+            "profile":\(JSONText.quoted(profile.description)),\
+            "write_cmd":{"n":\(result.count),"size":\(size),"notifications":\(result.notifications),"median_ms":\(Self.ms(result.median)),\
             "p95_ms":\(Self.ms(result.percentile(0.95))),"min_ms":\(Self.ms(result.minimum)),\
             "max_ms":\(Self.ms(result.maximum)),"cpu_us_per_rtt":\(String(format: "%.2f", cpuMicroseconds)),\
             "stat_cpu_us_per_rtt":\(stat),"wall_ms":\(Self.ms(wall)),"threads_cpu_us_per_rtt":\(threadsJSON)}}

@@ -10,6 +10,12 @@ import Testing
 @Suite struct GATTEchoProbeTests {
     enum Behaviour: Sendable {
         case echo, corrupt, silent
+        /// The echo in notifications of at most `piece` bytes, as a serial bridge forwards its UART.
+        case pieces(Int)
+        /// The echo in pieces of three bytes, the second one reversed.
+        case corruptSecondPiece
+        /// The written bytes twice, in one notification.
+        case doubled
     }
 
     /// A server whose RX handler answers each write per `behaviour`, and a connected client.
@@ -49,6 +55,16 @@ import Testing
                             case .echo: _ = try? server?.notify(tx, value: write.value)
                             case .corrupt: _ = try? server?.notify(tx, value: Array(write.value.reversed()))
                             case .silent: break
+                            case .pieces(let size):
+                                for start in stride(from: 0, to: write.value.count, by: size) {
+                                    let piece = Array(write.value[start..<min(start + size, write.value.count)])
+                                    _ = try? server?.notify(tx, value: piece)
+                                }
+                            case .corruptSecondPiece:
+                                let bytes = Array(write.value)
+                                _ = try? server?.notify(tx, value: Array(bytes[0..<3]))
+                                _ = try? server?.notify(tx, value: Array(bytes[3..<6].reversed()))
+                            case .doubled: _ = try? server?.notify(tx, value: Array(write.value) + Array(write.value))
                             }
                             return nil
                         }
@@ -122,7 +138,32 @@ import Testing
     @Test func anotherAnswerThanTheEchoFailsTheFirstRoundTrip() async throws {
         let (link, _) = try await Self.make(.corrupt)
         let probe = try await Self.probe(link, size: 10, count: 5)
-        await #expect(throws: GATTEchoProbe.Failure.mismatch(roundTrip: 1, length: 10, expected: 10)) {
+        await #expect(throws: GATTEchoProbe.Failure.mismatch(roundTrip: 1, offset: 0, length: 10, expected: 10)) {
+            try await probe.run(stallTimeout: .seconds(10))
+        }
+    }
+
+    @Test(arguments: [1, 3, 7]) func anEchoInPiecesEndsItsRoundTripWithTheLastPiece(piece: Int) async throws {
+        let (link, box) = try await Self.make(.pieces(piece))
+        let probe = try await Self.probe(link, size: 20, count: 50)
+        let result = try await probe.run(stallTimeout: .seconds(10))
+        #expect(result.count == 50)
+        #expect(result.notifications == 50 * ((20 + piece - 1) / piece))
+        #expect(box.writes.withLock { $0.count } == 50, "the next write only after the whole echo")
+    }
+
+    @Test func aPieceThatIsNotTheNextPartOfTheEchoFails() async throws {
+        let (link, _) = try await Self.make(.corruptSecondPiece)
+        let probe = try await Self.probe(link, size: 10, count: 5)
+        await #expect(throws: GATTEchoProbe.Failure.mismatch(roundTrip: 1, offset: 3, length: 3, expected: 10)) {
+            try await probe.run(stallTimeout: .seconds(10))
+        }
+    }
+
+    @Test func anEchoLongerThanTheWriteFails() async throws {
+        let (link, _) = try await Self.make(.doubled)
+        let probe = try await Self.probe(link, size: 10, count: 5)
+        await #expect(throws: GATTEchoProbe.Failure.mismatch(roundTrip: 1, offset: 0, length: 20, expected: 10)) {
             try await probe.run(stallTimeout: .seconds(10))
         }
     }
