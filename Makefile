@@ -70,13 +70,16 @@ peers-tier1: peers-deps
 ## (a bond kept through mgmt, reused on a new link, then removed), the EmStat Pico LSV scenario through the built hcipico
 ## with `--link low-latency`, `hcipico rtt`, `hcipico rig` with two Picos on hci0 taken down mid-run
 ## (the rig brings it back), a rig whose journal commits on while the guest's clock is set an hour back
-## and three days forward, and scan + LSV over `--transport user:hci0` (HCI user
+## and three days forward, GATT procedures alone and beside bluetoothd (the same output; busy, exit 14,
+## when bluetoothd holds the link), and scan + LSV over `--transport user:hci0` (HCI user
 ## channel on the guest's adapter) (Tests/Peers/vm/kernel-cases.sh).
 peers-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build --build-tests
-	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --timeout 240 \
+	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --timeout 330 \
 		--peer-args "--mode echo,pico,pico --peripherals 3 --pairing sc --protect" --bin $(ATT_RTT) \
-		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh
+		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh \
+		--bin /usr/libexec/bluetooth/bluetoothd --bin /usr/bin/bluetoothctl --bin /usr/bin/dbus-daemon \
+		--file Tests/Peers/vm/dbus-system.conf:/etc/dbus-1/hcipico-guest.conf
 
 ## bench-kernel: write -> notify round trips and CPU per round trip in one qemu boot against one echo
 ## peer, hcipico rtt (release build) against att_rtt (C); BENCH_ROUNDS (10), BENCH_COUNT (200).

@@ -8,12 +8,13 @@ set -euo pipefail
 
 build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-config)
 # Test peers (Tests/Peers/): qemu + busybox + bluez's btattach/hciconfig + kmod (modprobe,
-# depmod) + cpio build and boot the kernel-tier guest; gcc/libc6-dev build att_rtt;
+# depmod) + cpio build and boot the kernel-tier guest, which also runs bluez's bluetoothd and
+# bluetoothctl on dbus-daemon's system bus; gcc/libc6-dev build att_rtt;
 # python3-venv holds the pinned Bumble (Tools/install-peers.sh). Debian's kernel is fetched
 # with `apt-get download` and unpacked under .build/peers/, never installed.
 # postgresql (server + client) runs the throwaway clusters of Tools/pg-cluster.sh for the forwarder's
 # tests; chromium + chromium-driver load the rig's status page under the pinned Selenium.
-test_packages=(qemu-system-x86 busybox-static bluez kmod cpio gcc libc6-dev python3-venv
+test_packages=(qemu-system-x86 busybox-static bluez dbus-daemon kmod cpio gcc libc6-dev python3-venv
     postgresql chromium chromium-driver)
 
 case "${1:-build}" in

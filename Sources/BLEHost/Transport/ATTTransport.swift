@@ -9,9 +9,10 @@ public protocol ATTTransport: AnyObject, Sendable {
     /// The largest ATT PDU this transport carries (its L2CAP MTU). ATT_MTU is negotiated within it.
     var maximumPDULength: Int { get }
 
-    /// Whether another ATT client may use the same connection (the kernel's ATT channel, which
-    /// bluetoothd's GATT client shares): the ATT_MTU the peer uses may then be one that client
-    /// negotiated, so PDUs up to `ATTBearer.maximumMTU` are accepted from it. False by default.
+    /// Whether the connection may have carried another ATT client before this one (the kernel's ATT
+    /// channel, which may be opened on a link bluetoothd connected and left to its idle timeout): the
+    /// peer then answers at the ATT_MTU that client agreed, which this side cannot know, so PDUs up to
+    /// `ATTBearer.maximumMTU` are accepted from it. False by default.
     var sharesLink: Bool { get }
 
     /// Sends one ATT PDU. Safe to call from any thread, including from inside `receive`.
@@ -29,7 +30,7 @@ public protocol ATTTransport: AnyObject, Sendable {
 }
 
 extension ATTTransport {
-    /// A transport is its connection's only ATT client unless it says otherwise.
+    /// A transport is its connection's first and only ATT client unless it says otherwise.
     public var sharesLink: Bool { false }
 
     /// Sends one ATT PDU held in an array.

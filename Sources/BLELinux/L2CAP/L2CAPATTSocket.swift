@@ -16,8 +16,10 @@ public final class L2CAPATTSocket: ATTTransport {
     /// The channel's receive MTU (`BT_RCVMTU`, or the kernel's fixed-channel default of 672).
     public let maximumPDULength: Int
 
-    /// The kernel's ATT channel is shared with bluetoothd's GATT client, which may have exchanged a
-    /// larger ATT_MTU on this connection than this side did.
+    /// The kernel may open this channel on a link that is already up: one bluetoothd connected, whose
+    /// GATT client agreed a larger ATT_MTU with the peer, and left to the kernel's idle timeout. (While
+    /// this channel is open, the kernel gives the link's ATT to no one else: bluetoothd's GATT client
+    /// does not attach, and its own connect fails with EBUSY.)
     public var sharesLink: Bool { true }
     let channel: DescriptorChannel
 

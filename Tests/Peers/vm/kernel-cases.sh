@@ -403,6 +403,101 @@ case_security_encrypt() {
     return 0
 }
 
+# GATT beside bluetoothd (the usual setup of a machine that also runs desktop Bluetooth): the same
+# procedures through the built hcipico, first alone and then with dbus-daemon and bluetoothd managing
+# hci0, must give the same output and exit status; bluetoothd's debug log must show it saw hcipico's
+# connections (and says whether its GATT client attached to any: the kernel gives a link's ATT channel
+# to the client that opened it, so it should not). Then bluetoothd holds the link itself (bluetoothctl
+# connect, an MTU of 517 agreed with the peer), and hcipico must say so (exit 14, busy). Last, bluetoothd
+# is killed and the kernel keeps its link for a moment: hcipico's `--mtu 23` long write on that link,
+# whose peer answers at bluetoothd's MTU, must succeed.
+gatt_procedures() {  # gatt_procedures TAG: each procedure's exit status and output in TAG.txt
+    : > "$1.txt"
+    long=$(awk 'BEGIN { for (i = 0; i < 100; i++) printf "%02x", (i * 37 + 11) % 256 }')
+    for procedure in "services" "write $VSP_RX $long --mtu 23"; do
+        # shellcheck disable=SC2086 # the procedure is a list of words
+        hcipico gatt "$ECHO" --random $procedure > "$1.out" 2> "$1.err"
+        rc=$?
+        { echo "== gatt $procedure: exit $rc"; cat "$1.out"; [ $rc = 0 ] || cat "$1.err"; } >> "$1.txt"
+    done
+    printf 'beside bluetoothd\n' > serial.in
+    hcipico serial "$ECHO" --random --idle 1 < serial.in > serial.out 2> serial.err
+    rc=$?
+    { echo "== serial: exit $rc"; cat serial.out; [ $rc = 0 ] || cat serial.err; } >> "$1.txt"
+}
+
+case_bluetoothd() {
+    daemon=/test/bin/bluetoothd
+    [ -x "$daemon" ] && [ -x /test/bin/dbus-daemon ] && [ -x /test/bin/bluetoothctl ] ||
+        { NOTE="(no bluetoothd, bluetoothctl or dbus-daemon in the guest)"; return 77; }
+    VSP_RX=569a2001-b87f-490c-92cb-11ba5ea5167c
+    btmgmt --index 0 power on > /dev/null 2>&1
+    gatt_procedures alone
+    cat alone.txt
+    grep -q "exit [^0]" alone.txt && { NOTE="(a procedure failed without bluetoothd)"; return 1; }
+    mkdir -p /run/dbus /var/lib/bluetooth /etc/bluetooth
+    export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket
+    dbus-daemon --config-file=/etc/dbus-1/hcipico-guest.conf --nofork --nopidfile > dbus.log 2>&1 &
+    bus=$!
+    wait_until 10 test -S /run/dbus/system_bus_socket || { cat dbus.log; NOTE="(no system bus)"; return 1; }
+    "$daemon" -n -d > bluetoothd.log 2>&1 &
+    bluez=$!
+    powered() { btmgmt --index 0 info 2>/dev/null | grep -q "current settings: powered"; }
+    wait_until 20 powered || { cat bluetoothd.log; NOTE="(bluetoothd did not power hci0)"; kill $bluez $bus; return 1; }
+    sleep 1
+    gatt_procedures beside
+    cat beside.txt
+    verdict=0
+    if ! cmp -s alone.txt beside.txt; then
+        diff alone.txt beside.txt
+        NOTE="(a procedure differs beside bluetoothd)"
+        verdict=1
+    fi
+    # What bluetoothd saw of hcipico's links: each connection (mgmt Device Connected), and whether its
+    # GATT client attached to any of them.
+    cp bluetoothd.log bluetoothd-beside.log
+    seen=$(grep -c "connected_callback()" bluetoothd-beside.log)
+    attached=$(grep -c "gatt-client.c\|device_attach_att()" bluetoothd-beside.log)
+    echo "KERNEL-INFO bluetoothd saw $seen of hcipico's connections; lines of its GATT client on them: $attached"
+    if [ "$seen" = 0 ]; then
+        grep -v "^$" bluetoothd-beside.log | tail -n 30
+        NOTE="(bluetoothd saw none of hcipico's connections: it did not manage hci0)"
+        verdict=1
+    fi
+    # bluetoothd holds the link: hcipico is refused as busy.
+    if [ $verdict = 0 ]; then
+        bluetoothctl --timeout 4 scan le > scan-le.log 2>&1
+        bluetoothctl --timeout 10 connect "$ECHO" > connect.log 2>&1
+        if wait_until 15 link_up "$ECHO"; then
+            hcipico gatt "$ECHO" --random services > held.out 2> held.err
+            rc=$?
+            cat held.out held.err
+            if [ $rc != 14 ]; then NOTE="(bluetoothd held the link: exit $rc, not 14)"; verdict=1; fi
+            # bluetoothd's GATT client agreed an MTU with the peer on this link. Killed without its cleanup,
+            # it leaves the link to the kernel's idle timeout, and hcipico's channel on that same link
+            # finds the peer still at that MTU, whatever hcipico offers.
+            kill -KILL $bluez
+            if link_up "$ECHO"; then
+                hcipico gatt "$ECHO" --random write "$VSP_RX" "$long" --mtu 23 > reused.out 2> reused.err
+                rc=$?
+                cat reused.out reused.err
+                [ $rc = 0 ] || { NOTE="(on bluetoothd's link: exit $rc: $(tail -n 1 reused.err))"; verdict=1; }
+            else
+                NOTE="(the link went down with bluetoothd: the reused-link check did not run)"
+                verdict=1
+            fi
+        else
+            cat scan-le.log connect.log
+            NOTE="(bluetoothctl could not connect: the busy and reused-link checks did not run)"
+            verdict=1
+        fi
+    fi
+    kill $bluez $bus 2>/dev/null
+    wait $bluez $bus 2>/dev/null
+    [ $verdict = 0 ] || { echo "--- bluetoothd.log (tail)"; tail -n 40 bluetoothd.log; }
+    return $verdict
+}
+
 run_case scan case_scan
 run_case xctest case_xctest
 run_case adapters case_adapters
@@ -415,6 +510,7 @@ run_case rtt-echo case_rtt_echo
 run_case security-encrypt case_security_encrypt
 run_case rig-adapter case_rig_adapter
 run_case clock-step case_clock_step
+run_case bluetoothd case_bluetoothd
 run_case user-channel case_user_channel
 echo "--- kernel cases$summary"
 exit $failed
