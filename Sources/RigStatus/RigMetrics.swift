@@ -33,6 +33,8 @@ public final class RigMetrics: Sendable {
         "hcipico_forward_lag_packages": "Committed packages not yet forwarded to PostgreSQL.",
         "hcipico_forward_lag_seconds": "Age of the oldest committed package not yet forwarded, in seconds.",
         "hcipico_forward_errors_total": "Failed attempts to forward to PostgreSQL (the log and the page say why).",
+        "hcipico_log_lines_dropped_total":
+            "Log lines dropped because the log output would not take them (closed, full or not read).",
     ]
 
     /// What each device's counters have been told so far (counters only go up by the difference).
@@ -41,6 +43,7 @@ public final class RigMetrics: Sendable {
         var committedPackages = 0
         var forwardedPackages = 0
         var forwardErrors = 0
+        var droppedLogLines = 0
     }
 
     private struct DeviceCounts {
@@ -79,10 +82,13 @@ public final class RigMetrics: Sendable {
         let devices = sources.devices()
         let forward = sources.forward()
         let committed = sources.writer.committedPackages
+        let dropped = sources.droppedLogLines()
         state.withLock { counted in
             for device in devices { update(device, counted: &counted.devices[device.name, default: DeviceCounts()]) }
             increment("hcipico_journal_packages_committed_total", [], by: committed - counted.committedPackages)
             counted.committedPackages = max(counted.committedPackages, committed)
+            increment("hcipico_log_lines_dropped_total", [], by: dropped - counted.droppedLogLines)
+            counted.droppedLogLines = max(counted.droppedLogLines, dropped)
             if let forward {
                 increment(
                     "hcipico_forward_packages_total",

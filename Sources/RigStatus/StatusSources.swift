@@ -11,6 +11,9 @@ public struct StatusSources: Sendable {
     public var devices: @Sendable () -> [DeviceSnapshot]
     /// The forwarder's state (nil: no forwarder configured).
     public var forward: @Sendable () -> ForwardSummary?
+    /// Log lines the process dropped because its log output would not take them (closed, full, or a
+    /// pipe nobody reads).
+    public var droppedLogLines: @Sendable () -> Int
 
     public init(
         rig: String,
@@ -18,7 +21,8 @@ public struct StatusSources: Sendable {
         journal: Journal,
         writer: JournalWriter,
         devices: @escaping @Sendable () -> [DeviceSnapshot],
-        forward: @escaping @Sendable () -> ForwardSummary? = { nil }
+        forward: @escaping @Sendable () -> ForwardSummary? = { nil },
+        droppedLogLines: @escaping @Sendable () -> Int = { 0 }
     ) {
         self.rig = rig
         self.version = version
@@ -26,6 +30,7 @@ public struct StatusSources: Sendable {
         self.writer = writer
         self.devices = devices
         self.forward = forward
+        self.droppedLogLines = droppedLogLines
     }
 }
 

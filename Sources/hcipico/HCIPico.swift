@@ -29,9 +29,36 @@ struct HCIPico: AsyncParsableCommand {
             StandardError.report("'\(first)' is not a command; did you mean '\(suggestion)'? (see 'hcipico --help')")
             Self.exit(withError: ExitStatus.badInput.exitCode)
         }
-        await main(GATTCommand.reordered(arguments))
+        do {
+            var command = try parseAsRoot(GATTCommand.reordered(arguments))
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            end(with: error)
+        }
         // The command succeeded, but what it printed may not have been written (standard output full).
         if StandardStream.finalOutputError() != nil { Self.exit(withError: ExitStatus.writeFailed.exitCode) }
+    }
+
+    /// Ends the process as ArgumentParser's `exit(withError:)` would (help and `--version` on standard
+    /// output, exit 0; a usage error's message on standard error, exit 64; a command's exit status as
+    /// it is), but with the message written through `StandardError`, which never blocks: ArgumentParser
+    /// writes it with stdio, which waits for ever on a standard error that nobody reads.
+    static func end(with error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            if code == .success {
+                print(message)
+                if StandardStream.finalOutputError() != nil { Glibc.exit(ExitStatus.writeFailed.rawValue) }
+            } else {
+                StandardError.write(message + "\n")
+            }
+        }
+        Glibc.exit(code.rawValue)
     }
 
     /// The subcommand `word` was probably meant to be: the one nearest to it, when exactly one is

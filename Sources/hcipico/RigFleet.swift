@@ -108,7 +108,8 @@ final class RigFleet: Sendable {
                             lastError: status.lastError
                         )
                     }
-                }
+                },
+                droppedLogLines: { StandardError.dropped.load(ordering: .relaxed) }
             )
             let started = StatusServer(
                 sources: sources,

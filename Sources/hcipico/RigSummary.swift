@@ -21,6 +21,10 @@ struct RigSummary {
         lines += adapters.map { "adapter: \($0)" }
         lines += fleet
         lines.append("journal: \(journal)")
+        let dropped = StandardError.dropped.load(ordering: .relaxed)
+        if dropped > 0 {
+            lines.append("log: \(CountText.of(dropped, "write")) to standard error dropped (closed, full or not read)")
+        }
         Swift.print(lines.joined(separator: "\n"))
     }
 

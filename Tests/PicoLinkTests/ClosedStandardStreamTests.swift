@@ -2,7 +2,7 @@ import BLETesting
 import Foundation
 import Testing
 
-/// Standard error closed by its reader (`2>&1 >out | head`) or full (`/dev/full`): a diagnostic that
+/// Standard error closed by its reader (`2>&1 >out | head`), full (`/dev/full`) or a pipe nobody reads: a diagnostic that
 /// cannot be written is dropped, never a trap (Foundation's `FileHandle.write` used to end the process
 /// with SIGILL, exit 132) and never taken for standard output's loss. Through the built binary, on every
 /// command that writes diagnostics while it works.
@@ -81,7 +81,14 @@ import Testing
         return directory
     }
 
-    @Test(arguments: ["closed pipe", "/dev/full"])
+    /// A FIFO that the shell holds open for reading (so that opening it for writing does not wait) and
+    /// never reads, filled to the brim first (`cat` blocks when it is full, and is stopped a second
+    /// later); `timeout` kills a command that hangs on it (status 137).
+    static let unreadPipe =
+        "mkfifo unread.fifo; exec 3<>unread.fifo; timeout -s KILL 1 cat /dev/zero > unread.fifo 2>/dev/null; "
+        + "HCIPICO=\"timeout -s KILL 60 $HCIPICO\"; "
+
+    @Test(arguments: ["closed pipe", "/dev/full", "unread pipe"])
     func everyCommandEndsCleanlyWhateverStandardErrorIs(_ kind: String) async throws {
         for command in Self.commands {
             let directory = try Self.scratch()
@@ -89,9 +96,11 @@ import Testing
             // `true` exits at once: the pipe has no reader by the first write. The shell prints the
             // command's own status (PIPESTATUS), not the pipe's.
             let line =
-                kind == "/dev/full"
-                ? "\(command.line) 2>/dev/full >/dev/null; echo \"status $?\" >&2"
-                : "\(command.line) 2>&1 >/dev/null | true; echo \"status ${PIPESTATUS[0]}\" >&2"
+                switch kind {
+                case "/dev/full": "\(command.line) 2>/dev/full >/dev/null; echo \"status $?\" >&2"
+                case "unread pipe": Self.unreadPipe + "\(command.line) 2>unread.fifo >/dev/null; echo \"status $?\" >&2"
+                default: "\(command.line) 2>&1 >/dev/null | true; echo \"status ${PIPESTATUS[0]}\" >&2"
+                }
             let result = try await CommandLineTests.offPool { try Self.shell(line, in: directory) }
             let status = result.error.split(separator: "\n").last { $0.hasPrefix("status ") }
             let code = status.flatMap { Int32($0.dropFirst(7)) }
@@ -99,6 +108,30 @@ import Testing
             #expect(code != 141, "standard output was fine: not a closed output")
             try command.check(directory)
         }
+    }
+}
+
+/// A rig whose standard error is a pipe nobody reads: once the pipe is full its log lines are dropped
+/// and counted (in the summary and `/metrics`), and the rig goes on measuring and ends on time with
+/// every run closed (it hung in `write(2)`, and then on SIGTERM too, with a run left `running`).
+@Suite struct UnreadStandardErrorTests {
+    @Test func aRigLoggingIntoAPipeNobodyReadsMeasuresOnAndEndsOnTime() async throws {
+        let directory = try ClosedStandardStreamTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await CommandLineTests.offPool {
+            try ClosedStandardStreamTests.shell(
+                ClosedStandardStreamTests.unreadPipe
+                    + "$HCIPICO rig rig.toml --for 4s -vv 2>unread.fifo >summary.txt; echo \"status $?\" >&2",
+                in: directory
+            )
+        }
+        #expect(result.error.contains("status 0"), "\(result.error)")
+        let summary = try String(contentsOf: directory.appendingPathComponent("summary.txt"), encoding: .utf8)
+        let dropped = summary.split(separator: "\n").first { $0.hasPrefix("log: ") }
+        #expect(dropped?.contains("to standard error dropped") == true, "\(summary)")
+        let runs = try TestProgram.run(try TestProgram.hcipico(), ["runs", "rig.sqlite", "--json"], in: directory)
+        #expect(!runs.outputText.contains("\"running\""), "no run left running: \(runs.outputText)")
+        #expect(runs.outputText.components(separatedBy: "\"complete\"").count > 3, "\(runs.outputText)")
     }
 }
 

@@ -64,7 +64,14 @@ import Testing
         snapshot.lastRSSI = -42
         snapshot.link = "interval 7.5 ms, latency 0, timeout 2000 ms"
         let devices = [snapshot]
-        let sources = StatusSources(rig: "lab-1", version: "hcipico test", journal: journal, writer: writer) { devices }
+        let sources = StatusSources(
+            rig: "lab-1",
+            version: "hcipico test",
+            journal: journal,
+            writer: writer,
+            devices: { devices },
+            droppedLogLines: { 7 }
+        )
         let server = StatusServer(
             sources: sources,
             host: "127.0.0.1",
@@ -132,6 +139,7 @@ import Testing
             #expect(metrics.contains("hcipico_journal_packages_committed_total 40"))
             #expect(metrics.contains("hcipico_device_state{device=\"pico-a\",state=\"idle\"} 1"))
             #expect(metrics.contains("hcipico_journal_commit_duration_seconds_count"))
+            #expect(metrics.contains("hcipico_log_lines_dropped_total 7"))
             // Every metric says what it is.
             let names = Set(
                 metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
@@ -144,6 +152,7 @@ import Testing
             // A second scrape does not count twice.
             let again = try await Self.get(port, "/metrics").body
             #expect(again.contains("hcipico_device_packages_total{device=\"pico-a\"} 40"))
+            #expect(again.contains("hcipico_log_lines_dropped_total 7"))
         }
     }
 
