@@ -110,8 +110,21 @@ public final class TestProgram: @unchecked Sendable {
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
+        // The child starts as from a shell: no signal blocked, and the usual ones at their default
+        // action, whatever this thread of the test process blocks or ignores.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else {
             if pipeOutput { close(pipeEnds[0]) }
             errno = status

@@ -105,7 +105,8 @@ import Testing
         await #expect(throws: HCICommandError.timedOut(opcode: 0x1009)) {
             try await hci.command(opcode: 0x1009, timeout: .milliseconds(100))
         }
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // Not held until the long one's deadline (20 s), whatever the load of the machine.
+        #expect(ContinuousClock.now - start < .seconds(19))
         put(kernel, [0x04, 0x0E, 0x04, 0x01, 0x01, 0x10, 0x00])
         #expect(try await long == .complete(returnParameters: [0x00]))
         hci.close()

@@ -81,12 +81,13 @@ import Testing
         return directory
     }
 
-    /// A FIFO that the shell holds open for reading (so that opening it for writing does not wait) and
-    /// never reads, filled to the brim first (`cat` blocks when it is full, and is stopped a second
-    /// later); `timeout` kills a command that hangs on it (status 137).
-    static let unreadPipe =
-        "mkfifo unread.fifo; exec 3<>unread.fifo; timeout -s KILL 1 cat /dev/zero > unread.fifo 2>/dev/null; "
-        + "HCIPICO=\"timeout -s KILL 60 $HCIPICO\"; "
+    /// Shell lines making `fifo` a FIFO that the shell holds open for reading (so that opening it for
+    /// writing does not wait) and never reads, filled to the brim first (64 KiB, a pipe's capacity);
+    /// `timeout` kills a command that hangs on it `killAfter` seconds on (status 137).
+    static func unreadPipe(_ fifo: String = "unread.fifo", killAfter: Int = 60) -> String {
+        "mkfifo \(fifo); exec 3<>\(fifo); head -c 65536 /dev/zero > \(fifo); "
+            + "HCIPICO=\"timeout -s KILL \(killAfter) $HCIPICO\"; "
+    }
 
     @Test(arguments: ["closed pipe", "/dev/full", "unread pipe"])
     func everyCommandEndsCleanlyWhateverStandardErrorIs(_ kind: String) async throws {
@@ -98,7 +99,8 @@ import Testing
             let line =
                 switch kind {
                 case "/dev/full": "\(command.line) 2>/dev/full >/dev/null; echo \"status $?\" >&2"
-                case "unread pipe": Self.unreadPipe + "\(command.line) 2>unread.fifo >/dev/null; echo \"status $?\" >&2"
+                case "unread pipe":
+                    Self.unreadPipe() + "\(command.line) 2>unread.fifo >/dev/null; echo \"status $?\" >&2"
                 default: "\(command.line) 2>&1 >/dev/null | true; echo \"status ${PIPESTATUS[0]}\" >&2"
                 }
             let result = try await CommandLineTests.offPool { try Self.shell(line, in: directory) }
@@ -120,7 +122,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await CommandLineTests.offPool {
             try ClosedStandardStreamTests.shell(
-                ClosedStandardStreamTests.unreadPipe
+                ClosedStandardStreamTests.unreadPipe()
                     + "$HCIPICO rig rig.toml --for 4s -vv 2>unread.fifo >summary.txt; echo \"status $?\" >&2",
                 in: directory
             )
@@ -167,9 +169,13 @@ import Testing
     }
 }
 
-/// Standard output full (`/dev/full`) or closed by its reader: a command whose result goes to standard
-/// output exits 6 when it could not write it (never 0), 141 when its reader left, and never traps.
+/// Standard output full (`/dev/full`), closed by its reader or a pipe nobody reads: a command whose
+/// result goes to standard output exits 6 when it could not write it (never 0), 141 when its reader
+/// left, ends on SIGTERM while it waits for a reader, and never traps.
 @Suite struct FullStandardOutputTests {
+    /// A transcript with a bad line (`bad.txt`) and a journal of runs (`rig.sqlite`) for the commands.
+    static let setup = "printf 'e\\nM0000\\nPda7F85E34u;ba8000000\\n*\\n\\n' > bad.txt; $HCIPICO rig rig.toml --for 2s"
+
     static let commands = [
         "$HCIPICO gatt sim services", "$HCIPICO gatt sim read 2A00", "$HCIPICO decode --csv bad.txt",
         "$HCIPICO connect sim --fast --quiet --technique lsv --csv -", "$HCIPICO runs rig.sqlite",
@@ -180,7 +186,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let setup = try await CommandLineTests.offPool {
             try ClosedStandardStreamTests.shell(
-                "printf 'e\\nM0000\\nPda7F85E34u;ba8000000\\n*\\n\\n' > bad.txt; $HCIPICO rig rig.toml --for 2s",
+                Self.setup,
                 in: directory
             )
         }
@@ -198,6 +204,36 @@ import Testing
                 )
             }
             #expect([0, 141].contains(closed.status), "\(command) | closed: \(closed.status) \(closed.error)")
+        }
+    }
+
+    /// Into a full pipe nobody reads a command waits, as any program's output does, until SIGTERM
+    /// (after 1 s) ends it: no trap, and no hang past the signal (KILL 10 s later gives 137).
+    @Test func aCommandWaitingOnAnUnreadStandardOutputEndsOnSIGTERM() async throws {
+        let directory = try ClosedStandardStreamTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let setup = try await CommandLineTests.offPool {
+            try ClosedStandardStreamTests.shell(
+                Self.setup,
+                in: directory
+            )
+        }
+        #expect(setup.status == 0, "\(setup.error)")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, command) in Self.commands.enumerated() {
+                group.addTask {
+                    let fifo = "unread-\(index).fifo"
+                    let unread = try await CommandLineTests.offPool {
+                        try ClosedStandardStreamTests.shell(
+                            ClosedStandardStreamTests.unreadPipe(fifo, killAfter: 10)
+                                + "timeout --preserve-status 1 \(command) > \(fifo)",
+                            in: directory
+                        )
+                    }
+                    #expect([0, 130, 141, 143].contains(unread.status), "\(command): \(unread.status) \(unread.error)")
+                }
+            }
+            try await group.waitForAll()
         }
     }
 }
