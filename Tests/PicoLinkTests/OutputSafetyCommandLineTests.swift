@@ -251,6 +251,36 @@ import Testing
     }
 }
 
+extension OutputSafetyCommandLineTests {
+    /// `kill -9` once the CV's CSV holds 44 rows: the PSTrace file, rewritten whole every 2 s while the
+    /// run goes on, holds the run up to its last rewrite (it was empty until the end).
+    @Test func killedMidRunThePSTraceFileHoldsTheRunSoFar() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let program = try await CommandLineTests.offPool {
+            let program = try CommandProcess(
+                ["connect", "sim", "--technique", "cv", "--quiet", "--csv", "cv.csv", "--pstrace", "cv.pstrace.csv"],
+                in: directory
+            )
+            let rows = { program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1 }
+            let reached = program.wait { rows() >= 44 }
+            // One rewrite more at the most: at least one is made by the time 44 rows are in.
+            Thread.sleep(forTimeInterval: 0.5)
+            program.send(SIGKILL)
+            _ = program.finish()
+            #expect(reached, "\(program.text("cv.csv").suffix(300))")
+            return program
+        }
+        let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent("cv.pstrace.csv")))
+        let lines = try PSTraceSinkTests.lines(bytes)
+        let so = try #require(lines[1].range(of: "end: running, "))
+        let count = Int(lines[1][so.upperBound...].prefix { $0.isNumber }) ?? 0
+        let rows = program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1
+        #expect(count > 0 && count <= rows, "\(lines[1]); \(rows) rows in the CSV")
+        #expect(lines.count - 6 >= count / 3, "the data rows of \(count) packages over at most three scans")
+    }
+}
+
 /// The LSV example, as a script file a test can name.
 enum EmbeddedScript {
     static let lsv: String = {

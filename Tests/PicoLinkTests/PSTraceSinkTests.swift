@@ -155,6 +155,32 @@ import Testing
         )
     }
 
+    @Test func theFileIsRewrittenWholeWhileTheRunGoesOn() throws {
+        let path = SinkTests.temporaryPath("growing.pstrace.csv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = try PSTraceSink(path: path)
+        try sink.begin(RunInfo(device: "sim", run: 1, title: "cv", startTime: 1_763_787_000))
+        func point(_ index: Int) -> PicoPackage {
+            Self.package(
+                index,
+                scan: 1,
+                values: [
+                    PicoValue(variable: .appliedPotential, name: "p", value: Double(index) / 100),
+                    PicoValue(variable: .current, name: "c", value: 1e-6, status: .ok),
+                ]
+            )
+        }
+        // Packages 1 s apart from 1 s after the start: rewrites at the second (2 s) and the fourth (4 s).
+        for index in 0..<5 { try sink.write(point(index)) }
+        let running = try Self.lines(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(running[1].contains("end: running, 4 packages so far"), "\(running[1])")
+        #expect(running.count == 6 + 4)
+        try sink.finish(RunEnd(complete: true, packages: 5))
+        let finished = try Self.lines(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(finished[1].contains("end: complete, 5 packages"), "\(finished[1])")
+        #expect(finished.count == 6 + 5)
+    }
+
     @Test func anExistingFileIsNotClobberedAndAFailedWriteThrows() throws {
         let path = SinkTests.temporaryPath("exists.pstrace.csv")
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -10,19 +10,16 @@ import Musl
 /// plot's title, or in its plot area when there is nothing to draw (a run that failed before its first
 /// package).
 ///
-/// A regular file (or a new one) is replaced whole — written to a temporary file beside it, synced,
-/// then renamed over it — at most once per `refreshInterval` while the run goes on and once at the
-/// end, so after a crash the plot is either absent or a whole document. Anything else (a symlink, a
-/// FIFO, a character device, standard output) is never replaced: the plot is written into it once, at
-/// the end of the run.
+/// A regular file (or a new one) is replaced whole (`ReplacedFile`) at most once per
+/// `refreshInterval` while the run goes on and once at the end, so after a crash the plot is either
+/// absent or a whole document. Anything else (a symlink, a FIFO, a character device, standard output)
+/// gets the plot once, at the end of the run.
 public final class SVGSink: SampleSink {
     /// Where the plot goes (`-` for standard output).
     public let path: String
     /// The least time between two redraws while the run goes on, in seconds of host time.
     public var refreshInterval: Double
-    private let replaceable: Bool
-    private let overwrite: Bool
-    private var created = false
+    private let file: ReplacedFile
     private var builder = PlotBuilder(title: "")
     private var lastRender = 0.0
     private let renderer = SVGPlotRenderer()
@@ -35,15 +32,7 @@ public final class SVGSink: SampleSink {
         self.path = path
         self.provenance = provenance
         self.refreshInterval = refreshInterval
-        self.overwrite = overwrite
-        var info = stat()
-        if path == "-" {
-            replaceable = false
-        } else if lstat(path, &info) == 0 {
-            replaceable = info.st_mode & S_IFMT == S_IFREG
-        } else {
-            replaceable = true
-        }
+        file = ReplacedFile(path: path, overwrite: overwrite)
     }
 
     /// Starts an empty plot for the run, titled `<device> run <n> (<title>)`.
@@ -57,11 +46,14 @@ public final class SVGSink: SampleSink {
     /// redraw (or since the run's start).
     public func write(_ package: PicoPackage) throws(SinkError) {
         builder.add(package)
-        if replaceable, package.hostTime - lastRender >= refreshInterval {
+        if file.replaceable, package.hostTime - lastRender >= refreshInterval {
             lastRender = package.hostTime
-            try replace(
-                with: renderer.render(builder.plots(), note: "running: \(builder.count) packages", metadata: metadata)
+            let document = renderer.render(
+                builder.plots(),
+                note: "running: \(builder.count) packages",
+                metadata: metadata
             )
+            try file.replace(with: document.utf8)
         }
     }
 
@@ -80,57 +72,6 @@ public final class SVGSink: SampleSink {
         let ended = end.endUTC.map { [(key: "end_utc", value: $0)] } ?? []
         let state = [(key: "end", value: end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))")]
         let document = renderer.render(builder.plots(), note: note, metadata: metadata + ended + state)
-        if replaceable {
-            try replace(with: document)
-        } else {
-            let file = try SinkFile(path: path, overwrite: true)
-            try file.write(document)
-            try file.sync()
-            file.close()
-        }
+        try file.write(Array(document.utf8))
     }
-
-    /// Writes `document` to a new temporary file in the target's directory, syncs it, renames it over
-    /// the target and syncs the directory. The first replacement refuses an existing file unless
-    /// `overwrite` (another program may have made it since the run was checked).
-    private func replace(with document: String) throws(SinkError) {
-        let directory = OutputCheck.parent(of: path)
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
-        // mkstemp (which swift-system does not offer) makes the name; the rest goes through
-        // `FileDescriptor` but for fchmod and fsync, which it does not offer either.
-        let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard raw >= 0 else { throw SinkError(path: path, operation: "create a temporary file", errno: errno) }
-        let fd = FileDescriptor(rawValue: raw)
-        _ = fcntl(raw, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        func fail(_ operation: String, _ code: Int32) -> SinkError {
-            try? fd.close()
-            unlink(temporary)
-            return SinkError(path: path, operation: operation, errno: code)
-        }
-        do {
-            _ = try fd.writeAll(document.utf8)
-        } catch {
-            throw fail("write", (error as? Errno)?.rawValue ?? EIO)
-        }
-        guard fchmod(raw, 0o644) == 0, fsync(raw) == 0 else { throw fail("sync", errno) }
-        // The first replacement must not replace a file that appeared after the check: a hard link
-        // fails if the name exists (file systems without hard links fall back to rename).
-        if !overwrite && !created && link(temporary, path) == 0 {
-            unlink(temporary)
-        } else if !overwrite && !created && errno == EEXIST {
-            throw fail("create", EEXIST)
-        } else {
-            guard rename(temporary, path) == 0 else { throw fail("rename", errno) }
-        }
-        created = true
-        try? fd.close()
-        let directoryOptions: FileDescriptor.OpenOptions = [.directory, .closeOnExec]
-        if let directoryFD = try? FileDescriptor.open(FilePath(directory), .readOnly, options: directoryOptions) {
-            _ = fsync(directoryFD.rawValue)
-            try? directoryFD.close()
-        }
-    }
-
 }
