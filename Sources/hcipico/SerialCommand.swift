@@ -86,7 +86,16 @@ struct SerialCommand: AsyncParsableCommand {
             }
             do throws(SerialLinkError) {
                 let serial = try await SerialLink.open(client: opened.client, profile: profile) { value in
-                    if !output.write(value) && errno == EPIPE { shutdown.stop(.outputClosed) }
+                    if !output.write(value) {
+                        // A reader that left ends the session (141); any other failure (ENOSPC) is
+                        // recorded, and the session then ends as a failed write (6), never a success.
+                        let code = errno
+                        if code == EPIPE {
+                            shutdown.stop(.outputClosed)
+                        } else {
+                            StandardStream.outputFailed(errno: code)
+                        }
+                    }
                 }
                 return .success((opened, serial))
             } catch {

@@ -21,6 +21,8 @@ final class SerialEnding: Sendable {
         if let message { StandardError.report(message) }
         await Shutdown.bounded(.seconds(2)) { await self.link.close() }
         terminal?.close()
-        Foundation.exit(status.rawValue)
+        // What the device sent could not all be written to standard output: not a success.
+        let failedWrite = status == .success && StandardStream.finalOutputError() != nil
+        Foundation.exit(failedWrite ? ExitStatus.writeFailed.rawValue : status.rawValue)
     }
 }

@@ -62,6 +62,22 @@ import Testing
             "printf 'Pda8000000;bazz\\nPda8000001;ba8000002\\n' > bad.txt; $HCIPICO decode --format long bad.txt",
             { _ in }
         ),
+        ("$HCIPICO serial sim:hm10 --idle 0.3 < CV.mscr", { _ in }),
+        ("$HCIPICO rtt sim:hm10 --count 50", { _ in }),
+        ("$HCIPICO gatt sim services", { _ in }),
+        (
+            "$HCIPICO rig rig.toml --for 1s > /dev/null 2>&1; $HCIPICO export rig.sqlite --out exported",
+            { directory in
+                let files = try FileManager.default.contentsOfDirectory(
+                    atPath: directory.appendingPathComponent("exported").path
+                )
+                #expect(files.contains { $0.hasSuffix(".pstrace.csv") }, "\(files)")
+            }
+        ),
+        // Without a radio these end at once with their status (10: no Bluetooth in this kernel).
+        ("$HCIPICO scan --timeout 1", { _ in }),
+        ("$HCIPICO adapters", { _ in }),
+        ("$HCIPICO bonds", { _ in }),
     ]
 
     static func shell(_ line: String, in directory: URL) throws -> (status: Int32, error: String) {
@@ -179,6 +195,7 @@ import Testing
     static let commands = [
         "$HCIPICO gatt sim services", "$HCIPICO gatt sim read 2A00", "$HCIPICO decode --csv bad.txt",
         "$HCIPICO connect sim --fast --quiet --technique lsv --csv -", "$HCIPICO runs rig.sqlite",
+        "$HCIPICO rtt sim:hm10 --count 20", "$HCIPICO serial sim:hm10 --idle 0.3 < bad.txt",
     ]
 
     @Test func aFullOrClosedStandardOutputIsNeverASuccessOrACrash() async throws {
