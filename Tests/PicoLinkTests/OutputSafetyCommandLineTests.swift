@@ -263,9 +263,8 @@ extension OutputSafetyCommandLineTests {
                 in: directory
             )
             let rows = { program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1 }
-            let reached = program.wait { rows() >= 44 }
-            // One rewrite more at the most: at least one is made by the time 44 rows are in.
-            Thread.sleep(forTimeInterval: 0.5)
+            // 44 rows in, and the PSTrace file written at least once (it stayed empty until the end).
+            let reached = program.wait { rows() >= 44 && !program.text("cv.pstrace.csv").isEmpty }
             program.send(SIGKILL)
             _ = program.finish()
             #expect(reached, "\(program.text("cv.csv").suffix(300))")
