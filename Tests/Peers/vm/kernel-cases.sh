@@ -453,12 +453,13 @@ case_bluetoothd() {
         NOTE="(a procedure differs beside bluetoothd)"
         verdict=1
     fi
-    # What bluetoothd saw of hcipico's links: each connection (mgmt Device Connected), and whether its
-    # GATT client attached to any of them.
+    # What bluetoothd saw of hcipico's links: each new connection (mgmt Device Connected), or a link an
+    # earlier case left up, which bluetoothd takes over when it starts (and hcipico then uses), and
+    # whether its GATT client attached to any of them.
     cp bluetoothd.log bluetoothd-beside.log
-    seen=$(grep -c "connected_callback()" bluetoothd-beside.log)
+    seen=$(grep -c -e "connected_callback()" -e "Adding existing connection to $ECHO" bluetoothd-beside.log)
     attached=$(grep -c "gatt-client.c\|device_attach_att()" bluetoothd-beside.log)
-    echo "KERNEL-INFO bluetoothd saw $seen of hcipico's connections; lines of its GATT client on them: $attached"
+    echo "KERNEL-INFO bluetoothd saw $seen of the links hcipico used (new or already up); lines of its GATT client on them: $attached"
     if [ "$seen" = 0 ]; then
         grep -v "^$" bluetoothd-beside.log | tail -n 30
         NOTE="(bluetoothd saw none of hcipico's connections: it did not manage hci0)"
