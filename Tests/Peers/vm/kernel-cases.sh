@@ -327,8 +327,9 @@ case_user_channel() {
 # The kernel pairs on BT_SECURITY (no bluetoothd, no agent: Just Works) before hcipico reads a value the
 # echo peripheral serves only over an encrypted link; without --security the read is refused by name.
 SECURE_ENCRYPTED=53656375-0001-4000-8000-00805f9b34fb
-# link_up DEVICE: the kernel has an LE link to DEVICE.
+# link_up DEVICE: the kernel has an LE link to DEVICE; link_down DEVICE: it has none.
 link_up() { btmgmt --index 0 con 2>/dev/null | grep -qi "^$1 "; }
+link_down() { ! link_up "$1"; }
 
 # What the kernel holds when a security step fails: its links, its keys and its last Bluetooth messages.
 security_state() {
@@ -468,8 +469,12 @@ case_bluetoothd() {
     # bluetoothd holds the link: hcipico is refused as busy.
     if [ $verdict = 0 ]; then
         bluetoothctl --timeout 4 scan le > scan-le.log 2>&1
+        # A link still up from hcipico's procedures (the kernel keeps an idle one for a while) is not
+        # bluetoothd's: end it, so that the link bluetoothctl makes is bluetoothd's own.
+        bluetoothctl --timeout 5 disconnect "$ECHO" > /dev/null 2>&1
+        wait_until 30 link_down "$ECHO"
         bluetoothctl --timeout 10 connect "$ECHO" > connect.log 2>&1
-        if wait_until 15 link_up "$ECHO"; then
+        if grep -q "Connection successful" connect.log && wait_until 15 link_up "$ECHO"; then
             hcipico gatt "$ECHO" --random services > held.out 2> held.err
             rc=$?
             cat held.out held.err
