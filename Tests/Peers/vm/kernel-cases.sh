@@ -468,11 +468,12 @@ case_bluetoothd() {
     fi
     # bluetoothd holds the link: hcipico is refused as busy.
     if [ $verdict = 0 ]; then
-        bluetoothctl --timeout 4 scan le > scan-le.log 2>&1
         # A link still up from hcipico's procedures (the kernel keeps an idle one for a while) is not
-        # bluetoothd's: end it, so that the link bluetoothctl makes is bluetoothd's own.
+        # bluetoothd's: end it (and let the peer advertise again) before bluetoothd scans and connects,
+        # so that the link bluetoothctl makes is bluetoothd's own.
         bluetoothctl --timeout 5 disconnect "$ECHO" > /dev/null 2>&1
         wait_until 30 link_down "$ECHO"
+        bluetoothctl --timeout 4 scan le > scan-le.log 2>&1
         bluetoothctl --timeout 10 connect "$ECHO" > connect.log 2>&1
         if grep -q "Connection successful" connect.log && wait_until 15 link_up "$ECHO"; then
             hcipico gatt "$ECHO" --random services > held.out 2> held.err
