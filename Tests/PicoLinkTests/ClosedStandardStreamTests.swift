@@ -198,16 +198,19 @@ import Testing
         "$HCIPICO rtt sim:hm10 --count 20", "$HCIPICO serial sim:hm10 --idle 0.3 < bad.txt",
     ]
 
-    @Test func aFullOrClosedStandardOutputIsNeverASuccessOrACrash() async throws {
+    /// A scratch folder with the rig config, `bad.txt` and `rig.sqlite` (`setup`) the commands use.
+    static func preparedScratch() async throws -> URL {
         let directory = try ClosedStandardStreamTests.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let setup = try await CommandLineTests.offPool {
-            try ClosedStandardStreamTests.shell(
-                Self.setup,
-                in: directory
-            )
+            try ClosedStandardStreamTests.shell(Self.setup, in: directory)
         }
         #expect(setup.status == 0, "\(setup.error)")
+        return directory
+    }
+
+    @Test func aFullOrClosedStandardOutputIsNeverASuccessOrACrash() async throws {
+        let directory = try await Self.preparedScratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
         for command in Self.commands {
             let full = try await CommandLineTests.offPool {
                 try ClosedStandardStreamTests.shell("\(command) > /dev/full", in: directory)
@@ -227,15 +230,8 @@ import Testing
     /// Into a full pipe nobody reads a command waits, as any program's output does, until SIGTERM
     /// (after 1 s) ends it: no trap, and no hang past the signal (KILL 10 s later gives 137).
     @Test func aCommandWaitingOnAnUnreadStandardOutputEndsOnSIGTERM() async throws {
-        let directory = try ClosedStandardStreamTests.scratch()
+        let directory = try await Self.preparedScratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let setup = try await CommandLineTests.offPool {
-            try ClosedStandardStreamTests.shell(
-                Self.setup,
-                in: directory
-            )
-        }
-        #expect(setup.status == 0, "\(setup.error)")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, command) in Self.commands.enumerated() {
                 group.addTask {
