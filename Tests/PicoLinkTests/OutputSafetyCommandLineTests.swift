@@ -264,7 +264,10 @@ extension OutputSafetyCommandLineTests {
             )
             let rows = { program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1 }
             // 44 rows in, and the PSTrace file written at least once (it stayed empty until the end).
-            let reached = program.wait { rows() >= 44 && !program.text("cv.pstrace.csv").isEmpty }
+            // Its bytes, not its text: UTF-16 with a byte order mark does not decode as UTF-8.
+            let pstrace = directory.appendingPathComponent("cv.pstrace.csv")
+            let written = { ((try? Data(contentsOf: pstrace))?.count ?? 0) > 0 }
+            let reached = program.wait { rows() >= 44 && written() }
             program.send(SIGKILL)
             _ = program.finish()
             #expect(reached, "\(program.text("cv.csv").suffix(300))")
