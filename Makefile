@@ -4,7 +4,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
-.PHONY: all build demo test deps test-deps peers-deps generate check-generated check-docs lint unit bench fuzz clean \
+.PHONY: all build demo test deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
 	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet bench-kernel bench-page
 
 all: build
@@ -24,10 +24,14 @@ demo: deps
 	@Tools/demo.sh
 
 ## test: every test tier: generated code, formatting, unit and in-memory tests, peers.
-test: test-deps check-generated lint check-docs unit peers-h4 test-peers
+test: test-deps check-generated check-dependencies lint check-docs unit peers-h4 test-peers
 
 check-generated: deps
 	@Tools/check-generated.sh
+
+## check-dependencies: every target's declared dependencies in Package.swift equal the modules its files import.
+check-dependencies: deps
+	@Tools/check-dependencies.py
 
 ## check-docs: every public symbol of the library targets has a doc comment; DocC builds them without a warning.
 check-docs: deps

@@ -18,11 +18,11 @@ let package = Package(
         .library(name: "PicoSimulator", targets: ["PicoSimulator"]),
         .library(name: "PicoLink", targets: ["PicoLink"]),
         .library(name: "BLEDiagnostics", targets: ["BLEDiagnostics"]),
+        .library(name: "DeviceLinks", targets: ["DeviceLinks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation` (DocC) for the library products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The rig (never linked into the library products).
@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -86,14 +87,25 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // MARK: The rig: config, supervisors and the journal (above PicoLink; the CLI wires them)
+        // MARK: Opening a device: a transport spec to an open link, secured, on any path
+        .target(
+            name: "DeviceLinks",
+            dependencies: [
+                "BLEHost", "BLEWire", "BLELinux", "PicoLink", "PicoSimulator",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: The rig: config, supervisors and the journal (above DeviceLinks; the CLI wires them)
         .target(
             name: "RigCore",
             dependencies: [
+                "DeviceLinks",
                 "PicoLink",
                 "BLEHost",
+                "BLELinux",
                 "BLEWire",
-                "MethodSCRIPT",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -112,8 +124,8 @@ let package = Package(
         .target(
             name: "RigForward",
             dependencies: [
-                "RigJournal", "PicoLink", "MethodSCRIPT", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "RigJournal", "MethodSCRIPT", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -121,8 +133,10 @@ let package = Package(
         .target(
             name: "RigStatus",
             dependencies: [
-                "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT",
+                "RigCore", "RigJournal", "PicoLink",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -150,11 +164,12 @@ let package = Package(
             name: "hcipico",
             dependencies: [
                 "MethodSCRIPT",
+                "BLEWire",
                 "BLELinux",
                 "BLEHost",
                 "BLEDiagnostics",
+                "DeviceLinks",
                 "PicoLink",
-                "PicoSimulator",
                 "RigCore",
                 "RigJournal",
                 "RigForward",
@@ -191,6 +206,7 @@ let package = Package(
                 "CAllocationCounter",
                 "CParserBaseline",
                 "BLELinux",
+                "CBlueZ",
                 "RigJournal",
                 "RigForward",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -207,21 +223,34 @@ let package = Package(
                 "MethodSCRIPT",
                 "MethodSCRIPTBatch",
                 "SpecTables",
-                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PicoLinkTests",
-            dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "RigJournal"],
+            dependencies: [
+                "PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "RigJournal", "MethodSCRIPT",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire", "SpecTables"], swiftSettings: strict),
         .testTarget(
             name: "BLELinuxTests",
-            dependencies: ["BLELinux", "BLEHost", "BLEWire", "BLETesting", "hcipico"],
+            dependencies: [
+                "BLELinux", "BLEHost", "BLEWire", "BLETesting", "DeviceLinks", "PicoLink", "hcipico",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DeviceLinksTests",
+            dependencies: [
+                "DeviceLinks", "BLEHost", "BLEWire", "BLELinux", "PicoLink",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -243,7 +272,7 @@ let package = Package(
             name: "RigTests",
             dependencies: [
                 "RigCore", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost", "BLETesting", "MethodSCRIPT",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -251,7 +280,6 @@ let package = Package(
             name: "RigFleetTests",
             dependencies: [
                 "RigForward", "RigStatus", "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT", "BLETesting",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,3 +1,4 @@
+import DeviceLinks
 import Foundation
 import PicoLink
 import RigCore
@@ -8,7 +9,7 @@ import RigCore
 enum CommandProvenance {
     static func make(
         target: DeviceTarget,
-        link: ConnectedDevice,
+        link: DeviceLink,
         version: PicoVersion,
         serial: String?,
         title: String,

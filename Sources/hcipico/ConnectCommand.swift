@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceLinks
 import Foundation
 import PicoLink
 
@@ -114,7 +115,7 @@ struct ConnectCommand: AsyncParsableCommand {
             request = try link.request()
         } catch {
             StandardError.report(error.description)
-            throw error.status.exitCode
+            throw error.exitStatus.exitCode
         }
         let outputs = try checkedOutputs(title: title, started: started)
         let shutdown = Shutdown.shared

@@ -1,3 +1,4 @@
+import DeviceLinks
 import Foundation
 import PicoLink
 
@@ -21,12 +22,12 @@ struct ConnectRun: Sendable {
 
     func perform() async -> ExitStatus {
         var clock = ConnectTiming()
-        let opened: ConnectedDevice
+        let opened: DeviceLink
         let session: PicoSession
         do {
             (opened, session) = try await link.openPico()
         } catch {
-            return failed(error.description, error.status)
+            return failed(error.description, error.exitStatus)
         }
         clock.linkOpened()
         let statistics = tuning.apply(to: opened)
@@ -49,7 +50,7 @@ struct ConnectRun: Sendable {
 
     private func measure(
         on session: PicoSession,
-        link opened: ConnectedDevice,
+        link opened: DeviceLink,
         timing: inout ConnectTiming,
         tuning: LinkRunStatistics?
     ) async -> ExitStatus {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeviceLinks
 import Foundation
 import PicoLink
 
@@ -46,13 +47,13 @@ struct ConsoleCommand: AsyncParsableCommand {
             throw ExitStatus.badInput.exitCode
         }
         let target = try link.target()
-        let opened: ConnectedDevice
+        let opened: DeviceLink
         let session: PicoSession
         do {
             (opened, session) = try await link.openPico()
         } catch {
             ConnectCommand.fail(error.description)
-            throw error.status.exitCode
+            throw error.exitStatus.exitCode
         }
         let status = await converse(with: session, link: opened, target: target)
         await opened.close()
@@ -61,7 +62,7 @@ struct ConsoleCommand: AsyncParsableCommand {
 
     private func converse(
         with session: PicoSession,
-        link opened: ConnectedDevice,
+        link opened: DeviceLink,
         target: DeviceTarget
     ) async -> ExitStatus {
         guard let version = try? await session.version() else {

@@ -1,3 +1,4 @@
+import DeviceLinks
 import Foundation
 import PicoLink
 
@@ -9,7 +10,7 @@ import PicoLink
 /// met a device error (so a piped script that fails is not a success).
 final class ConsoleSession {
     let session: PicoSession
-    let link: ConnectedDevice
+    let link: DeviceLink
     let target: DeviceTarget
     let version: PicoVersion
     let serial: String?
@@ -39,7 +40,7 @@ final class ConsoleSession {
 
     init(
         session: PicoSession,
-        link: ConnectedDevice,
+        link: DeviceLink,
         target: DeviceTarget,
         version: PicoVersion,
         serial: String?,

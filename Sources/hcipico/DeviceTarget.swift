@@ -1,23 +1,11 @@
 import ArgumentParser
 import BLELinux
 import BLEWire
+import DeviceLinks
 import Foundation
 
-/// What a command's DEVICE argument names: a simulated device in this process, or a Bluetooth address
-/// reached over a transport. Parsed and checked before any socket is opened.
-enum DeviceTarget: Equatable {
-    case simulator(SimulatorKind)
-    case radio(BluetoothAddress, TransportSpec)
-
-    /// The simulated devices `sim:KIND` names; `sim` alone is the EmStat Pico.
-    enum SimulatorKind: String, CaseIterable {
-        case pico
-        /// An ESP32-style calculator: write `[a, b, op]`, the answer is notified.
-        case calculator
-        /// An HM-10 serial module: FFE0/FFE1, one characteristic both ways, echoing what it receives.
-        case hm10
-    }
-
+/// What a command's DEVICE argument names, parsed and checked before any socket is opened.
+extension DeviceTarget {
     /// Parses `sim`, `sim:KIND` or an address, with the transport options that go with an address.
     static func parse(
         _ device: String,
@@ -45,10 +33,5 @@ enum DeviceTarget: Equatable {
             address,
             try TransportSpec.fromOptions(transport: transport, adapter: adapter, environment: environment)
         )
-    }
-
-    var isSimulator: Bool {
-        if case .simulator = self { return true }
-        return false
     }
 }

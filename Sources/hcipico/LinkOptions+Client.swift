@@ -1,4 +1,5 @@
 import BLEHost
+import DeviceLinks
 
 extension LinkOptions {
     /// Opens the link (offering `mtu`), runs `body` on its client and closes it, on the shutdown path:
@@ -9,23 +10,23 @@ extension LinkOptions {
         mtu: Int = ATTBearer.maximumMTU,
         forcePairing: Bool = false,
         _ what: String,
-        _ body: @escaping @Sendable (ConnectedDevice) async throws(GATTError) -> Result
+        _ body: @escaping @Sendable (DeviceLink) async throws(GATTError) -> Result
     ) async throws -> Result {
         let request: LinkRequest
         do {
             request = try self.request(forcePairing: forcePairing)
         } catch {
             StandardError.report(error.description)
-            throw error.status.exitCode
+            throw error.exitStatus.exitCode
         }
         let shutdown = Shutdown.shared
         shutdown.install()
         let outcome: Swift.Result<Result, ExitStatus> = try await shutdown.run {
-            let link: ConnectedDevice
-            do throws(ConnectedDevice.Failure) {
+            let link: DeviceLink
+            do throws(LinkOpenError) {
                 link = try await request.open(mtu: mtu)
             } catch {
-                return .failure(shutdown.failure(error.description, error.status))
+                return .failure(shutdown.failure(error.description, error.exitStatus))
             }
             do throws(GATTError) {
                 let result = try await body(link)

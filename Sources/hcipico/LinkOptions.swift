@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLELinux
+import DeviceLinks
 import PicoLink
 
 /// The DEVICE argument and the options that say how to reach it, shared by every command that talks
@@ -84,88 +85,74 @@ struct LinkOptions: ParsableArguments {
 
     /// What these options ask for, as a value a command's work task can carry (and, from here on,
     /// diagnostics at `--log-level` on standard error).
-    func request(forcePairing: Bool = false) throws(ConnectedDevice.Failure) -> LinkRequest {
+    func request(forcePairing: Bool = false) throws(LinkOpenError) -> LinkRequest {
         log.apply()
+        let target: DeviceTarget
+        do {
+            target = try self.target()
+        } catch {
+            throw LinkOpenError(error.message, cause: .badInput)
+        }
         // A simulator's noise seed is chosen here when none is given, so that the run's provenance
         // can name it and `--seed` repeat the run exactly.
-        let simulatorSeed =
-            seed ?? ((try? target().isSimulator) == true ? UInt64.random(in: 1...UInt64(Int64.max)) : nil)
-        do {
-            return LinkRequest(
-                target: try target(),
-                timeout: .milliseconds(Int(timeout * 1000)),
-                btsnoop: btsnoop,
-                fast: fast,
-                simulatorFault: simFault,
-                simulatorTrace: simTrace,
-                simulatorSeed: simulatorSeed,
-                security: (forcePairing ? security ?? .encrypt : security).map {
-                    SecurityRequest(
-                        mode: $0,
-                        passkey: passkey,
-                        bondDirectory: bondDirectory,
-                        forcePairing: forcePairing
-                    )
-                }
-            )
-        } catch {
-            throw ConnectedDevice.Failure(description: error.message, status: .badInput)
-        }
+        let simulatorSeed = seed ?? (target.isSimulator ? UInt64.random(in: 1...UInt64(Int64.max)) : nil)
+        let options = LinkOpener.Options(
+            timeout: .milliseconds(Int(timeout * 1000)),
+            btsnoop: btsnoop,
+            security: (forcePairing ? security ?? .encrypt : security).map {
+                SecurityRequest(
+                    mode: $0,
+                    passkey: passkey,
+                    bondDirectory: bondDirectory,
+                    forcePairing: forcePairing,
+                    prompter: TerminalPairingPrompter.available
+                )
+            },
+            simulator: SimulatorSettings(fast: fast, fault: simFault, trace: simTrace, seed: simulatorSeed)
+        )
+        return LinkRequest(target: target, options: options)
     }
 
     /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
-    func open(mtu: Int = ATTBearer.maximumMTU) async throws(ConnectedDevice.Failure) -> ConnectedDevice {
+    func open(mtu: Int = ATTBearer.maximumMTU) async throws(LinkOpenError) -> DeviceLink {
         try await request().open(mtu: mtu)
     }
+
+    /// Opens the link and the EmStat Pico session on it.
+    func openPico() async throws(LinkOpenError) -> (link: DeviceLink, session: PicoSession) {
+        try await request().openPico()
+    }
 }
 
-/// The link a command asked for: its device and how to reach it.
+/// The link a command asked for: its device and how to reach it, opened through `LinkOpener` with
+/// the commands' reports on standard error.
 struct LinkRequest: Sendable {
     let target: DeviceTarget
-    let timeout: Duration
-    let btsnoop: String?
-    let fast: Bool
-    let simulatorFault: SimulatorFault?
-    let simulatorTrace: Bool
-    /// The simulated Pico's noise seed (nil: a fresh one).
-    var simulatorSeed: UInt64? = nil
+    var options: LinkOpener.Options
+
     /// `--security` and its companions (nil: the link is used as it comes).
-    var security: SecurityRequest? = nil
+    var security: SecurityRequest? { options.security }
+    /// The simulated Pico's noise seed (nil: not a simulator).
+    var simulatorSeed: UInt64? { target.isSimulator ? options.simulator.seed : nil }
+
+    private var opener: LinkOpener { LinkOpener(logger: ReportLogHandler.logger) }
 
     /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
-    func open(mtu: Int = ATTBearer.maximumMTU) async throws(ConnectedDevice.Failure) -> ConnectedDevice {
-        try await ConnectedDevice.open(
-            target,
-            timeout: timeout,
-            btsnoop: btsnoop,
-            fast: fast,
-            simulatorFault: simulatorFault,
-            simulatorTrace: simulatorTrace,
-            simulatorSeed: simulatorSeed,
-            security: security,
-            mtu: mtu
-        )
+    func open(mtu: Int = ATTBearer.maximumMTU) async throws(LinkOpenError) -> DeviceLink {
+        var options = options
+        options.mtu = mtu
+        return try await opener.open(target, options: options)
     }
-}
 
-extension LinkRequest {
-    /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed).
-    func openPico() async throws(ConnectedDevice.Failure) -> (link: ConnectedDevice, session: PicoSession) {
-        let opened = try await open()
+    /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed); a
+    /// refusal for want of security says which `--security` would do.
+    func openPico() async throws(LinkOpenError) -> (link: DeviceLink, session: PicoSession) {
         do {
-            let session = try await PicoSession.open(client: opened.client, name: opened.name)
-            return (opened, session)
+            return try await opener.openPico(target, options: options)
         } catch {
-            await opened.close()
-            let hint = SecurityHint.suffix(for: error, mode: security?.mode)
-            throw ConnectedDevice.Failure(description: "\(opened.name): \(error)\(hint)", status: error.exitStatus)
+            guard case .session(let session) = error.cause else { throw error }
+            let hint = SecurityHint.suffix(for: session, mode: security?.mode)
+            throw LinkOpenError(error.description + hint, cause: error.cause)
         }
-    }
-}
-
-extension LinkOptions {
-    /// Opens the link and the EmStat Pico session on it.
-    func openPico() async throws(ConnectedDevice.Failure) -> (link: ConnectedDevice, session: PicoSession) {
-        try await request().openPico()
     }
 }

@@ -1,17 +1,18 @@
 import BLEDiagnostics
 import BLEHost
+import DeviceLinks
 import Synchronization
 
 /// `--link` and `--stats` over one run: the tuning, started beside the run once its data flows, and
 /// what `--stats` prints at the end: the link parameters in force (from the tuning results and what
 /// the host knows) and the notification inter-arrival percentiles.
 final class LinkRunStatistics: Sendable {
-    private let link: ConnectedDevice
+    private let link: DeviceLink
     private let request: LinkTuningRequest?
     let arrivals: NotificationArrivals?
     private let tuning = Mutex<Task<LinkTuningReport?, Never>?>(nil)
 
-    init(link: ConnectedDevice, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
+    init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
         self.link = link
         self.request = request
         self.arrivals = arrivals
@@ -29,14 +30,14 @@ final class LinkRunStatistics: Sendable {
     /// Starts the tuning if the run never did, waits for it to end (its steps are bounded by their
     /// timeouts), then prints the statistics (when `--stats` was given) on stderr. Call it before
     /// closing the link.
-    func finish(_ link: ConnectedDevice) async {
+    func finish(_ link: DeviceLink) async {
         startTuning()
         let report = await tuning.withLock { $0 }?.value
         guard let arrivals else { return }
         for line in lines(link, arrivals: arrivals, report: report) { StandardError.report(line) }
     }
 
-    func lines(_ link: ConnectedDevice, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
+    func lines(_ link: DeviceLink, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
         var connection: String
         var dataLength: String
         var phy: String
@@ -47,7 +48,7 @@ final class LinkRunStatistics: Sendable {
         case .kernel:
             let hidden = "n/a (the kernel chose it and does not tell; use --link to set and read it)"
             (connection, dataLength, phy) = (hidden, hidden, hidden)
-        case .host(_, let hci):
+        case .host(_, let hci, _):
             let known = hci.linkState
             connection = "\(known.connection)"
             dataLength = known.dataLength.map { "\($0)" } ?? "n/a (no LE Data Length Change seen)"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEDiagnostics
 import BLEHost
+import DeviceLinks
 import RigCore
 
 /// `--link` and `--stats`, shared by every command that holds a device link: add
@@ -36,7 +37,7 @@ struct LinkTuningOptions: ParsableArguments {
     var plan: LinkTuningPlan { LinkTuningPlan(request: try? request(), stats: stats) }
 
     /// Tunes `link` as asked (see `LinkTuningPlan.apply`).
-    func apply(to link: ConnectedDevice) -> LinkRunStatistics? { plan.apply(to: link) }
+    func apply(to link: DeviceLink) -> LinkRunStatistics? { plan.apply(to: link) }
 }
 
 /// `--link` and `--stats` as parsed.
@@ -47,7 +48,7 @@ struct LinkTuningPlan: Sendable {
     /// Prepares tuning `link` as asked (it starts with `LinkRunStatistics.startTuning()`, once the data
     /// flows, so that neither the tuning's commands nor a controller slow to answer them delay the first
     /// sample) and starts the statistics when asked; nil when neither option was given.
-    func apply(to link: ConnectedDevice) -> LinkRunStatistics? {
+    func apply(to link: DeviceLink) -> LinkRunStatistics? {
         guard request != nil || stats else { return nil }
         let arrivals = NotificationArrivals()
         if stats { link.client.observeNotifications(arrivals) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLELinux
+import DeviceLinks
 
 /// `hcipico pair DEVICE`: pair now and keep the bond, so later commands encrypt without pairing.
 struct PairCommand: AsyncParsableCommand {
@@ -36,12 +37,17 @@ struct PairCommand: AsyncParsableCommand {
     func run() async throws {
         if case .radio(let address, .kernel(let adapter)) = try link.target() {
             // The kernel encrypts from a key it holds instead of pairing: forget the old bond first.
-            await KernelLinkSecurity.forget(address, adapter: adapter, bondDirectory: link.bondDirectory)
+            await KernelLinkSecurity.forget(
+                address,
+                adapter: adapter,
+                bondDirectory: link.bondDirectory,
+                logger: ReportLogHandler.logger
+            )
         }
         let outcome = try await link.withClient(mtu: ATTBearer.defaultMTU, forcePairing: true, "pair") {
             link throws(GATTError) -> Result<String, Shortfall> in
             switch link.path {
-            case .host(_, let connection):
+            case .host(_, let connection, _):
                 return connection.encryption.map { .success($0.level) } ?? .failure(Shortfall())
             case .kernel(let socket, _, let agent):
                 // The kernel raises the level when encryption starts; the keys come after the key

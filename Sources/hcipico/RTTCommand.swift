@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEDiagnostics
 import BLEHost
 import BLEWire
+import DeviceLinks
 import Foundation
 import PicoLink
 
@@ -64,11 +65,11 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
     private func session() async -> ExitStatus {
         let shutdown = Shutdown.shared
         let started = ContinuousClock.now
-        let opened: ConnectedDevice
+        let opened: DeviceLink
         do {
             opened = try await link.open()
         } catch {
-            return shutdown.failure(error.description, error.status)
+            return shutdown.failure(error.description, error.exitStatus)
         }
         let connected = ContinuousClock.now
         var status = ExitStatus.success
@@ -84,7 +85,7 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
         return status
     }
 
-    private func measure(on opened: ConnectedDevice, connect: Duration) async throws -> RTTReport {
+    private func measure(on opened: DeviceLink, connect: Duration) async throws -> RTTReport {
         let client = opened.client
         let discovering = ContinuousClock.now
         let marks = RTTMarks()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLEWire
+import DeviceLinks
 import Foundation
 import PicoLink
 import Synchronization
@@ -73,16 +74,16 @@ struct SerialCommand: AsyncParsableCommand {
             request = try link.request()
         } catch {
             StandardError.report(error.description)
-            throw error.status.exitCode
+            throw error.exitStatus.exitCode
         }
         let shutdown = Shutdown.shared
         shutdown.install()
-        let opening: Result<(ConnectedDevice, SerialLink), ExitStatus> = try await shutdown.run {
-            let opened: ConnectedDevice
-            do throws(ConnectedDevice.Failure) {
+        let opening: Result<(DeviceLink, SerialLink), ExitStatus> = try await shutdown.run {
+            let opened: DeviceLink
+            do throws(LinkOpenError) {
                 opened = try await request.open()
             } catch {
-                return .failure(shutdown.failure(error.description, error.status))
+                return .failure(shutdown.failure(error.description, error.exitStatus))
             }
             do throws(SerialLinkError) {
                 let serial = try await SerialLink.open(client: opened.client, profile: profile) { value in

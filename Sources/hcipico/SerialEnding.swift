@@ -1,3 +1,4 @@
+import DeviceLinks
 import Foundation
 import PicoLink
 import Synchronization
@@ -6,10 +7,10 @@ import Synchronization
 /// the pseudo-terminal and exits with the status. Later callers wait for the exit.
 final class SerialEnding: Sendable {
     private let claimed = Atomic<Bool>(false)
-    private let link: ConnectedDevice
+    private let link: DeviceLink
     private let terminal: PseudoTerminal?
 
-    init(link: ConnectedDevice, terminal: PseudoTerminal?) {
+    init(link: DeviceLink, terminal: PseudoTerminal?) {
         self.link = link
         self.terminal = terminal
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import BLEWire
+import DeviceLinks
 import PicoLink
 import Testing
 

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A first-come, first-served gate for async callers: one holder at a time, waiters resumed in order.
-/// Used for the HCI command slot and for the one LE Create Connection a controller allows at a time.
-final class AsyncGate: Sendable {
+/// Used for the HCI command slot, for the one LE Create Connection a controller allows at a time, and
+/// for a host's creation while others wait for it.
+public final class AsyncGate: Sendable {
     private struct State {
         var held = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -10,7 +11,11 @@ final class AsyncGate: Sendable {
 
     private let state = Mutex(State())
 
-    func acquire() async {
+    /// A gate nobody holds.
+    public init() {}
+
+    /// Waits (without blocking a thread) until the gate is this caller's.
+    public func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state in
                 if state.held {
@@ -24,7 +29,8 @@ final class AsyncGate: Sendable {
         }
     }
 
-    func release() {
+    /// Hands the gate to the next waiter, or leaves it free.
+    public func release() {
         let next: CheckedContinuation<Void, Never>? = state.withLock { state in
             if state.waiters.isEmpty {
                 state.held = false

@@ -9,7 +9,7 @@ import Synchronization
 /// started and initialised again, at the next connect. A controller that stops answering commands is
 /// reset the same way: its host is shut down, and the next connect opens the transport again, sends
 /// HCI Reset and initialises the controller from scratch.
-final class SharedHosts: Sendable {
+public final class SharedHosts: Sendable {
     private let hosts = Mutex<[TransportSpec: HCIHost]>([:])
     /// Controller resets per transport, for the rig's summary.
     private let resets = Mutex<[TransportSpec: Int]>([:])
@@ -17,16 +17,17 @@ final class SharedHosts: Sendable {
     private let gate = AsyncGate()
     private let logger: Logger
 
-    init(logger: Logger) { self.logger = logger }
+    /// Hosts that log their resets to `logger`.
+    public init(logger: Logger) { self.logger = logger }
 
     /// How many times each controller was reset because it stopped answering.
-    var resetCounts: [(transport: TransportSpec, resets: Int)] {
+    public var resetCounts: [(transport: TransportSpec, resets: Int)] {
         resets.withLock { counts in counts.map { ($0.key, $0.value) }.sorted { "\($0.transport)" < "\($1.transport)" } }
     }
 
     /// Drops `host` (when it is still the one for `transport`): every link on it ends, and the next
     /// connect starts a new host, which resets and initialises the controller.
-    func reset(_ transport: TransportSpec, host: HCIHost, because error: HCIHostError) async {
+    public func reset(_ transport: TransportSpec, host: HCIHost, because error: HCIHostError) async {
         let current = hosts.withLock { hosts -> Bool in
             guard hosts[transport] === host else { return false }
             hosts[transport] = nil
@@ -44,58 +45,47 @@ final class SharedHosts: Sendable {
     }
 
     /// The started host for `transport`, made and started on first use or after its transport closed.
-    func host(for transport: TransportSpec) async throws -> HCIHost {
+    public func host(for transport: TransportSpec) async throws(LinkOpenError) -> HCIHost {
         await gate.acquire()
         defer { gate.release() }
         if let host = hosts.withLock({ $0[transport] }), host.closeReason == nil { return host }
-        let hci = try transport.openHCITransport()
-        let host = HCIHost(transport: hci)
-        do {
-            _ = try await host.start()
-        } catch {
-            await host.shutdown()
-            throw error
-        }
+        let host = try await Self.start(transport, capture: nil, logger: logger)
         hosts.withLock { $0[transport] = host }
         return host
     }
 
+    /// A new host on `transport`, started (the controller reset and initialised); with `capture`, every
+    /// HCI packet is captured there.
+    static func start(
+        _ transport: TransportSpec,
+        capture: BTSnoopWriter?,
+        logger: Logger
+    ) async throws(LinkOpenError) -> HCIHost {
+        let hci: any HCITransport
+        do {
+            hci = try transport.openHCITransport()
+        } catch {
+            throw LinkOpenError(error.message, cause: .system(error))
+        }
+        let host = HCIHost(transport: capture.map { BTSnoopCaptureTransport(wrapping: hci, into: $0) } ?? hci)
+        do {
+            let controller = try await host.start()
+            logger.debug(
+                "\(transport): controller \(controller.publicAddress), HCI version \(controller.hciVersion), manufacturer 0x\(String(controller.manufacturer, radix: 16))"
+            )
+            return host
+        } catch {
+            await host.shutdown()
+            throw LinkOpenError("\(transport): \(error)", cause: .host(error))
+        }
+    }
+
     /// Disconnects every link and closes every transport.
-    func shutdown() async {
+    public func shutdown() async {
         let all = hosts.withLock { hosts in
             defer { hosts.removeAll() }
             return Array(hosts.values)
         }
         for host in all { await host.shutdown() }
-    }
-}
-
-/// One holder at a time, waiting without blocking a thread.
-final class AsyncGate: Sendable {
-    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if !state.held {
-                    state.held = true
-                    return true
-                }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiters.isEmpty {
-                state.held = false
-                return nil
-            }
-            return state.waiters.removeFirst()
-        }
-        next?.resume()
     }
 }

@@ -1,5 +1,4 @@
 import BLELinux
-import RigCore
 
 /// The kernel's adapters for a rig's `AdapterKeeper`: `HCIGETDEVLIST`/`HCIGETDEVINFO` to see them,
 /// `HCIDEVUP`/`HCIDEVDOWN` to bring one back (`CAP_NET_ADMIN`).

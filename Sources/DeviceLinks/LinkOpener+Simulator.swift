@@ -2,30 +2,33 @@ import BLEHost
 import BLELinux
 import PicoSimulator
 
-extension ConnectedDevice {
+extension LinkOpener {
     /// A simulated peripheral in this process, reached over a socketpair through the same GATT client
-    /// as a real device; `fault` makes it misbehave on purpose.
-    static func openSimulator(
-        _ kind: DeviceTarget.SimulatorKind,
-        fast: Bool,
-        fault: SimulatorFault? = nil,
-        trace: Bool = false,
-        seed: UInt64? = nil,
-        mtu: Int = ATTBearer.maximumMTU
-    ) async throws(Failure) -> ConnectedDevice {
+    /// as a real device.
+    func openSimulator(
+        _ kind: SimulatorKind,
+        settings: SimulatorSettings,
+        mtu: Int
+    ) async throws(LinkOpenError)
+        -> DeviceLink
+    {
+        let name = "sim:\(kind.rawValue)"
         let host: UnixSocketATTTransport
         let close: @Sendable () -> Void
         do {
             let (hostEnd, deviceEnd) = try UnixSocketATTTransport.makePair()
             host = hostEnd
             let device: any ATTTransport =
-                fault != nil || trace ? SimulatorProbe(wrapping: deviceEnd, fault: fault, trace: trace) : deviceEnd
+                settings.fault != nil || settings.trace
+                ? SimulatorProbe(wrapping: deviceEnd, fault: settings.fault, trace: settings.trace ? logger : nil)
+                : deviceEnd
             switch kind {
             case .pico:
-                var configuration: SimulatedPicoConfiguration = fast ? .fast : SimulatedPicoConfiguration()
-                configuration.abortStopsScript = fault != .ignoresAbort
+                var configuration: SimulatedPicoConfiguration = settings.fast ? .fast : SimulatedPicoConfiguration()
+                configuration.abortStopsScript = settings.fault != .ignoresAbort
                 // Noise differs from run to run, as a measurement's does, unless a seed is given.
-                configuration.noiseSeed = seed
+                configuration.noiseSeed = settings.seed
+                if let serialNumber = settings.serialNumber { configuration.serialNumber = serialNumber }
                 let peripheral = SimulatedPicoPeripheral(transport: device, configuration: configuration)
                 try peripheral.start()
                 close = { peripheral.close() }
@@ -39,14 +42,14 @@ extension ConnectedDevice {
                 close = { peripheral.close() }
             }
         } catch {
-            throw Failure(description: "cannot start sim:\(kind.rawValue): \(error)", status: .failure)
+            throw LinkOpenError("cannot start \(name): \(error)", cause: .simulator)
         }
-        do {
-            let client = try await GATTClient.connect(transport: host, mtu: mtu)
-            return ConnectedDevice(client: client, name: "sim:\(kind.rawValue)", path: .simulator(kind, close: close))
+        do throws(LinkOpenError) {
+            let client = try await gattClient(over: host, name: name, mtu: mtu)
+            return DeviceLink(client: client, name: name, path: .simulator(kind, close: close), logger: logger)
         } catch {
             close()
-            throw Failure(description: "sim:\(kind.rawValue): \(error)", status: error.exitStatus)
+            throw error
         }
     }
 }

@@ -1,27 +1,30 @@
 import BLEHost
+import DeviceLinks
 import Foundation
 import Synchronization
 
 /// Pairing's questions on the controlling terminal (`/dev/tty`), so they work while standard input and
 /// output carry data: type the passkey the device shows, read out the one to type on the device, or
 /// confirm that six digits match.
-enum PairingPrompt {
-    /// Whether a person is at a terminal to answer.
-    static var isAvailable: Bool { isatty(STDIN_FILENO) != 0 && access("/dev/tty", R_OK | W_OK) == 0 }
+struct TerminalPairingPrompter: PairingPrompter {
+    /// The prompter, when a person is at a terminal to answer.
+    static var available: TerminalPairingPrompter? {
+        isatty(STDIN_FILENO) != 0 && access("/dev/tty", R_OK | W_OK) == 0 ? TerminalPairingPrompter() : nil
+    }
 
-    static let interaction = PairingInteraction(
-        enterPasskey: {
-            guard let line = await ask("hcipico: enter the passkey the device shows: ") else { return nil }
-            return UInt32(line.trimmingCharacters(in: .whitespaces)).flatMap { $0 <= 999_999 ? $0 : nil }
-        },
-        showPasskey: { passkey in
-            StandardError.report("type \(PairingInteraction.digits(passkey)) on the device to pair")
-        },
-        confirmNumber: { number in
-            let answer = await ask("hcipico: does the device show \(PairingInteraction.digits(number))? [y/N] ")
-            return answer?.lowercased().hasPrefix("y") == true
-        }
-    )
+    func enterPasskey() async -> UInt32? {
+        guard let line = await Self.ask("hcipico: enter the passkey the device shows: ") else { return nil }
+        return UInt32(line.trimmingCharacters(in: .whitespaces)).flatMap { $0 <= 999_999 ? $0 : nil }
+    }
+
+    func show(passkey: UInt32) async {
+        StandardError.report("type \(PairingInteraction.digits(passkey)) on the device to pair")
+    }
+
+    func confirm(number: UInt32) async -> Bool {
+        let answer = await Self.ask("hcipico: does the device show \(PairingInteraction.digits(number))? [y/N] ")
+        return answer?.lowercased().hasPrefix("y") == true
+    }
 
     /// Writes `prompt` to the terminal and reads one line there, on a thread of its own. A cancelled task
     /// (Ctrl-C, SIGTERM) stops waiting at once with no answer; the thread's read ends with the process.

@@ -3,17 +3,18 @@ import Logging
 import Synchronization
 
 /// Tells the user what the ATT bearer dropped (an oversized notification, a response nobody asked
-/// for, a malformed PDU), as diagnostics on standard error: the first `limit` as warnings with their
+/// for, a malformed PDU), through the link's logger: the first `limit` as warnings with their
 /// reason, the rest at debug level (seen with `-v`), and the total when the link closes, so a hostile
 /// peer cannot flood the terminal and nothing is dropped without a word.
 final class DroppedPDUReport: Sendable {
     private let device: String
     private let limit: Int
     private let reported = Atomic<Int>(0)
-    private let logger = Logger(label: "hcipico.att")
+    private let logger: Logger
 
-    init(device: String, limit: Int = 10) {
+    init(device: String, logger: Logger, limit: Int = 10) {
         self.device = device
+        self.logger = logger
         self.limit = limit
     }
 

@@ -3,7 +3,7 @@ import BLETesting
 import Synchronization
 import Testing
 
-@testable import hcipico
+@testable import RigCore
 
 /// The rig tunes a link beside its runs: the provenance says so until the tuning reports.
 @Suite struct RigLinkTuningTests {

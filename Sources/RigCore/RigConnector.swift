@@ -1,0 +1,133 @@
+import BLELinux
+import BLEWire
+import DeviceLinks
+import Logging
+
+/// Opens a rig device's link through `LinkOpener` (the config's link tuning beside the runs,
+/// `RigLinkTuning`): kernel adapters are watched and brought back by `adapters`; hcipico's own hosts
+/// are shared by the devices on a transport, and one that stops answering is reset (`SharedHosts`).
+public struct RigConnector: DeviceConnector {
+    /// How long one connect attempt may take.
+    public let timeout: Duration
+    /// hcipico's own hosts, one per user-space transport, shared by the devices on it.
+    public let hosts: SharedHosts
+    /// Recovery of the kernel adapters the devices use.
+    public let adapters: AdapterKeeper
+    private let opener: LinkOpener
+
+    /// A connector whose connects may take `timeout` each, logging to `logger`; `clock` paces the adapter
+    /// checks.
+    public init(timeout: Duration, logger: Logger, clock: any RigClock = SystemRigClock()) {
+        self.timeout = timeout
+        hosts = SharedHosts(logger: logger)
+        adapters = AdapterKeeper(control: KernelAdapterControl(), clock: clock, logger: logger)
+        opener = LinkOpener(logger: logger, hosts: hosts)
+    }
+
+    /// Why a device's link could not be opened.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed, and why.
+        public let description: String
+    }
+
+    public func connect(_ device: DeviceConfig) async throws -> DeviceConnection {
+        let target = try Self.target(device)
+        var options = LinkOpener.Options(timeout: timeout, security: Self.security(device))
+        if device.isSimulator {
+            options.simulator = SimulatorSettings(
+                fast: !device.realTime,
+                serialNumber: "SIM-" + device.name.uppercased()
+            )
+        }
+        // The kernel path: the adapter is watched, and followed when it comes back under another name.
+        if case .radio(let address, .kernel(let configured)) = target {
+            let adapter = configured?.description
+            adapters.watch(adapter)
+            let current = adapters.currentName(adapter).flatMap { try? HCIAdapterName(parsing: $0) } ?? configured
+            return try await connectKernel(
+                address,
+                adapter: adapter,
+                current: current,
+                device: device,
+                options: options
+            )
+        }
+        let link: DeviceLink
+        do {
+            link = try await opener.open(target, options: options)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        guard case .radio(_, let transport) = target else {
+            return DeviceConnection(
+                client: link.client,
+                parameters: "simulated, MTU \(link.client.bearer.mtu)",
+                close: { await link.close() }
+            )
+        }
+        let base = "MTU \(link.client.bearer.mtu), \(transport)"
+        let tuning = RigLinkTuning(base: base, request: device.link) { request in
+            await link.tune(request)?.connection.value.map { "\($0)" }
+        }
+        return DeviceConnection(
+            client: link.client,
+            currentParameters: { tuning.parameters },
+            readRSSI: { await link.readRSSI() },
+            close: {
+                tuning.cancel()
+                await link.close()
+            }
+        )
+    }
+
+    private func connectKernel(
+        _ address: BluetoothAddress,
+        adapter: String?,
+        current: HCIAdapterName?,
+        device: DeviceConfig,
+        options: LinkOpener.Options
+    ) async throws -> DeviceConnection {
+        let link: DeviceLink
+        do {
+            link = try await opener.open(.radio(address, .kernel(adapter: current)), options: options)
+        } catch {
+            adapters.connectFailed(adapter)
+            throw Failure(description: error.description)
+        }
+        adapters.linkOpened(adapter)
+        let tuning = RigLinkTuning(base: "MTU \(link.client.bearer.mtu)", request: device.link) { request in
+            await link.tune(request)?.connection.value.map { "\($0)" }
+        }
+        return DeviceConnection(
+            client: link.client,
+            currentParameters: { tuning.parameters },
+            readRSSI: { await link.readRSSI() },
+            close: { [adapters] in
+                tuning.cancel()
+                await link.close()
+                adapters.linkClosed(adapter)
+            }
+        )
+    }
+
+    /// The device the config names: its simulator, or its address over its transport.
+    static func target(_ device: DeviceConfig) throws -> DeviceTarget {
+        if device.isSimulator { return .simulator(.pico) }
+        let transport: TransportSpec
+        do {
+            transport = try TransportSpec(parsing: device.transport)
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+        guard let text = device.address,
+            let address = BluetoothAddress(text, type: device.addressType == "random" ? .random : .public)
+        else { throw Failure(description: "no address") }
+        return .radio(address, transport)
+    }
+
+    /// The device's `security` and `passkey`, as a request that never prompts (the rig runs unattended).
+    static func security(_ device: DeviceConfig) -> SecurityRequest? {
+        guard let mode = device.security.flatMap(SecurityMode.init(rawValue:)) else { return nil }
+        return SecurityRequest(mode: mode, passkey: device.passkey, bondDirectory: BondStore.defaultDirectory)
+    }
+}

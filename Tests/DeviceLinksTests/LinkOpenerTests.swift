@@ -1,0 +1,148 @@
+import BLEHost
+import BLELinux
+import BLEWire
+import DeviceLinks
+import Foundation
+import PicoLink
+import Testing
+
+/// `LinkOpener`: one way to open a device, on every path, with typed failures and reports through
+/// swift-log — nothing printed, no exit status.
+@Suite struct LinkOpenerTests {
+    @Test func aSimulatedPicoOpensWithItsSessionAndTheSerialNumberItWasGiven() async throws {
+        let log = RecordedLog()
+        let opener = LinkOpener(logger: log.logger())
+        let options = LinkOpener.Options(simulator: SimulatorSettings(fast: true, serialNumber: "SIM-CELL-7"))
+        let (link, session) = try await opener.openPico(.simulator(.pico), options: options)
+        #expect(link.name == "sim:pico")
+        #expect(link.client.bearer.mtu == ATTBearer.maximumMTU)
+        guard case .simulator(.pico, _) = link.path else {
+            Issue.record("path \(link.path)")
+            return
+        }
+        #expect(try await session.serialNumber() == "SIM-CELL-7")
+        await link.close()
+    }
+
+    @Test func theMTUOfferedIsTheOneAsked() async throws {
+        let link = try await LinkOpener(logger: RecordedLog().logger()).open(
+            .simulator(.hm10),
+            options: LinkOpener.Options(mtu: 23)
+        )
+        #expect(link.client.bearer.mtu == 23)
+        await link.close()
+    }
+
+    /// With `trace`, every write the simulated device receives is reported at notice level (what the
+    /// CLI shows as `hcipico: sim: write …`); without it, nothing.
+    @Test func aTracedSimulatorReportsTheWritesItReceives() async throws {
+        let log = RecordedLog()
+        let opener = LinkOpener(logger: log.logger())
+        let traced = LinkOpener.Options(simulator: SimulatorSettings(fast: true, trace: true))
+        let (link, session) = try await opener.openPico(.simulator(.pico), options: traced)
+        _ = try await session.version()
+        await link.close()
+        let writes = log.messages(atLeast: .notice).filter { $0.hasPrefix("sim: write 0x") }
+        #expect(!writes.isEmpty, "\(log.messages(atLeast: .trace))")
+        // The CCCD of the TX characteristic turned on: 0x0100, little-endian.
+        #expect(writes.contains { $0.hasSuffix(" 0100") }, "\(writes)")
+
+        let quiet = RecordedLog()
+        let (other, otherSession) = try await LinkOpener(logger: quiet.logger()).openPico(
+            .simulator(.pico),
+            options: LinkOpener.Options(simulator: SimulatorSettings(fast: true))
+        )
+        _ = try await otherSession.version()
+        await other.close()
+        #expect(quiet.messages(atLeast: .notice).isEmpty)
+    }
+
+    /// A device whose Exchange MTU Response is cut short fails the open, typed as the GATT client's failure.
+    @Test func aMalformedMTUResponseFailsTheOpenWithItsGATTCause() async throws {
+        let opener = LinkOpener(logger: RecordedLog().logger())
+        let options = LinkOpener.Options(simulator: SimulatorSettings(fast: true, fault: .malformedMTU))
+        do {
+            let link = try await opener.open(.simulator(.pico), options: options)
+            await link.close()
+            Issue.record("opened a link whose MTU response is malformed")
+        } catch {
+            guard case .gatt = error.cause else {
+                Issue.record("cause \(error.cause): \(error)")
+                return
+            }
+            #expect(error.description.hasPrefix("sim:pico: "), "\(error)")
+        }
+    }
+
+    /// The session step fails typed too: an HM-10 is not a Pico.
+    @Test func aDeviceWithoutThePicoServiceFailsAsASession() async throws {
+        let opener = LinkOpener(logger: RecordedLog().logger())
+        do {
+            let (link, _) = try await opener.openPico(.simulator(.calculator))
+            await link.close()
+            Issue.record("a calculator opened as a Pico")
+        } catch {
+            guard case .session = error.cause else {
+                Issue.record("cause \(error.cause): \(error)")
+                return
+            }
+        }
+    }
+
+    /// A capture file that cannot be written is refused before anything is opened.
+    @Test func anUnwritableCaptureIsBadInput() async throws {
+        let address = try BluetoothAddress(parsing: "00:11:22:33:44:55", type: .public)
+        let options = LinkOpener.Options(btsnoop: "/nonexistent-directory/x.btsnoop")
+        do {
+            _ = try await LinkOpener(logger: RecordedLog().logger()).open(
+                .radio(address, .kernel(adapter: nil)),
+                options: options
+            )
+            Issue.record("opened with an unwritable capture")
+        } catch {
+            guard case .badInput = error.cause else {
+                Issue.record("cause \(error.cause): \(error)")
+                return
+            }
+            #expect(error.description.contains("cannot write the capture"), "\(error)")
+        }
+    }
+
+    /// Hosts shared among links cannot carry one link's capture: refused as bad input.
+    @Test func sharedHostsRefuseACaptureOfOneLink() async throws {
+        let log = RecordedLog()
+        let opener = LinkOpener(logger: log.logger(), hosts: SharedHosts(logger: log.logger()))
+        let address = try BluetoothAddress(parsing: "00:11:22:33:44:55", type: .public)
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: capture) }
+        let transport = try TransportSpec(parsing: "tcp:127.0.0.1:1")
+        do {
+            _ = try await opener.open(.radio(address, transport), options: LinkOpener.Options(btsnoop: capture.path))
+            Issue.record("opened")
+        } catch {
+            guard case .badInput = error.cause else {
+                Issue.record("cause \(error.cause): \(error)")
+                return
+            }
+        }
+    }
+
+    /// hcipico's own host on a TCP port nobody listens on: the transport's failure, typed, with the
+    /// transport named.
+    @Test func anOwnHostWhoseTransportCannotOpenFailsAsASystemError() async throws {
+        let address = try BluetoothAddress(parsing: "00:11:22:33:44:55", type: .public)
+        let transport = try TransportSpec(parsing: "tcp:127.0.0.1:1")
+        for hosts in [nil, SharedHosts(logger: RecordedLog().logger())] {
+            do {
+                _ = try await LinkOpener(logger: RecordedLog().logger(), hosts: hosts).open(.radio(address, transport))
+                Issue.record("opened over a closed port")
+            } catch {
+                guard case .system = error.cause else {
+                    Issue.record("cause \(error.cause): \(error)")
+                    continue
+                }
+                #expect(error.description.contains("127.0.0.1"), "\(error)")
+            }
+        }
+    }
+}
