@@ -229,16 +229,19 @@ let package = Package(
         ),
         .testTarget(
             name: "PicoLinkTests",
-            dependencies: [
-                "PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "RigJournal", "MethodSCRIPT",
-            ],
+            dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "MethodSCRIPT"],
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire", "SpecTables"], swiftSettings: strict),
         .testTarget(
             name: "BLELinuxTests",
+            dependencies: ["BLELinux", "BLEHost", "BLEWire", "BLETesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "hcipicoTests",
             dependencies: [
-                "BLELinux", "BLEHost", "BLEWire", "BLETesting", "DeviceLinks", "PicoLink", "hcipico",
+                "hcipico", "BLETesting", "BLEHost", "BLEWire", "BLELinux", "DeviceLinks", "PicoLink", "RigJournal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,3 +1,4 @@
+import BLETesting
 import BLEWire
 import Glibc
 import Testing

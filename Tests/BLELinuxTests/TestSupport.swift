@@ -50,16 +50,6 @@ func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.littleEndian) { Array($0) }
 }
 
-/// The error `body` throws, or nil when it succeeds.
-func failure<Value>(_ body: () throws(BLELinuxError) -> Value) -> BLELinuxError? {
-    do throws(BLELinuxError) {
-        _ = try body()
-        return nil
-    } catch {
-        return error
-    }
-}
-
 /// Reads one datagram from the test's end, waiting up to five seconds without blocking a thread of
 /// the cooperative pool (the code under test may need it to send).
 func received(_ fd: CInt) async -> [UInt8]? {
@@ -73,23 +63,4 @@ func received(_ fd: CInt) async -> [UInt8]? {
         return datagram != nil || failed
     }
     return datagram
-}
-
-/// The `hcipico` built next to this test binary.
-func builtHCIPico() throws -> String { try TestProgram.hcipico() }
-
-/// Runs `program` with `arguments` (`TestProgram`) and waits for it; nil when it could not start.
-func runProgram(_ program: String, _ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)? {
-    guard let outcome = try? TestProgram.run(program, arguments) else { return nil }
-    return (outcome.status, outcome.outputText, outcome.errorText)
-}
-
-/// Runs `program` with `arguments` and `input` on standard input, and waits for it.
-func runProgram(
-    _ program: String,
-    _ arguments: [String],
-    input: [UInt8]?
-) -> (status: Int32, stdout: [UInt8], stderr: [UInt8])? {
-    guard let outcome = try? TestProgram.run(program, arguments, input: input) else { return nil }
-    return (outcome.status, outcome.output, outcome.error)
 }

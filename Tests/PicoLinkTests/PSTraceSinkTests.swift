@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import MethodSCRIPT
 import Testing
@@ -23,14 +24,7 @@ import Testing
     }
 
     /// The file's text after its byte order mark, split at CRLF.
-    static func lines(_ bytes: [UInt8]) throws -> [String] {
-        #expect(Array(bytes.prefix(2)) == [0xFF, 0xFE])
-        let units = stride(from: 2, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
-        let text = String(decoding: units, as: UTF16.self)
-        #expect(text.hasSuffix("\r\n"))
-        #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
-        return text.components(separatedBy: "\r\n").dropLast()
-    }
+    static func lines(_ bytes: [UInt8]) throws -> [String] { try #require(PSTraceText.lines(bytes)) }
 
     static func package(_ index: Int, scan: Int?, values: [PicoValue]) -> PicoPackage {
         PicoPackage(

@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import Testing
 
@@ -274,7 +275,7 @@ extension OutputSafetyCommandLineTests {
             return program
         }
         let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent("cv.pstrace.csv")))
-        let lines = try PSTraceSinkTests.lines(bytes)
+        let lines = try #require(PSTraceText.lines(bytes))
         let so = try #require(lines[1].range(of: "end: running, "))
         let count = Int(lines[1][so.upperBound...].prefix { $0.isNumber }) ?? 0
         let rows = program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count - 1

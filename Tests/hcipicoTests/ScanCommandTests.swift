@@ -1,4 +1,5 @@
 import BLEHost
+import BLETesting
 import BLEWire
 import Foundation
 import Glibc

@@ -1,3 +1,4 @@
+import BLETesting
 import Testing
 
 /// `--link` values are checked before anything opens: a bad one is a usage error (exit 64).
