@@ -45,23 +45,7 @@ struct PairCommand: AsyncParsableCommand {
             )
         }
         let outcome = try await link.withClient(mtu: ATTBearer.defaultMTU, forcePairing: true, "pair") {
-            link throws(GATTError) -> Result<String, Shortfall> in
-            switch link.path {
-            case .host(_, let connection, _):
-                return connection.encryption.map { .success($0.level) } ?? .failure(Shortfall())
-            case .kernel(let socket, _, let agent):
-                // The kernel raises the level when encryption starts; the keys come after the key
-                // distribution that follows.
-                guard let reached = socket.securityLevel, reached.rawValue >= L2CAPSecurityLevel.medium.rawValue,
-                    let agent
-                else { return .failure(Shortfall()) }
-                guard await agent.keysReported(within: Self.keyWait) > 0 else {
-                    return .failure(Shortfall(kernelSecurity: reached, answers: agent.answers))
-                }
-                return .success("by the kernel, security \(reached)")
-            case .simulator:
-                return .failure(Shortfall())
-            }
+            link throws(GATTError) -> Result<String, PairingShortfall> in await link.newPairing()
         }
         switch outcome {
         case .success(let level):
@@ -69,25 +53,6 @@ struct PairCommand: AsyncParsableCommand {
         case .failure(let shortfall):
             StandardError.report("\(link.device): \(shortfall)")
             throw ExitStatus.securityFailed.exitCode
-        }
-    }
-
-    /// How long the kernel path waits, once the link is encrypted, for the kernel to report the keys.
-    static let keyWait: Duration = .seconds(10)
-
-    /// Why an encrypted link is not a new pairing.
-    struct Shortfall: Error, CustomStringConvertible {
-        /// The level the kernel reported (kernel path only).
-        var kernelSecurity: L2CAPSecurityLevel?
-        /// What the pairing agent answered the kernel (kernel path only).
-        var answers: [String] = []
-
-        var description: String {
-            guard let kernelSecurity else { return "the link is encrypted, but no new pairing took place" }
-            let asked =
-                answers.isEmpty ? "the kernel asked nothing" : "the agent " + answers.joined(separator: ", then ")
-            return "the kernel encrypted the link (security \(kernelSecurity)) but reported no new key within "
-                + "\(PairCommand.keyWait) (\(asked)): the pairing did not finish, or the kernel used a key it still held"
         }
     }
 }
