@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -145,7 +146,19 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // libsystemd's sd_notify for the rig under systemd (the CLI only).
+        // The rig as one ServiceGroup: signals, fleet side, journal, radio side, heartbeat, devices.
+        .target(
+            name: "RigService",
+            dependencies: [
+                "RigCore", "RigJournal", "RigForward", "RigStatus", "DeviceLinks", "PicoLink", "CSystemd",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // libsystemd's sd_notify for the rig under systemd (RigService only).
         .systemLibrary(
             name: "CSystemd",
             path: "Sources/CSystemd",
@@ -172,9 +185,7 @@ let package = Package(
                 "PicoLink",
                 "RigCore",
                 "RigJournal",
-                "RigForward",
-                "RigStatus",
-                "CSystemd",
+                "RigService",
                 "CLineEditing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -246,6 +257,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RigServiceTests",
+            dependencies: ["RigService", "RigCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

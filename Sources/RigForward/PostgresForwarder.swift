@@ -46,20 +46,28 @@ public final class PostgresForwarder: Sendable {
     /// Asks `run` to forward what is committed and then return; it returns at the latest after
     /// `patience` (what is left stays in the journal for the next start).
     public func finish(running task: Task<Void, Never>, patience: Duration) async {
-        draining.store(true, ordering: .releasing)
-        wakeSignal.signal()
+        drain()
         let deadline = Task { [self] in
             guard (try? await Task.sleep(for: patience)) != nil else { return }
             task.cancel()
-            // An operation on a dead server may not heed cancellation; closing the connection ends it.
-            try? await current.withLock { $0 }?.close()
+            await abandon()
         }
         await task.value
         deadline.cancel()
     }
 
-    /// Forwards until the calling task is cancelled; then returns (a batch in flight is abandoned by
-    /// rolling back, and resent by the next run).
+    /// Asks `run` to forward what is committed and then return.
+    public func drain() {
+        draining.store(true, ordering: .releasing)
+        wakeSignal.signal()
+    }
+
+    /// Closes the connection in use: an operation on a dead server may not heed the cancellation of
+    /// `run`'s task, and closing the connection ends it.
+    public func abandon() async {
+        try? await current.withLock { $0 }?.close()
+    }
+
     public func run() async {
         var connection: PostgresConnection?
         var failures = 0

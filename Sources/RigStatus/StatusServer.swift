@@ -35,7 +35,11 @@ public final class StatusServer: Sendable {
     }
 
     /// Serves until the calling task is cancelled. Throws when the address cannot be bound.
-    public func run() async throws {
+    public func run() async throws { try await run(onListening: { _ in }) }
+
+    /// Serves until the calling task is cancelled, calling `onListening` with the bound port once it
+    /// listens. Throws when the address cannot be bound.
+    public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
         let router = Router()
         if let token { router.add(middleware: TokenCheck(token: token)) }
         routes(router)
@@ -51,6 +55,7 @@ public final class StatusServer: Sendable {
                     return state.waiters
                 }
                 for waiter in waiters { waiter.resume(returning: port) }
+                onListening(port)
             },
             logger: serverLogger
         )

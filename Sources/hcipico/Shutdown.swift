@@ -1,4 +1,5 @@
 import Foundation
+import PicoLink
 import Synchronization
 
 #if canImport(Glibc)

@@ -6,28 +6,26 @@ import RigJournal
 import RigStatus
 
 /// The rig's fleet side, as its config asks: the forwarder to PostgreSQL and the status server
-/// (page, `/metrics`, `/healthz`). Secrets are read here, once, and go nowhere but to their use.
-final class RigFleet: Sendable {
-    let forwarder: PostgresForwarder?
-    private let forwarding: Task<Void, Never>?
-    private let tasks: [Task<Void, Never>]
+/// (page, `/metrics`, `/healthz`), made here and run by `ForwardingService` and `StatusService`.
+/// Secrets are read here, once, and go nowhere but to their use.
+public final class RigFleet: Sendable {
+    /// The forwarder, when `[forward.postgres]` is configured.
+    public let forwarder: PostgresForwarder?
+    /// The status server, when `[status]` is configured.
+    let server: StatusServer?
 
-    private init(
-        forwarder: PostgresForwarder?,
-        forwarding: Task<Void, Never>?,
-        tasks: [Task<Void, Never>]
-    ) {
+    private init(forwarder: PostgresForwarder?, server: StatusServer?) {
         self.forwarder = forwarder
-        self.forwarding = forwarding
-        self.tasks = tasks
+        self.server = server
     }
 
     /// Reads the secrets the config names (a problem is thrown as text, before anything starts).
-    struct Secrets {
+    public struct Secrets: Sendable {
         var password: String?
         var token: String?
 
-        init(_ config: RigConfig) throws(SecretFileError) {
+        /// The secrets `config` names, read now.
+        public init(_ config: RigConfig) throws(SecretFileError) {
             if let forward = config.forward {
                 if let name = forward.passwordEnvironment {
                     guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
@@ -42,19 +40,19 @@ final class RigFleet: Sendable {
         }
     }
 
-    /// Starts what the config asks for. Returns once the status server listens (its address logged),
-    /// or throws why it cannot.
-    static func start(
+    /// Makes what the config asks for; nothing runs yet.
+    static func make(
         config: RigConfig,
         secrets: Secrets,
         journal: Journal,
         writer: JournalWriter,
         rig: Rig,
+        toolVersion: String,
+        droppedLogLines: @escaping @Sendable () -> Int,
         logger: Logger
-    ) async throws -> RigFleet {
-        var tasks: [Task<Void, Never>] = []
+    ) -> RigFleet {
         var forwarder: PostgresForwarder?
-        var forwarding: Task<Void, Never>?
+        var server: StatusServer?
         if let forward = config.forward {
             let settings = ForwarderSettings(
                 rig: config.name,
@@ -81,7 +79,6 @@ final class RigFleet: Sendable {
             )
             let started = PostgresForwarder(journal: journal, settings: settings, logger: logger)
             writer.onCommit { _ in started.wake() }
-            forwarding = Task { await started.run() }
             logger.info(
                 "forward: to \(forward.url)\(forward.retention.map { ", journal retention \(DurationText.text($0))" } ?? "")"
             )
@@ -91,7 +88,7 @@ final class RigFleet: Sendable {
             let forwarderStatus = forwarder
             let sources = StatusSources(
                 rig: config.name,
-                version: "hcipico \(HCIPico.configuration.version)",
+                version: toolVersion,
                 journal: journal,
                 writer: writer,
                 devices: { rig.snapshots },
@@ -109,49 +106,21 @@ final class RigFleet: Sendable {
                         )
                     }
                 },
-                droppedLogLines: { StandardError.dropped.load(ordering: .relaxed) }
+                droppedLogLines: droppedLogLines
             )
-            let started = StatusServer(
+            server = StatusServer(
                 sources: sources,
                 host: status.host,
                 port: status.port,
                 token: secrets.token,
                 logger: logger
             )
-            let start = ServerStart()
-            tasks.append(
-                Task {
-                    do {
-                        try await started.run()
-                    } catch {
-                        start.settle(.failed("\(error)"))
-                    }
-                }
-            )
-            tasks.append(Task { start.settle(.listening(port: await started.boundPort())) })
-            guard case .listening(let port) = await start.wait() else {
-                for task in tasks { task.cancel() }
-                let message = if case .failed(let text) = await start.wait() { text } else { "" }
-                throw StatusStartError(
-                    message: "status page: cannot listen on \(status.host):\(status.port): \(message)"
-                )
-            }
-            let shown = status.host.contains(":") ? "[\(status.host)]" : status.host
-            logger.info("status page: http://\(shown):\(port)/\(secrets.token == nil ? "" : " (token required)")")
         }
-        return RigFleet(forwarder: forwarder, forwarding: forwarding, tasks: tasks)
-    }
-
-    /// Stops the forwarder, after up to 2 s to forward the last commits (what is left waits in the
-    /// journal for the next start), then the server.
-    func stop() async {
-        if let forwarder, let forwarding { await forwarder.finish(running: forwarding, patience: .seconds(2)) }
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
+        return RigFleet(forwarder: forwarder, server: server)
     }
 
     /// Lines for the rig's end summary.
-    var summary: [String] {
+    public var summary: [String] {
         guard let forwarder else { return [] }
         let status = forwarder.status
         var line =
@@ -160,9 +129,4 @@ final class RigFleet: Sendable {
         if status.prunedRuns > 0 { line += ", \(status.prunedPackages) packages of \(status.prunedRuns) runs pruned" }
         return [line]
     }
-}
-
-struct StatusStartError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }
