@@ -300,6 +300,8 @@ let package = Package(
             dependencies: [
                 "RigForward", "RigStatus", "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT", "BLETesting",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict
         ),

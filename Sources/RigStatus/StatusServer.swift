@@ -40,12 +40,19 @@ public final class StatusServer: Sendable {
     /// Serves until the calling task is cancelled, calling `onListening` with the bound port once it
     /// listens. Throws when the address cannot be bound.
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
+        try await application(onListening: onListening).run()
+    }
+
+    /// The Hummingbird application `run` serves (tests drive it through HummingbirdTesting).
+    public func application(
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> Application<RouterResponder<BasicRequestContext>> {
         let router = Router()
         if let token { router.add(middleware: TokenCheck(token: token)) }
         routes(router)
         var serverLogger = logger
         serverLogger.logLevel = .critical
-        let app = Application(
+        return Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { [self] channel in
@@ -59,7 +66,6 @@ public final class StatusServer: Sendable {
             },
             logger: serverLogger
         )
-        try await app.run()
     }
 
     /// The port once listening (the one asked for, or the one picked for port 0).
