@@ -99,9 +99,12 @@ let package = Package(
         ),
 
         // MARK: The rig: config, supervisors and the journal (above DeviceLinks; the CLI wires them)
+        // What the rig's parts share, with no dependency: the forwarding config.
+        .target(name: "RigModel", swiftSettings: strict),
         .target(
             name: "RigCore",
             dependencies: [
+                "RigModel",
                 "DeviceLinks",
                 "PicoLink",
                 "BLEHost",
@@ -125,7 +128,7 @@ let package = Package(
         .target(
             name: "RigForward",
             dependencies: [
-                "RigJournal", "MethodSCRIPT", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "RigJournal", "RigModel", "MethodSCRIPT", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -220,6 +223,7 @@ let package = Package(
                 "CBlueZ",
                 "RigJournal",
                 "RigForward",
+                "RigModel",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -290,7 +294,8 @@ let package = Package(
         .testTarget(
             name: "RigTests",
             dependencies: [
-                "RigCore", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost", "BLETesting", "MethodSCRIPT",
+                "RigCore", "RigModel", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost", "BLETesting",
+                "MethodSCRIPT",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -298,7 +303,8 @@ let package = Package(
         .testTarget(
             name: "RigFleetTests",
             dependencies: [
-                "RigForward", "RigStatus", "RigCore", "RigJournal", "PicoLink", "MethodSCRIPT", "BLETesting",
+                "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT",
+                "BLETesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -4,6 +4,7 @@ import MethodSCRIPT
 import PicoLink
 import RigForward
 import RigJournal
+import RigModel
 
 /// `Bench forward`: journal → PostgreSQL. A journal of 3 runs × 40,000 packages (three values each,
 /// as SWV sends them: 360,000 samples) is forwarded into a fresh `hcipico` schema of a throwaway local
@@ -45,15 +46,15 @@ enum ForwardBench {
             let journal = try await makeJournal(path: path)
             let forwarder = PostgresForwarder(
                 journal: journal,
-                settings: ForwarderSettings(
-                    rig: "bench",
-                    target: "bench",
+                rig: "bench",
+                config: PostgresForwardConfig(
+                    url: "bench",
                     endpoint: .socket(path: "\(cluster)/.s.PGSQL.5432"),
                     user: "hcipico",
-                    password: nil,
                     database: "hcipico",
-                    tls: .disable
+                    sslMode: .disable
                 ),
+                password: nil,
                 logger: {
                     var logger = Logger(label: "bench")
                     logger.logLevel = .warning

@@ -1,4 +1,5 @@
 import Foundation
+import RigModel
 import TOMLKit
 
 /// The fleet sections of a rig config: `[status]` and `[forward.postgres]`.

@@ -1,5 +1,6 @@
 public import BLEHost
 public import PicoLink
+public import RigModel
 
 /// A rig as its TOML file describes it, checked (see `RigConfigParser`).
 public struct RigConfig: Sendable, Equatable {

@@ -1,11 +1,12 @@
 import Foundation
 import PostgresNIO
+import RigModel
 
 /// A forwarding failure as one sentence for the log, the status page and `/metrics`' last error:
 /// what went wrong and, where it is the config's doing, what to change. Never a dump of nested error
 /// values (`SingleConnectionFailure(…)`).
 enum ForwardFailureText {
-    static func describe(_ error: any Error, settings: ForwarderSettings) -> String {
+    static func describe(_ error: any Error, target: String, sslMode: PostgresForwardConfig.SSLMode) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
         // PostgreSQL's own words (SQLSTATE and message) where it sent some; postgres-nio keeps them out
         // of `description` so that no query text reaches a log by accident.
@@ -14,10 +15,10 @@ enum ForwardFailureText {
             let detail = info[.detail].map { ": \($0)" } ?? ""
             return "PostgreSQL: \(message)\(detail)\(state)"
         }
-        let place = "PostgreSQL at \(settings.target)"
+        let place = "PostgreSQL at \(target)"
         switch error.code {
         case .sslUnsupported:
-            return "\(place) does not offer TLS, which sslmode = \"\(sslMode(settings.tls))\" requires: "
+            return "\(place) does not offer TLS, which sslmode = \"\(sslMode.rawValue)\" requires: "
                 + "enable TLS on the server, or set sslmode = \"disable\" (a local socket) or \"prefer\""
         case .serverClosedConnection, .clientClosedConnection:
             return "\(place) closed the connection"
@@ -43,14 +44,5 @@ enum ForwardFailureText {
         }
         if let ioError = error as? IOError { return String(cString: strerror(ioError.errnoCode)).lowercased() }
         return text
-    }
-
-    static func sslMode(_ mode: ForwarderSettings.TLSMode) -> String {
-        switch mode {
-        case .disable: "disable"
-        case .prefer: "prefer"
-        case .require: "require"
-        case .verifyFull: "verify-full"
-        }
     }
 }

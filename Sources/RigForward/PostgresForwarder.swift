@@ -3,6 +3,7 @@ import Logging
 import NIOSSL
 import PostgresNIO
 import RigJournal
+import RigModel
 import Synchronization
 
 /// Forwards a rig's journal to PostgreSQL: at least once, in order within each run, idempotent.
@@ -18,21 +19,30 @@ public final class PostgresForwarder: Sendable {
     public static let sink = "postgres"
 
     private let journal: Journal
-    private let settings: ForwarderSettings
+    /// The rig's name: the first part of every key in PostgreSQL.
+    private let rig: String
+    /// Where and how PostgreSQL is reached, as the config says.
+    private let config: PostgresForwardConfig
+    /// The password, read from the config's environment variable or file (nil: none).
+    private let password: String?
     private let logger: Logger
     private let state = Mutex(ForwarderStatus())
     private let wakeSignal = WakeSignal()
 
-    public init(journal: Journal, settings: ForwarderSettings, logger: Logger) {
+    /// A forwarder of `journal`, for the rig `rig`, to the PostgreSQL `config` names, signing in with
+    /// `password`.
+    public init(journal: Journal, rig: String, config: PostgresForwardConfig, password: String?, logger: Logger) {
         self.journal = journal
-        self.settings = settings
+        self.rig = rig
+        self.config = config
+        self.password = password
         self.logger = logger
     }
 
     public var status: ForwarderStatus { state.withLock { $0 } }
 
     /// The URL without password.
-    public var target: String { settings.target }
+    public var target: String { config.url }
 
     /// A commit happened: forward it without waiting for the next poll.
     public func wake() { wakeSignal.signal() }
@@ -83,13 +93,13 @@ public final class PostgresForwarder: Sendable {
                         try await PostgresSchema.migrate(opened, logger: logger)
                         try await resync(opened)
                     }
-                    logger.info("forward: connected to \(settings.target)")
+                    logger.info("forward: connected to \(config.url)")
                 }
                 guard let connection else { continue }
                 let now = Date().timeIntervalSince1970
                 // Read before the journal: only a pass that began after `finish` sees its last commits.
                 let drainRequested = draining.load(ordering: .acquiring)
-                if let batch = try journal.forwardBatch(sink: Self.sink, limit: settings.batch) {
+                if let batch = try journal.forwardBatch(sink: Self.sink, limit: config.batch) {
                     state.withLock { $0.state = .forwarding }
                     try await Self.bounded(connection, Self.operationLimit) { [self] in
                         try await send(batch, over: connection)
@@ -108,7 +118,7 @@ public final class PostgresForwarder: Sendable {
                 lastLag = now
                 state.withLock { $0.state = .idle }
                 if drainRequested { break }
-                if let retention = settings.retention, now - lastPrune >= 60 {
+                if let retention = config.retention, now - lastPrune >= 60 {
                     lastPrune = now
                     prune(retention: retention)
                 }
@@ -116,7 +126,7 @@ public final class PostgresForwarder: Sendable {
             } catch {
                 if Task.isCancelled { break }
                 failures += 1
-                let message = ForwardFailureText.describe(error, settings: settings)
+                let message = ForwardFailureText.describe(error, target: config.url, sslMode: config.sslMode)
                 let pause = min(30.0, pow(2.0, Double(min(failures - 1, 5))))
                 state.withLock {
                     $0.state = .waiting
@@ -190,29 +200,29 @@ public final class PostgresForwarder: Sendable {
 
     private func connect() async throws -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
-        switch settings.endpoint {
+        switch config.endpoint {
         case .socket(let path):
             configuration = .init(
                 unixSocketPath: path,
-                username: settings.user,
-                password: settings.password,
-                database: settings.database
+                username: config.user,
+                password: password,
+                database: config.database
             )
         case .tcp(let host, let port):
             configuration = .init(
                 host: host,
                 port: port,
-                username: settings.user,
-                password: settings.password,
-                database: settings.database,
-                tls: try Self.tls(settings.tls)
+                username: config.user,
+                password: password,
+                database: config.database,
+                tls: try Self.tls(config.sslMode)
             )
         }
         configuration.options.connectTimeout = .seconds(10)
         return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
     }
 
-    static func tls(_ mode: ForwarderSettings.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+    static func tls(_ mode: PostgresForwardConfig.SSLMode) throws -> PostgresConnection.Configuration.TLS {
         switch mode {
         case .disable:
             return .disable
@@ -236,7 +246,7 @@ public final class PostgresForwarder: Sendable {
         let rows = try await connection.query(
             """
             SELECT run_uuid::text, packages, last_idx, state FROM hcipico.runs
-            WHERE rig = \(settings.rig) AND run_uuid::text = ANY(\(pending.map { $0.lowercased() }))
+            WHERE rig = \(rig) AND run_uuid::text = ANY(\(pending.map { $0.lowercased() }))
             """,
             logger: logger
         )
@@ -260,7 +270,7 @@ public final class PostgresForwarder: Sendable {
         do {
             for run in batch.runs { try await upsert(run, over: connection) }
             if !batch.packages.isEmpty {
-                let columns = ForwardColumns(rig: settings.rig, batch: batch)
+                let columns = ForwardColumns(rig: rig, batch: batch)
                 try await connection.query(columns.packagesInsert, logger: logger)
                 try await connection.query(columns.valuesInsert, logger: logger)
             }
@@ -279,7 +289,7 @@ public final class PostgresForwarder: Sendable {
             INSERT INTO hcipico.runs (rig, run_uuid, journal_run_id, device, device_run, title, state, reason,
                 started_at, ended_at, packages, last_idx, overflowed, address, address_type, transport, firmware,
                 serial_number, script_name, script, script_sha256, link, tool_version, rssi)
-            VALUES (\(settings.rig), \(run.uuid)::uuid, \(run.id), \(run.device), \(run.deviceRun), \(run.title),
+            VALUES (\(rig), \(run.uuid)::uuid, \(run.id), \(run.device), \(run.deviceRun), \(run.title),
                 \(run.state), \(run.reason), \(started), \(ended), \(run.forwardedAfter), \(run.lastIndexAfter),
                 \(run.overflowed), \(run.address), \(run.addressType), \(run.transport), \(run.firmware),
                 \(run.serialNumber), \(run.scriptName), \(run.script), \(run.scriptSHA256), \(run.link),

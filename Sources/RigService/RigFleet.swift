@@ -54,30 +54,13 @@ public final class RigFleet: Sendable {
         var forwarder: PostgresForwarder?
         var server: StatusServer?
         if let forward = config.forward {
-            let settings = ForwarderSettings(
+            let started = PostgresForwarder(
+                journal: journal,
                 rig: config.name,
-                target: forward.url,
-                endpoint: {
-                    switch forward.endpoint {
-                    case .tcp(let host, let port): .tcp(host: host, port: port)
-                    case .socket(let path): .socket(path: path)
-                    }
-                }(),
-                user: forward.user,
+                config: forward,
                 password: secrets.password,
-                database: forward.database,
-                tls: {
-                    switch forward.sslMode {
-                    case .disable: .disable
-                    case .prefer: .prefer
-                    case .require: .require
-                    case .verifyFull: .verifyFull
-                    }
-                }(),
-                batch: forward.batch,
-                retention: forward.retention
+                logger: logger
             )
-            let started = PostgresForwarder(journal: journal, settings: settings, logger: logger)
             writer.onCommit { _ in started.wake() }
             logger.info(
                 "forward: to \(forward.url)\(forward.retention.map { ", journal retention \(DurationText.text($0))" } ?? "")"

@@ -4,6 +4,7 @@ import Logging
 import PicoLink
 import RigForward
 import RigJournal
+import RigModel
 import Testing
 
 /// The journal's side of forwarding: every committed package handed out once, in order within its run,
@@ -136,15 +137,15 @@ import Testing
         logger.logLevel = .critical
         let forwarder = PostgresForwarder(
             journal: journal,
-            settings: ForwarderSettings(
-                rig: "lab-1",
-                target: "postgresql://rig@127.0.0.1:\(port)/lab",
+            rig: "lab-1",
+            config: PostgresForwardConfig(
+                url: "postgresql://rig@127.0.0.1:\(port)/lab",
                 endpoint: .tcp(host: "127.0.0.1", port: port),
                 user: "rig",
-                password: nil,
                 database: "lab",
-                tls: .disable
+                sslMode: .disable
             ),
+            password: nil,
             logger: logger
         )
         let task = Task { await forwarder.run() }

@@ -1,5 +1,6 @@
 import Foundation
 import RigCore
+import RigModel
 import Testing
 
 /// `[status]` and `[forward.postgres]`: read as written, every mistake located, secrets kept out.
