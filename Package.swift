@@ -48,11 +48,14 @@ let package = Package(
         // decode, Bench, tests): beside the streaming decoder a device session needs, not in it.
         .target(name: "MethodSCRIPTBatch", dependencies: ["MethodSCRIPT"], swiftSettings: strict),
 
+        // One of each waiting primitive: a one-shot latch, a first-come gate.
+        .target(name: "Coordination", swiftSettings: strict),
+
         // MARK: Protocol engines
         .target(
             name: "BLEHost",
             dependencies: [
-                "BLEWire", .product(name: "Crypto", package: "swift-crypto"),
+                "BLEWire", "Coordination", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -92,7 +95,7 @@ let package = Package(
         .target(
             name: "DeviceLinks",
             dependencies: [
-                "BLEHost", "BLEWire", "BLELinux", "PicoLink", "PicoSimulator",
+                "Coordination", "BLEHost", "BLEWire", "BLELinux", "PicoLink", "PicoSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -154,6 +157,7 @@ let package = Package(
             name: "RigService",
             dependencies: [
                 "RigCore", "RigJournal", "RigForward", "RigStatus", "DeviceLinks", "PicoLink", "CSystemd",
+                "Coordination",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -179,6 +183,7 @@ let package = Package(
         .executableTarget(
             name: "hcipico",
             dependencies: [
+                "Coordination",
                 "MethodSCRIPT",
                 "BLEWire",
                 "BLELinux",
@@ -263,6 +268,7 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
+        .testTarget(name: "CoordinationTests", dependencies: ["Coordination"], swiftSettings: strict),
         .testTarget(
             name: "RigServiceTests",
             dependencies: ["RigService", "RigCore", .product(name: "Logging", package: "swift-log")],

@@ -4,7 +4,7 @@
 # unless DocC builds their documentation without a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(BLEHost BLELinux DeviceLinks PicoLink MethodSCRIPT MethodSCRIPTBatch BLEDiagnostics)
+targets=(Coordination BLEHost BLELinux DeviceLinks PicoLink MethodSCRIPT MethodSCRIPTBatch BLEDiagnostics)
 config=$(mktemp)
 log=$(mktemp)
 trap 'rm -f "$config" "$log"' EXIT

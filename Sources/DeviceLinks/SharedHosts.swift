@@ -1,5 +1,6 @@
 import BLEHost
 import BLELinux
+import Coordination
 import Logging
 import Synchronization
 

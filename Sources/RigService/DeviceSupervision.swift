@@ -1,3 +1,4 @@
+import Coordination
 import Logging
 import RigCore
 import ServiceLifecycle

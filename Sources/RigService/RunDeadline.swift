@@ -1,3 +1,4 @@
+import Coordination
 import ServiceLifecycle
 
 /// `--for`: ends the rig once `duration` has passed, unless it shut down before.

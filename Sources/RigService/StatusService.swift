@@ -1,3 +1,4 @@
+import Coordination
 import Logging
 import RigStatus
 import ServiceLifecycle

@@ -1,3 +1,4 @@
+import Coordination
 import RigCore
 import RigJournal
 import ServiceLifecycle

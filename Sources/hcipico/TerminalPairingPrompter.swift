@@ -1,7 +1,7 @@
 import BLEHost
+import Coordination
 import DeviceLinks
 import Foundation
-import Synchronization
 
 /// Pairing's questions on the controlling terminal (`/dev/tty`), so they work while standard input and
 /// output carry data: type the passkey the device shows, read out the one to type on the device, or
@@ -29,13 +29,14 @@ struct TerminalPairingPrompter: PairingPrompter {
     /// Writes `prompt` to the terminal and reads one line there, on a thread of its own. A cancelled task
     /// (Ctrl-C, SIGTERM) stops waiting at once with no answer; the thread's read ends with the process.
     private static func ask(_ prompt: String) async -> String? {
-        let answer = PromptAnswer()
+        let answer = Latch<String?>()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                answer.wait(continuation)
-                if Task.isCancelled { return answer.give(nil) }
+            if !Task.isCancelled {
                 let thread = Thread {
-                    guard let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") else { return answer.give(nil) }
+                    guard let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") else {
+                        answer.settle(nil)
+                        return
+                    }
                     terminal.write(Data(prompt.utf8))
                     var line: [UInt8] = []
                     while true {
@@ -44,36 +45,13 @@ struct TerminalPairingPrompter: PairingPrompter {
                         line.append(byte)
                     }
                     try? terminal.close()
-                    answer.give(String(decoding: line, as: UTF8.self))
+                    answer.settle(String(decoding: line, as: UTF8.self))
                 }
                 thread.start()
             }
+            return await answer.wait()
         } onCancel: {
-            answer.give(nil)
+            answer.settle(nil)
         }
-    }
-}
-
-/// One prompt's answer, given once: by the terminal, or nil by a cancellation, whichever comes first.
-private final class PromptAnswer: Sendable {
-    private let state = Mutex<(waiter: CheckedContinuation<String?, Never>?, given: String??)>((nil, nil))
-
-    func wait(_ continuation: CheckedContinuation<String?, Never>) {
-        let early = state.withLock { state -> String?? in
-            if let given = state.given { return given }
-            state.waiter = continuation
-            return nil
-        }
-        if let early { continuation.resume(returning: early) }
-    }
-
-    func give(_ line: String?) {
-        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
-            guard state.given == nil else { return nil }
-            state.given = .some(line)
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: line)
     }
 }

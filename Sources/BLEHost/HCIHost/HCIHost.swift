@@ -1,4 +1,5 @@
 import BLEWire
+import Coordination
 import Synchronization
 
 /// A user-space Bluetooth LE host (central role) over any `HCITransport`: controller initialisation,
