@@ -312,8 +312,6 @@ let package = Package(
                 "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT",
                 "BLETesting",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict
         ),

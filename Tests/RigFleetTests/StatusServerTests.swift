@@ -1,6 +1,4 @@
 import Foundation
-import HTTPTypes
-import HummingbirdTesting
 import Logging
 import RigCore
 import RigJournal
@@ -8,41 +6,32 @@ import Testing
 
 @testable import RigStatus
 
-/// The status server in process, over real HTTP on a loopback port (HummingbirdTesting's live client).
+/// The status server in process, over real HTTP on a loopback port.
 @Suite struct StatusServerTests {
-    /// What a GET got: its status, its headers by lowercase name, its body as text.
-    struct Reply {
-        var status: Int
-        var headers: [String: String]
-        var body: String
-    }
-
-    /// GETs from the server under test, with an `Authorization` header when given.
-    struct Client {
-        let client: any TestClientProtocol
-
-        func get(_ path: String, authorization: String? = nil) async throws -> Reply {
-            var headers = HTTPFields()
-            if let authorization { headers[.authorization] = authorization }
-            return try await client.execute(uri: path, method: .get, headers: headers) { response in
-                Reply(
-                    status: response.status.code,
-                    headers: Dictionary(
-                        response.headers.map { ($0.name.canonicalName, $0.value) },
-                        uniquingKeysWith: { first, _ in first }
-                    ),
-                    body: String(buffer: response.body)
+    /// The request runs on a thread of its own: a blocking `recv` on the cooperative pool could starve
+    /// the server's own handlers, which run there too.
+    static func get(_ port: Int, _ path: String, authorization: String? = nil) async throws -> PlainHTTP.Reply {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        try PlainHTTP.get(
+                            port: port,
+                            path: path,
+                            headers: authorization.map { ["Authorization": $0] } ?? [:]
+                        )
+                    }
                 )
             }
         }
     }
 
     /// A journal with one complete run of 40 packages (and one empty run for each of `more`, a device
-    /// name each), served with `token`; `body` gets a client of it.
+    /// name each), served with `token`; `body` gets the port.
     func serving(
         token: String?,
         more: [String] = [],
-        _ body: @Sendable (Client, Journal) async throws -> Void
+        _ body: (Int, Journal) async throws -> Void
     ) async throws {
         let path = FleetFixtures.path()
         defer { FleetFixtures.remove(path) }
@@ -90,16 +79,21 @@ import Testing
             token: token,
             logger: Logger(label: "test")
         )
-        try await server.application().test(.live) { client in try await body(Client(client: client), journal) }
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let port = await server.boundPort()
+        try await body(port, journal)
+        task.cancel()
+        _ = await task.result
         await writer.close()
     }
 
     /// `/api/runs` pages back through the history (`before`) and filters by device, newest first.
     @Test func theRunsListPagesBackAndFiltersByDevice() async throws {
         let more = (0..<6).map { $0 % 2 == 0 ? "pico-b" : "pico-c" }
-        try await serving(token: nil, more: more) { client, _ in
+        try await serving(token: nil, more: more) { port, _ in
             func list(_ query: String) async throws -> [(id: Int, device: String)] {
-                let body = try await client.get("/api/runs?" + query).body
+                let body = try await Self.get(port, "/api/runs?" + query).body
                 let runs = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Any]])
                 return runs.map { ($0["id"] as? Int ?? 0, $0["device"] as? String ?? "") }
             }
@@ -113,31 +107,31 @@ import Testing
     }
 
     @Test func withoutATokenEverythingIsServed() async throws {
-        try await serving(token: nil) { client, _ in
-            let page = try await client.get("/")
+        try await serving(token: nil) { port, _ in
+            let page = try await Self.get(port, "/")
             #expect(
                 page.status == 200 && page.body.contains("<html")
                     && page.headers["content-type"]?.hasPrefix("text/html") == true
             )
-            #expect(try await client.get("/assets/app.js").status == 200)
-            #expect(try await client.get("/healthz").body == "ok\n")
-            let status = try await client.get("/api/status")
+            #expect(try await Self.get(port, "/assets/app.js").status == 200)
+            #expect(try await Self.get(port, "/healthz").body == "ok\n")
+            let status = try await Self.get(port, "/api/status")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(status.body.utf8)) as? [String: Any])
             #expect(json["rig"] as? String == "lab-1")
             let devices = try #require(json["devices"] as? [[String: Any]])
             #expect(devices.first?["state"] as? String == "idle" && devices.first?["rssi"] as? Int == -42)
-            let runs = try await client.get("/api/runs?limit=5")
+            let runs = try await Self.get(port, "/api/runs?limit=5")
             #expect(runs.body.contains("\"packages\":40") && runs.body.contains("\"state\":\"complete\""))
-            let csv = try await client.get("/runs/1/csv")
+            let csv = try await Self.get(port, "/runs/1/csv")
             #expect(csv.status == 200 && csv.headers["content-disposition"]?.contains("pico-a-run1.csv") == true)
             #expect(csv.body.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == 41)
-            #expect(try await client.get("/runs/99/csv").status == 404)
+            #expect(try await Self.get(port, "/runs/99/csv").status == 404)
         }
     }
 
     @Test func metricsFollowTheRigAndTheJournal() async throws {
-        try await serving(token: nil) { client, _ in
-            let metrics = try await client.get("/metrics").body
+        try await serving(token: nil) { port, _ in
+            let metrics = try await Self.get(port, "/metrics").body
             #expect(metrics.contains("hcipico_device_packages_total{device=\"pico-a\"} 40"))
             #expect(metrics.contains("hcipico_device_samples_total{device=\"pico-a\"} 80"))
             #expect(metrics.contains("hcipico_device_rssi_dbm{device=\"pico-a\"} -42"))
@@ -156,23 +150,23 @@ import Testing
                 #expect(help != nil && metrics.contains("# HELP \(name) \(help ?? "")"), "\(name)")
             }
             // A second scrape does not count twice.
-            let again = try await client.get("/metrics").body
+            let again = try await Self.get(port, "/metrics").body
             #expect(again.contains("hcipico_device_packages_total{device=\"pico-a\"} 40"))
             #expect(again.contains("hcipico_log_lines_dropped_total 7"))
         }
     }
 
     @Test func aTokenIsAskedOfEveryRequest() async throws {
-        try await serving(token: "correct horse") { client, _ in
+        try await serving(token: "correct horse") { port, _ in
             for path in ["/", "/metrics", "/healthz", "/api/status", "/events", "/runs/1/csv"] {
-                let refused = try await client.get(path)
+                let refused = try await Self.get(port, path)
                 #expect(refused.status == 401 && refused.body.isEmpty, "\(path)")
                 #expect(refused.headers["www-authenticate"] == "Basic realm=\"hcipico\"")
-                #expect(try await client.get(path, authorization: "Bearer wrong").status == 401)
+                #expect(try await Self.get(port, path, authorization: "Bearer wrong").status == 401)
             }
-            #expect(try await client.get("/metrics", authorization: "Bearer correct horse").status == 200)
+            #expect(try await Self.get(port, "/metrics", authorization: "Bearer correct horse").status == 200)
             let basic = "Basic " + Data("anyone:correct horse".utf8).base64EncodedString()
-            #expect(try await client.get("/api/status", authorization: basic).status == 200)
+            #expect(try await Self.get(port, "/api/status", authorization: basic).status == 200)
         }
     }
 
