@@ -77,16 +77,17 @@ let package = Package(
         ),
         .target(
             name: "BLELinux",
-            dependencies: ["BLEHost", "BLEWire", "CBlueZ"],
+            dependencies: ["Coordination", "BLEHost", "BLEWire", "CBlueZ"],
             swiftSettings: strict + [.define("ENABLE_MOCKING", .when(configuration: .debug))]
         ),
 
         // MARK: Devices
-        .target(name: "PicoSimulator", dependencies: ["BLEHost", "BLEWire"], swiftSettings: strict),
+        .target(name: "PicoSimulator", dependencies: ["Coordination", "BLEHost", "BLEWire"], swiftSettings: strict),
         .target(
             name: "PicoLink",
             dependencies: [
-                "BLEHost", "BLEWire", "MethodSCRIPT", .product(name: "SystemPackage", package: "swift-system"),
+                "Coordination", "BLEHost", "BLEWire", "MethodSCRIPT",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -108,6 +109,7 @@ let package = Package(
             name: "RigCore",
             dependencies: [
                 "RigModel",
+                "Coordination",
                 "DeviceLinks",
                 "PicoLink",
                 "BLEHost",
@@ -131,7 +133,8 @@ let package = Package(
         .target(
             name: "RigForward",
             dependencies: [
-                "RigJournal", "RigModel", "MethodSCRIPT", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Coordination", "RigJournal", "RigModel", "MethodSCRIPT",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -249,13 +252,15 @@ let package = Package(
         ),
         .testTarget(
             name: "PicoLinkTests",
-            dependencies: ["PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "MethodSCRIPT"],
+            dependencies: [
+                "Coordination", "PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "MethodSCRIPT",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "BLEWireTests", dependencies: ["BLEWire", "SpecTables"], swiftSettings: strict),
         .testTarget(
             name: "BLELinuxTests",
-            dependencies: ["BLELinux", "BLEHost", "BLEWire", "BLETesting"],
+            dependencies: ["Coordination", "BLELinux", "BLEHost", "BLEWire", "BLETesting"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -284,7 +289,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PicoSimulatorTests",
-            dependencies: ["PicoSimulator", "BLEHost", "BLEWire", "BLELinux", "BLETesting"],
+            dependencies: ["Coordination", "PicoSimulator", "BLEHost", "BLEWire", "BLELinux", "BLETesting"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -294,14 +299,16 @@ let package = Package(
         ),
         .testTarget(
             name: "BLEHostTests",
-            dependencies: ["BLEHost", "BLEWire", "BLETesting", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Coordination", "BLEHost", "BLEWire", "BLETesting", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RigTests",
             dependencies: [
-                "RigCore", "RigModel", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost", "BLETesting",
-                "MethodSCRIPT",
+                "Coordination", "RigCore", "RigModel", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost",
+                "BLETesting", "MethodSCRIPT",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -317,7 +324,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HCIHostTests",
-            dependencies: ["BLEHost", "BLEWire", "BLELinux", "BLETesting"],
+            dependencies: ["Coordination", "BLEHost", "BLEWire", "BLELinux", "BLETesting"],
             swiftSettings: strict
         ),
     ]

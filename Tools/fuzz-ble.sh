@@ -16,15 +16,18 @@ trap 'rm -rf "$work"' EXIT
 binary="$work/fuzz-ble"
 if [[ "${1:-}" == "--binary" ]]; then binary="${2:?--binary needs a path}"; fi
 
-# BLEWire first, as its own module (BLEHost imports it); then BLEHost with the harness in the same
+# BLEWire and Coordination first, each as its own module (BLEHost imports them); then BLEHost with the harness in the same
 # module, so that the harness reaches the host's internals (its state, L2CAPReassembler).
 flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name hcipico)
 mapfile -t wire < <(find Sources/BLEWire -name '*.swift' | sort)
+mapfile -t coordination < <(find Sources/Coordination -name '*.swift' | sort)
 # Without swift-crypto: the two files that need it give way to stand-ins (Tests/Fuzz/SMPWithoutCrypto.swift).
 mapfile -t host < <(find Sources/BLEHost -name '*.swift' ! -name SMPToolbox.swift ! -name SecureConnectionsPairing.swift | sort)
 swiftc "${flags[@]}" -module-name BLEWire -wmo -c -emit-module -emit-module-path "$work/BLEWire.swiftmodule" \
     "${wire[@]}" -o "$work/BLEWire.o" 2> >(grep -v 'Cannot export local symbol' >&2)
-swiftc "${flags[@]}" -module-name BLEHost -I "$work" "${host[@]}" Tests/Fuzz/SMPWithoutCrypto.swift Tests/Fuzz/FuzzBLE.swift "$work/BLEWire.o" \
+swiftc "${flags[@]}" -module-name Coordination -wmo -c -emit-module -emit-module-path "$work/Coordination.swiftmodule" \
+    "${coordination[@]}" -o "$work/Coordination.o" 2> >(grep -v 'Cannot export local symbol' >&2)
+swiftc "${flags[@]}" -module-name BLEHost -I "$work" "${host[@]}" Tests/Fuzz/SMPWithoutCrypto.swift Tests/Fuzz/FuzzBLE.swift "$work/BLEWire.o" "$work/Coordination.o" \
     -o "$binary" 2> >(grep -v 'Cannot export local symbol' >&2)
 if [[ "${1:-}" == "--binary" ]]; then exit 0; fi
 

@@ -4,7 +4,7 @@ import Synchronization
 /// An `ATTTransport` driven by the test itself, in the spirit of SwiftNIO's `EmbeddedChannel`: what the
 /// engine sends is kept in `outbound`, in order, inside `send`; what the test `deliver`s reaches the
 /// engine at once, on the test's own thread, as it would from a reader thread. With a
-/// `ManualDeadlineClock`, an engine test has no thread, no socket and no sleep: it waits only for a
+/// `ManualClock`, an engine test has no thread, no socket and no sleep: it waits only for a
 /// state it can name (a request queued, a PDU sent), and a check that something did not happen is
 /// made in a state where it could have.
 ///

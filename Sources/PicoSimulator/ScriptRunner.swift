@@ -1,3 +1,5 @@
+import Coordination
+
 /// Where a running script's reply lines go. `write` receives one whole line including its `\n`, valid only
 /// during the call; `flush` is called before the script sleeps, so that paced output leaves promptly.
 protocol ScriptOutputSink: AnyObject {
@@ -34,7 +36,7 @@ enum RunStop: Error {
 struct ScriptRunner {
     let program: ScriptProgram
     let sink: any ScriptOutputSink
-    let clock: any SimulatorClock
+    let clock: any TimeSource
     let isAborted: () -> Bool
 
     var variables: [VariableValue]
@@ -63,7 +65,7 @@ struct ScriptRunner {
         noiseScale: Double,
         potentialRange: ClosedRange<Double> = SimulatedPicoConfiguration.picoPotentialRange,
         sink: any ScriptOutputSink,
-        clock: any SimulatorClock,
+        clock: any TimeSource,
         isAborted: @escaping () -> Bool
     ) {
         self.program = program
@@ -79,7 +81,7 @@ struct ScriptRunner {
 
     /// Runs the script (and `on_finished:`); `finish()` then writes the closing empty line.
     mutating func run() -> ScriptOutcome {
-        startInstant = clock.now()
+        startInstant = clock.seconds
         timerOrigin = startInstant
         let mainEnd = program.onFinished ?? program.statements.count
         var outcome = ScriptOutcome.completed
@@ -119,13 +121,13 @@ struct ScriptRunner {
     /// `timingTolerance` after its time sets `late` (the device's "loop timing not met").
     mutating func waitForSchedule() throws(RunStop) {
         let deadline = startInstant + time
-        if clock.isRealTime {
+        if clock.passesByItself {
             sink.flush()
-            late = clock.now() - deadline > Self.timingTolerance
+            late = clock.seconds - deadline > Self.timingTolerance
         }
         let ignore = ignoreAbort
         let aborted = isAborted
-        clock.sleep(until: deadline) { !ignore && aborted() }
+        clock.block(untilSeconds: deadline) { !ignore && aborted() }
         try checkAbort()
     }
 
@@ -219,9 +221,9 @@ struct ScriptRunner {
             time += seconds
             try waitForSchedule()
         case .timerStart:
-            timerOrigin = clock.now()
+            timerOrigin = clock.seconds
         case .timerGet(let slot):
-            variables[slot] = VariableValue(value: clock.now() - timerOrigin, type: .time)
+            variables[slot] = VariableValue(value: clock.seconds - timerOrigin, type: .time)
         case .packageStart:
             line.removeAll(keepingCapacity: true)
             line.append(UInt8(ascii: "P"))

@@ -46,8 +46,8 @@ extension SimulatedPico {
             receiveLock.unlock()
             // Only a real-time device is slowed by its UART; a virtual clock must not be moved by it (that
             // would shift a running script's timestamps).
-            if clock.isRealTime, let rate = configuration.uartBytesPerSecond, rate > 0 {
-                clock.sleep(until: clock.now() + Double(bytes.count) / rate) { false }
+            if clock.passesByItself, let rate = configuration.uartBytesPerSecond, rate > 0 {
+                clock.block(untilSeconds: clock.seconds + Double(bytes.count) / rate) { false }
             }
             reportModemOut()
             for byte in bytes where state.assembler.add(byte) {

@@ -1,7 +1,9 @@
+public import Coordination
+
 /// Settings of one `SimulatedPico`.
 public struct SimulatedPicoConfiguration: Sendable {
-    /// Real time (`WallClock`, the default) or as fast as possible (`VirtualClock`).
-    public var clock: any SimulatorClock = WallClock()
+    /// Real time (`SystemClock`, the default) or as fast as possible (a `ManualClock` that skips idle time).
+    public var clock: any TimeSource = SystemClock()
     /// The cell; `nil` picks one per script (`CellModel.automatic(for:)`).
     public var cell: CellModel?
     /// Seed of the measurement noise; the same seed and script give the same bytes. Nil: a fresh seed
@@ -43,10 +45,10 @@ public struct SimulatedPicoConfiguration: Sendable {
 
     public init() {}
 
-    /// As fast as possible on a fresh `VirtualClock`, with a fixed noise seed: for tests and benchmarks.
+    /// As fast as possible on a fresh `ManualClock` that skips idle time, with a fixed noise seed: for tests and benchmarks.
     public static var fast: SimulatedPicoConfiguration {
         var configuration = SimulatedPicoConfiguration()
-        configuration.clock = VirtualClock()
+        configuration.clock = ManualClock(skipsIdleTime: true)
         configuration.noiseSeed = 0x5EED
         return configuration
     }

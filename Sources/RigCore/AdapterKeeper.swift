@@ -1,3 +1,4 @@
+public import Coordination
 import Logging
 import Synchronization
 
@@ -22,7 +23,7 @@ public final class AdapterKeeper: Sendable {
     }
 
     private let control: any AdapterControl
-    private let clock: any RigClock
+    private let clock: any TimeSource
     private let logger: Logger
     public let policy: Policy
     private let state = Mutex<[String: Watched]>([:])
@@ -37,7 +38,7 @@ public final class AdapterKeeper: Sendable {
         var resetDelay: Double
     }
 
-    public init(control: any AdapterControl, clock: any RigClock, logger: Logger, policy: Policy = Policy()) {
+    public init(control: any AdapterControl, clock: any TimeSource, logger: Logger, policy: Policy = Policy()) {
         self.control = control
         self.clock = clock
         self.logger = logger
@@ -89,7 +90,7 @@ public final class AdapterKeeper: Sendable {
         while !Task.isCancelled {
             check()
             do {
-                try await clock.sleep(elapsedUntil: clock.now() + policy.checkInterval)
+                try await clock.sleep(for: .seconds(policy.checkInterval))
             } catch {
                 return
             }
@@ -121,7 +122,7 @@ public final class AdapterKeeper: Sendable {
     /// Updates what is known of one adapter, then acts outside the lock (an `HCIDEVUP` takes as long as
     /// the controller's initialisation) and records the outcome.
     private func check(_ key: String, _ adapters: [AdapterStatus]) {
-        let now = clock.now()
+        let now = clock.wallTime
         let action = state.withLock { all -> Action? in
             guard var watched = all[key] else { return nil }
             defer { all[key] = watched }

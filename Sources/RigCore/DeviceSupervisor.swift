@@ -1,4 +1,5 @@
 import BLEHost
+import Coordination
 import Foundation
 import Logging
 import PicoLink
@@ -115,14 +116,14 @@ public final class DeviceSupervisor: Sendable {
     /// (a lost link wakes an idle wait).
     func pause(until deadline: Double) async {
         let clock = context.clock
-        await pause(Task { try await clock.sleep(until: deadline) })
+        await pause(Task { try await clock.sleep(untilWallTime: deadline) })
     }
 
     /// Sleeps for `deadline - now` of elapsed time (a backoff, an `every` schedule), whatever the wall
     /// clock does meanwhile, unless stopped or woken first.
     func pause(elapsedUntil deadline: Double) async {
         let clock = context.clock
-        await pause(Task { try await clock.sleep(elapsedUntil: deadline) })
+        await pause(Task { try await clock.sleep(for: .seconds(deadline - clock.wallTime)) })
     }
 
     private func pause(_ sleeper: Task<Void, any Error>) async {
@@ -170,7 +171,7 @@ public final class DeviceSupervisor: Sendable {
             opened.link.client.bearer.onClose { [self] _ in wake() }
             var lostLink = false
             while stopReason == nil {
-                let now = context.clock.now()
+                let now = context.clock.wallTime
                 guard let next = config.schedule.nextStart(after: lastStart, now: now, calendar: context.calendar)
                 else {
                     finishReason = "schedule done"
@@ -187,7 +188,7 @@ public final class DeviceSupervisor: Sendable {
                     lostLink = true
                     break
                 }
-                let late = context.clock.now() - next
+                let late = context.clock.wallTime - next
                 if wallClock, late > Self.missedSlot {
                     // The clock was set forward past the slot, or the machine slept through it: that run
                     // was missed, and the schedule picks the next from the time it is now.
@@ -197,7 +198,7 @@ public final class DeviceSupervisor: Sendable {
                     )
                     continue
                 }
-                lastStart = context.clock.now()
+                lastStart = context.clock.wallTime
                 let outcome: RunOutcome
                 do {
                     outcome = try await RunRecording(supervisor: self, opened: opened).run()
@@ -217,12 +218,12 @@ public final class DeviceSupervisor: Sendable {
                 if failures >= config.maximumFailures {
                     update {
                         $0.state = .waitingToRetry(
-                            until: context.clock.now() + config.failureBackoff,
+                            until: context.clock.wallTime + config.failureBackoff,
                             attempt: 1,
                             reason: "\(failures) failed runs in a row"
                         )
                     }
-                    await pause(elapsedUntil: context.clock.now() + config.failureBackoff)
+                    await pause(elapsedUntil: context.clock.wallTime + config.failureBackoff)
                 }
             }
             state.withLock { $0.session = nil }
@@ -244,7 +245,7 @@ public final class DeviceSupervisor: Sendable {
         let exponential =
             context.backoff.delay(beforeRetry: min(attempt, 30), random: Double.random(in: 0..<1)) ?? 1
         let delay = failures >= config.maximumFailures ? max(exponential, config.failureBackoff) : exponential
-        let until = context.clock.now() + delay
+        let until = context.clock.wallTime + delay
         update {
             $0.state = .waitingToRetry(until: until, attempt: attempt + 1, reason: reason)
             $0.lastError = reason

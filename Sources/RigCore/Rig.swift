@@ -1,3 +1,4 @@
+public import Coordination
 public import Foundation
 public import Logging
 public import PicoLink
@@ -37,7 +38,7 @@ public final class Rig: Sendable {
         config: RigConfig,
         connector: any DeviceConnector,
         journal: any RunJournal,
-        clock: any RigClock = SystemRigClock(),
+        clock: any TimeSource = SystemClock(),
         calendar: Calendar = .current,
         logger: Logger,
         toolVersion: String,

@@ -1,5 +1,6 @@
 import BLELinux
 import BLEWire
+public import Coordination
 import DeviceLinks
 import Logging
 
@@ -17,7 +18,7 @@ public struct RigConnector: DeviceConnector {
 
     /// A connector whose connects may take `timeout` each, logging to `logger`; `clock` paces the adapter
     /// checks.
-    public init(timeout: Duration, logger: Logger, clock: any RigClock = SystemRigClock()) {
+    public init(timeout: Duration, logger: Logger, clock: any TimeSource = SystemClock()) {
         self.timeout = timeout
         hosts = SharedHosts(logger: logger)
         adapters = AdapterKeeper(control: KernelAdapterControl(), clock: clock, logger: logger)

@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Logging
 import PicoLink
@@ -6,7 +7,7 @@ import PicoLink
 struct RigContext: Sendable {
     let connector: any DeviceConnector
     let journal: any RunJournal
-    let clock: any RigClock
+    let clock: any TimeSource
     let calendar: Calendar
     let logger: Logger
     let toolVersion: String

@@ -1,3 +1,4 @@
+import Coordination
 import Crypto
 import Foundation
 import Logging
@@ -27,7 +28,8 @@ struct RunRecording {
 
     func run() async throws(JournalFailure) -> RunOutcome {
         let id = UUID()
-        let start = context.clock.now()
+        let start = context.clock.wallTime
+        let started = context.clock.now
         let session = opened.session
         let script = config.script.lines.joined(separator: "\n")
         let rssi = await opened.link.readRSSI()
@@ -77,13 +79,13 @@ struct RunRecording {
         }
         supervisor.state.withLock { $0.runInProgress = true }
         defer { supervisor.state.withLock { $0.runInProgress = false } }
-        let ending = try await stream(session: session, id: id, start: start)
+        let ending = try await stream(session: session, id: id, started: started)
         try await journal {
             try await context.journal.runEnded(
                 id,
                 complete: ending.reason == nil,
                 reason: ending.reason,
-                time: context.clock.now(),
+                time: context.clock.wallTime,
                 overflowed: ending.overflowed
             )
             // The run is reported (and counted) once it is committed, never before.
@@ -126,7 +128,7 @@ struct RunRecording {
     }
 
     /// Uploads the script and records its packages until the run ends.
-    private func stream(session: PicoSession, id: UUID, start: Double) async throws(JournalFailure) -> Ending {
+    private func stream(session: PicoSession, id: UUID, started: Duration) async throws(JournalFailure) -> Ending {
         var ending = Ending()
         let notificationsAtStart = session.notificationsReceived
         let notificationsBefore = supervisor.snapshot.notifications
@@ -147,7 +149,7 @@ struct RunRecording {
         let timeout = TimeoutWatchdog()
         let watchdog = config.runTimeout.map { limit in
             Task { [clock = context.clock] in
-                try await clock.sleep(elapsedUntil: start + limit)
+                try await clock.sleep(until: started + .seconds(limit))
                 timeout.fired.store(true, ordering: .releasing)
                 do throws(PicoSessionError) {
                     try await session.abort(timeout: .seconds(2))

@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Logging
 import NIOSSL
@@ -27,16 +28,27 @@ public final class PostgresForwarder: Sendable {
     private let password: String?
     private let logger: Logger
     private let state = Mutex(ForwarderStatus())
-    private let wakeSignal = WakeSignal()
+    /// What the operation limit, the retry pauses and the idle poll run on.
+    private let clock: any TimeSource
+    private let wakeSignal: WakeSignal
 
     /// A forwarder of `journal`, for the rig `rig`, to the PostgreSQL `config` names, signing in with
     /// `password`.
-    public init(journal: Journal, rig: String, config: PostgresForwardConfig, password: String?, logger: Logger) {
+    public init(
+        journal: Journal,
+        rig: String,
+        config: PostgresForwardConfig,
+        password: String?,
+        logger: Logger,
+        clock: any TimeSource = SystemClock()
+    ) {
         self.journal = journal
         self.rig = rig
         self.config = config
         self.password = password
         self.logger = logger
+        self.clock = clock
+        wakeSignal = WakeSignal(clock: clock)
     }
 
     public var status: ForwarderStatus { state.withLock { $0 } }
@@ -57,13 +69,15 @@ public final class PostgresForwarder: Sendable {
     /// `patience` (what is left stays in the journal for the next start).
     public func finish(running task: Task<Void, Never>, patience: Duration) async {
         drain()
-        let deadline = Task { [self] in
-            guard (try? await Task.sleep(for: patience)) != nil else { return }
-            task.cancel()
-            await abandon()
+        let ended = Latch<Void>()
+        Task {
+            await task.value
+            ended.settle(())
         }
+        guard await ended.wait(upTo: patience, on: clock) == nil else { return }
+        task.cancel()
+        await abandon()
         await task.value
-        deadline.cancel()
     }
 
     /// Asks `run` to forward what is committed and then return.
@@ -89,7 +103,7 @@ public final class PostgresForwarder: Sendable {
                     let opened = try await connect()
                     connection = opened
                     current.withLock { $0 = opened }
-                    try await Self.bounded(opened, Self.operationLimit) { [self] in
+                    try await bounded(opened, Self.operationLimit) { [self] in
                         try await PostgresSchema.migrate(opened, logger: logger)
                         try await resync(opened)
                     }
@@ -101,7 +115,7 @@ public final class PostgresForwarder: Sendable {
                 let drainRequested = draining.load(ordering: .acquiring)
                 if let batch = try journal.forwardBatch(sink: Self.sink, limit: config.batch) {
                     state.withLock { $0.state = .forwarding }
-                    try await Self.bounded(connection, Self.operationLimit) { [self] in
+                    try await bounded(connection, Self.operationLimit) { [self] in
                         try await send(batch, over: connection)
                     }
                     try journal.confirmForwarded(sink: Self.sink, batch: batch)
@@ -141,9 +155,9 @@ public final class PostgresForwarder: Sendable {
                 }
                 // The backlog keeps growing while PostgreSQL is away: the lag is brought up to date each
                 // second of the pause, so the page and /metrics show it.
-                let resume = ContinuousClock.now + .seconds(pause)
-                while !Task.isCancelled && ContinuousClock.now < resume {
-                    try? await Task.sleep(for: min(.seconds(1), resume - ContinuousClock.now))
+                let resume = clock.now + .seconds(pause)
+                while !Task.isCancelled && clock.now < resume {
+                    try? await clock.sleep(until: min(clock.now + .seconds(1), resume))
                     try? updateLag()
                 }
             }
@@ -157,15 +171,16 @@ public final class PostgresForwarder: Sendable {
     static let operationLimit: Duration = .seconds(20)
 
     /// Runs `body`; if it has not finished within `limit`, closes `connection`, which fails whatever
-    /// waits on it, and throws `OperationTimedOut`.
-    static func bounded(
+    /// waits on it, and throws `OperationTimedOut` (`CancellationError` when the caller was cancelled
+    /// first).
+    func bounded(
         _ connection: PostgresConnection,
         _ limit: Duration,
         _ body: @escaping @Sendable () async throws -> Void
     ) async throws {
-        let outcome = Settlement()
+        let outcome = Latch<Result<Void, any Error>>()
         // The operation runs apart, so that one which never returns (a driver waiting on a connection that
-        // died under it) cannot hold the forwarder: the watchdog settles first and the connection is closed.
+        // died under it) cannot hold the forwarder: the limit passes first and the connection is closed.
         let operation = Task {
             do {
                 try await body()
@@ -174,17 +189,14 @@ public final class PostgresForwarder: Sendable {
                 outcome.settle(.failure(error))
             }
         }
-        let watchdog = Task {
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            outcome.settle(.failure(OperationTimedOut(limit: limit)))
-            operation.cancel()
-            try? await connection.close()
-        }
-        defer { watchdog.cancel() }
         // A connection that closes (the server went away) ends the operation at once, whatever the
         // driver makes of the queries it had in flight.
         connection.closeFuture.whenComplete { _ in outcome.settle(.failure(ConnectionClosed())) }
-        try await outcome.wait()
+        if let settled = await outcome.wait(upTo: limit, on: clock) { return try settled.get() }
+        outcome.settle(.failure(Task.isCancelled ? CancellationError() : OperationTimedOut(limit: limit)))
+        operation.cancel()
+        try? await connection.close()
+        try outcome.value?.get()
     }
 
     struct ConnectionClosed: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Coordination
 import Synchronization
 
 /// Wakes one waiting task, or the next one to wait when none waits yet (a signal is never lost, and
@@ -9,6 +10,10 @@ final class WakeSignal: Sendable {
         var generation: UInt64 = 0
     }
     private let state = Mutex(State())
+    private let clock: any TimeSource
+
+    /// A signal whose waits are bounded on `clock`.
+    init(clock: any TimeSource) { self.clock = clock }
 
     func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -34,10 +39,8 @@ final class WakeSignal: Sendable {
             return state.generation
         }
         guard let generation else { return }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            self?.release(generation)
-        }
+        // A wake is not cancelled: one that comes after a signal finds its generation gone.
+        clock.wake(at: clock.now + timeout) { [weak self] in self?.release(generation) }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
@@ -53,7 +56,10 @@ final class WakeSignal: Sendable {
         } onCancel: {
             release(generation)
         }
-        timer.cancel()
+        // This wait is over: its wake, when it comes, must not end the next one.
+        state.withLock { state in
+            if state.generation == generation { state.generation &+= 1 }
+        }
     }
 
     private func release(_ generation: UInt64) {

@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import PicoLink
 import Synchronization
@@ -133,15 +134,18 @@ final class Shutdown: Sendable {
         return status
     }
 
-    /// Runs `body` for at most `limit` (cancelled then): cleanup that must not hold the exit up.
+    /// Runs `body` for at most `limit` (cancelled then, and waited for no longer): cleanup that must
+    /// not hold the exit up.
     static func bounded(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) async {
-        let task = Task { await body() }
-        let timer = Task {
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            task.cancel()
+        let done = Latch<Void>()
+        let task = Task {
+            await body()
+            done.settle(())
         }
-        await task.value
-        timer.cancel()
+        // Waited for from a task of its own: the caller is usually cancelled already (a stop), and
+        // the cleanup must still have its time.
+        let finished = await Task { await done.wait(upTo: limit, on: SystemClock()) != nil }.value
+        if !finished { task.cancel() }
     }
 
     /// Cancels the work started by `run`.

@@ -1,12 +1,13 @@
 import BLEHost
 import BLETesting
+import Coordination
 import Testing
 
 /// The bearer against a peer the test plays by hand on an `EmbeddedATTTransport`, on a manual clock:
 /// no thread, no socket, no sleep. What the bearer sends is in `link.outbound` as soon as it sends it;
 /// what the test delivers is handled before `deliver` returns.
 @Suite struct ATTBearerTests {
-    let clock = ManualDeadlineClock()
+    let clock = ManualClock()
 
     func makeBearer() throws -> (ATTBearer, EmbeddedATTTransport) { try embeddedBearer(clock: clock) }
 
@@ -144,7 +145,7 @@ final class ClosedBox: @unchecked Sendable {
 }
 
 /// A started bearer on `clock` and a raw peer on the other end of its socketpair.
-func startedBearer(clock: ManualDeadlineClock) throws -> (ATTBearer, RecordingPeer) {
+func startedBearer(clock: ManualClock) throws -> (ATTBearer, RecordingPeer) {
     let (local, remote) = try SocketPairATTTransport.makePair()
     let bearer = ATTBearer(transport: local, clock: clock)
     try bearer.start()
@@ -152,7 +153,7 @@ func startedBearer(clock: ManualDeadlineClock) throws -> (ATTBearer, RecordingPe
 }
 
 /// A started bearer on `clock` over an embedded transport the test plays the peer on.
-func embeddedBearer(clock: ManualDeadlineClock) throws -> (ATTBearer, EmbeddedATTTransport) {
+func embeddedBearer(clock: ManualClock) throws -> (ATTBearer, EmbeddedATTTransport) {
     let link = EmbeddedATTTransport()
     let bearer = ATTBearer(transport: link, clock: clock)
     try bearer.start()

@@ -1,5 +1,6 @@
 import BLEHost
 import BLETesting
+import Coordination
 import Synchronization
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// On an `EmbeddedATTTransport` and a manual clock: each check is made in the state where what it rules
 /// out could have happened.
 @Suite struct ATTCancellationTests {
-    let clock = ManualDeadlineClock()
+    let clock = ManualClock()
 
     func makeBearer() throws -> (ATTBearer, EmbeddedATTTransport) { try embeddedBearer(clock: clock) }
 

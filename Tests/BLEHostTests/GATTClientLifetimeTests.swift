@@ -1,5 +1,6 @@
 import BLEHost
 import BLETesting
+import Coordination
 import Synchronization
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// receiving while its bearer is open, whoever else still holds it, and both are freed once the bearer
 /// closes, a request still in flight or not.
 @Suite struct GATTClientLifetimeTests {
-    let clock = ManualDeadlineClock()
+    let clock = ManualClock()
 
     final class Received: Sendable {
         let values = Mutex<[[UInt8]]>([])

@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Synchronization
 
 /// A client and a server joined by a socketpair, serving a small database that exercises every
@@ -33,7 +34,7 @@ struct GATTFixture {
         var all: [[UInt8]] { values.withLock { $0 } }
     }
 
-    static func make(mtu: Int, clock: any DeadlineClock = ManualDeadlineClock()) async throws -> GATTFixture {
+    static func make(mtu: Int, clock: any TimeSource = ManualClock()) async throws -> GATTFixture {
         let (clientEnd, serverEnd) = try SocketPairATTTransport.makePair()
         let database = GATTDatabase()
         let received = Received()

@@ -1,5 +1,6 @@
 import BLEHost
 import BLETesting
+import Coordination
 import Testing
 
 /// `LinkEventWaiter`: the LE Meta event link tuning waits for, bounded by a wake of the host's clock.
@@ -15,11 +16,11 @@ import Testing
         #expect(!other.withUnsafeBytes { waiter.offer($0) }, "another link's event is not taken")
         let event = Self.dataLengthChange(handle: 0x0040)
         #expect(event.withUnsafeBytes { waiter.offer($0) })
-        #expect(await waiter.wait(timeout: .seconds(2), clock: ManualDeadlineClock()) == event)
+        #expect(await waiter.wait(timeout: .seconds(2), clock: ManualClock()) == event)
     }
 
     @Test func noEventEndsTheWaitWhenTheClockReachesTheTimeoutAndNotBefore() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let waiter = LinkEventWaiter(subevent: 0x07, handle: 0x0040)
         let waiting = Task { await waiter.wait(timeout: .seconds(2), clock: clock) }
         #expect(await eventually { clock.pendingDeadlines == [.seconds(2)] })
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func anEventEndsTheWaitAndTheTimeoutsWakeLaterDoesNothing() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let waiter = LinkEventWaiter(subevent: 0x07, handle: 0x0040)
         let waiting = Task { await waiter.wait(timeout: .seconds(2), clock: clock) }
         #expect(await eventually { clock.pendingWakes == 1 })

@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     func makeServer() async throws -> (GATTFixture, RecordingPeer) {
         let (serverEnd, peerEnd) = try SocketPairATTTransport.makePair()
         let link = try await GATTFixture.make(mtu: 23)
-        let bearer = ATTBearer(transport: serverEnd, clock: ManualDeadlineClock())
+        let bearer = ATTBearer(transport: serverEnd, clock: ManualClock())
         _ = GATTServer(database: link.database, bearer: bearer)
         try bearer.start()
         return (link, try RecordingPeer(peerEnd))
@@ -89,7 +90,7 @@ import Testing
 
     @Test func clientRejectsMalformedResponsesAndSurvives() async throws {
         let (clientEnd, peerEnd) = try SocketPairATTTransport.makePair()
-        let bearer = ATTBearer(transport: clientEnd, clock: ManualDeadlineClock())
+        let bearer = ATTBearer(transport: clientEnd, clock: ManualClock())
         let client = GATTClient(bearer: bearer)
         try bearer.start()
         let peer = try RecordingPeer(peerEnd)
@@ -115,7 +116,7 @@ import Testing
     func responsesLongerThanOurMTUAreTrustedOnlyOnASharedLink(shared: Bool) async throws {
         let (clientEnd, peerEnd) = try SocketPairATTTransport.makePair()
         clientEnd.sharesLink = shared
-        let bearer = ATTBearer(transport: clientEnd, preferredMTU: 23, clock: ManualDeadlineClock())
+        let bearer = ATTBearer(transport: clientEnd, preferredMTU: 23, clock: ManualClock())
         let client = GATTClient(bearer: bearer)
         let notified = Mutex(0)
         bearer.setNotificationHandler { _, value, _ in notified.withLock { $0 = value.count } }

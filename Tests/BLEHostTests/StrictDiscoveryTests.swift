@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Testing
 
 /// Discovery checks each response as a whole against the rest: a group listed twice or overlapping
@@ -10,7 +11,7 @@ import Testing
     /// A client (MTU 23, no exchange) on one end, a raw peer answering by hand on the other.
     func makeClient() async throws -> (GATTClient, RecordingPeer) {
         let (local, remote) = try SocketPairATTTransport.makePair()
-        let client = try await GATTClient.connect(transport: local, mtu: 23, clock: ManualDeadlineClock())
+        let client = try await GATTClient.connect(transport: local, mtu: 23, clock: ManualClock())
         return (client, try RecordingPeer(remote))
     }
 

@@ -1,4 +1,5 @@
 import BLETesting
+import Coordination
 import Synchronization
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
 
         /// Whether the wait ended without the clock reaching its timeout. Either way the clock is then
         /// moved past the timeout, so that a wait that missed its event ends the test instead of hanging it.
-        func endsOnItsOwn(_ clock: ManualDeadlineClock) async -> Bool {
+        func endsOnItsOwn(_ clock: ManualClock) async -> Bool {
             let onItsOwn = await eventually { self.ended != nil }
             clock.advance(by: PairingProgressTests.timeout)
             _ = await eventually { self.ended != nil }
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func aKeyReportedAfterTheWaitBeganWakesIt() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let progress = PairingProgress(clock: clock)
         progress.answered()
         let waiting = Waiting(progress) { $0.keys > 0 }
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func anEventThatDoesNotMeetTheConditionLeavesTheWaiterParked() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let progress = PairingProgress(clock: clock)
         let waiting = Waiting(progress) { $0.keys > 0 || $0.failures > 0 }
         #expect(await eventually { progress.isWaiting })
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func aConditionAlreadyMetReturnsAtOnce() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let progress = PairingProgress(clock: clock)
         progress.keyArrived()
         let seen = await progress.wait(upTo: Self.timeout) { $0.keys > 0 }
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func withoutAnEventTheWaitEndsAtItsTimeout() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let progress = PairingProgress(clock: clock)
         progress.answered()
         let waiting = Waiting(progress) { !$0.underWay }
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func cancellingTheWaiterEndsTheWait() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let progress = PairingProgress(clock: clock)
         let task = Task { await progress.wait(upTo: Self.timeout) { $0.keys > 0 } }
         #expect(await eventually { progress.isWaiting })
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func aWaiterCancelledBeforeItWaitsReturnsAtOnce() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let progress = PairingProgress(clock: clock)
         let waiting = Waiting(progress, cancelledFirst: true) { $0.keys > 0 }
         #expect(await waiting.endsOnItsOwn(clock))

@@ -44,3 +44,41 @@ import Testing
         #expect(order.served.withLock { $0 } == [1, 2, 3])
     }
 }
+
+/// The one bounded wait: a latch's value if it comes within the limit, else nil, on a manual clock.
+@Suite struct LatchDeadlineTests {
+    @Test func aValueGivenBeforeTheLimitIsReturned() async {
+        let clock = ManualClock()
+        let latch = Latch<Int>()
+        let waiting = Task { await latch.wait(upTo: .seconds(20), on: clock) }
+        while clock.pendingWakes == 0 { await Task.yield() }
+        clock.advance(by: .seconds(19))
+        latch.settle(7)
+        #expect(await waiting.value == 7)
+        // The wake the wait armed comes to nothing, and a settled latch needs no wait at all.
+        clock.advance(by: .seconds(1))
+        #expect(await latch.wait(upTo: .zero, on: clock) == 7)
+    }
+
+    @Test func theLimitPassingFirstEndsTheWaitWithNothing() async {
+        let clock = ManualClock()
+        let latch = Latch<Int>()
+        let waiting = Task { await latch.wait(upTo: .seconds(20), on: clock) }
+        while clock.pendingWakes == 0 { await Task.yield() }
+        clock.advance(by: .seconds(20))
+        #expect(await waiting.value == nil)
+        // A value given later still reaches every later waiter.
+        latch.settle(8)
+        #expect(await latch.wait() == 8)
+    }
+
+    @Test func cancellingTheWaiterEndsTheWaitWithNothing() async {
+        let clock = ManualClock()
+        let latch = Latch<Int>()
+        let waiting = Task { await latch.wait(upTo: .seconds(20), on: clock) }
+        while clock.pendingWakes == 0 { await Task.yield() }
+        waiting.cancel()
+        #expect(await waiting.value == nil)
+        #expect(clock.now == .zero)
+    }
+}

@@ -17,6 +17,7 @@
 // run to those parts: inputs of the others are rejected (-1: not added to the corpus).
 
 import BLEWire
+import Coordination
 import Synchronization
 
 #if canImport(Glibc)
@@ -494,8 +495,9 @@ final class FuzzExecutor: TaskExecutor {
 }
 
 /// The deadline clock of one input's bearer: still until the input advances it.
-final class FuzzATTClock: DeadlineClock, @unchecked Sendable {
+final class FuzzATTClock: TimeSource, @unchecked Sendable {
     private(set) var now: Duration = .zero
+    var wallTime: Double { 0 }
     private var wakes: [(deadline: Duration, body: @Sendable () -> Void)] = []
 
     func wake(at deadline: Duration, _ body: @escaping @Sendable () -> Void) {

@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Testing
 
 /// Ending a link: one HCI Disconnect however many callers ask, and only once the controller has
@@ -56,7 +57,7 @@ import Testing
         _ harness: HostHarness
     ) async throws -> (Weak<ATTBearer>, Weak<HCIATTChannel>) {
         let link = try await harness.connect()
-        let bearer = ATTBearer(transport: link.att, clock: ManualDeadlineClock())
+        let bearer = ATTBearer(transport: link.att, clock: ManualClock())
         try bearer.start()
         try await link.disconnect()
         #expect(bearer.closeReason != nil)

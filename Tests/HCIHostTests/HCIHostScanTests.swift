@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Testing
 
 /// `HCIHost.startScanning(_:)` with explicit parameters, its reports merged into the same
@@ -56,7 +57,7 @@ import Testing
     /// The scan's timeout is a wake of the host's clock: nothing found by then is `.scanTimeout`, and
     /// scanning is disabled.
     @Test func aScanThatFindsNothingEndsWhenTheHostsClockReachesItsTimeout() async throws {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let harness = try await HostHarness(clock: clock)
         let scanning = Task { try await harness.host.scan(timeout: .seconds(5)) { $0.name == "PicoSim" } }
         #expect(await eventually { clock.pendingDeadlines.contains(.seconds(5)) }, "the scan's timeout is asked for")
@@ -71,7 +72,7 @@ import Testing
     /// A scan that found its device leaves its timeout's wake behind; when it comes, a later scan
     /// goes on.
     @Test func anEarlierScansTimeoutNeverStopsALaterScan() async throws {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let harness = try await HostHarness(clock: clock)
         let first = Task { try await harness.host.scan(timeout: .seconds(5)) { $0.name == "PicoSim" } }
         #expect(await eventually { clock.pendingDeadlines.contains(.seconds(5)) }, "the scan's timeout is asked for")

@@ -1,5 +1,6 @@
 import BLETesting
 import BLEWire
+import Coordination
 import Synchronization
 import Testing
 
@@ -199,7 +200,7 @@ struct HCIHostParameterFloodTests {
 struct LazyDeadlineTests {
     @Test("an armed deadline fires once; a disarmed one never; an earlier one fires on its own time")
     func firesOnlyWhenArmed() {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let deadline = LazyDeadline(clock: clock)
         let fired = Mutex<[String]>([])
         let first = deadline.arm(after: .seconds(120)) { fired.withLock { $0.append("first") } }

@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 
 /// A started host on a fake controller, connected to one peer.
 struct HostHarness {
@@ -16,7 +17,7 @@ struct HostHarness {
     init(
         _ options: FakeHCIController.Options = .init(),
         timeout: Duration = .seconds(10),
-        clock: any DeadlineClock = SystemDeadlineClock()
+        clock: any TimeSource = SystemClock()
     ) async throws {
         controller = FakeHCIController(options)
         var configuration = HCIHostConfiguration()

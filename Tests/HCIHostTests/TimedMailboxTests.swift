@@ -1,4 +1,5 @@
 import BLETesting
+import Coordination
 import Testing
 
 @testable import BLEHost
@@ -11,7 +12,7 @@ struct TimedMailboxTests {
     func expiredBeforeWaiting() async {
         // The manual clock runs a wake whose deadline is not in the future at once, inside `next`,
         // before the waiter is installed.
-        let mailbox = TimedMailbox<Int>(clock: ManualDeadlineClock())
+        let mailbox = TimedMailbox<Int>(clock: ManualClock())
         #expect(await mailbox.next(timeout: .zero) == nil)
         // The mailbox still works after such a wait.
         mailbox.push(7)
@@ -21,7 +22,7 @@ struct TimedMailboxTests {
 
     @Test("a waiter gets the next item, or nil once its time runs out", .timeLimit(.minutes(1)))
     func waitsUntilAnItemOrTheDeadline() async {
-        let clock = ManualDeadlineClock()
+        let clock = ManualClock()
         let mailbox = TimedMailbox<Int>(clock: clock)
         async let first = mailbox.next(timeout: .seconds(5))
         #expect(await eventually(.seconds(10)) { clock.pendingWakes == 1 })
@@ -40,7 +41,7 @@ struct TimedMailboxTests {
 
     @Test("the oldest items go when more than the limit wait")
     func dropsTheOldestBeyondTheLimit() async {
-        let mailbox = TimedMailbox<Int>(limit: 2, clock: ManualDeadlineClock())
+        let mailbox = TimedMailbox<Int>(limit: 2, clock: ManualClock())
         for item in 1...3 { mailbox.push(item) }
         #expect(await mailbox.next(timeout: .zero) == 2)
         #expect(await mailbox.next(timeout: .zero) == 3)

@@ -1,52 +1,72 @@
 import BLETesting
+import Coordination
 import PicoLink
 import PicoSimulator
 import Testing
 
-/// `version()` and `abort()`: each timeout belongs to its own call, and cancelling the caller ends the
-/// wait at once.
+/// `version()` and `abort()` on a manual clock: each timeout belongs to its own call, a reply that
+/// never comes fails the call when its time has passed, and cancelling the caller ends the wait at once.
 @Suite struct PicoCommandTimeoutTests {
     @Test func anEarlierCommandsTimeoutNeverFailsALaterOne() async throws {
-        let link = try await SimulatedPicoSession.make()
+        let clock = ManualClock()
+        let link = try await SimulatedPicoSession.make(clock: clock)
         defer { link.close() }
-        // Answered long before its 300 ms timeout.
-        #expect(try await link.session.version(timeout: .milliseconds(300)).device.hasPrefix("EmStat Pico"))
-        // The device now answers notifications slowly: the next version reply takes 500 ms to come,
-        // past the moment the first call's timeout would have fired.
-        link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .delay(.milliseconds(500)) : nil }
-        let version = try await link.session.version(timeout: .seconds(10))
-        #expect(version.device.hasPrefix("EmStat Pico"))
-        // The same for abort on an idle device (Z!0006).
+        let session = link.session
+        #expect(try await session.version(timeout: .seconds(1)).device.hasPrefix("EmStat Pico"))
+        // The next reply comes late; meanwhile the clock passes the moment the first call's timeout
+        // was due. The second call, with its own 10 s, still gets its reply.
+        link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .delay(.milliseconds(100)) : nil }
+        let second = Task { try await session.version(timeout: .seconds(10)) }
+        clock.advance(by: .seconds(2))
+        #expect(try await second.value.device.hasPrefix("EmStat Pico"))
+        // The same for abort on an idle device (Z!0006, and then the 100 ms the device needs).
         link.deviceEnd.injectFaults(nil)
-        #expect(try await link.session.abort(timeout: .milliseconds(300)) == false)
-        link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .delay(.milliseconds(500)) : nil }
-        #expect(try await link.session.abort(timeout: .seconds(10)) == false)
+        let firstAbort = Task { try await session.abort(timeout: .seconds(1)) }
+        await Self.passTheWaitAfterZ(clock)
+        #expect(try await firstAbort.value == false)
+        link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .delay(.milliseconds(100)) : nil }
+        let secondAbort = Task { try await session.abort(timeout: .seconds(10)) }
+        clock.advance(by: .seconds(2))
+        await Self.passTheWaitAfterZ(clock)
+        #expect(try await secondAbort.value == false)
     }
 
-    @Test func aVersionWithNoReplyTimesOutAndLeavesTheSessionUsable() async throws {
-        let link = try await SimulatedPicoSession.make()
+    /// Waits until the session sleeps the 100 ms an idle device needs after `Z`, then passes them.
+    static func passTheWaitAfterZ(_ clock: ManualClock) async {
+        while !clock.pendingDeadlines.contains(where: { $0 <= clock.now + .milliseconds(100) }) { await Task.yield() }
+        clock.advance(by: .milliseconds(100))
+    }
+
+    @Test func aVersionWithNoReplyTimesOutWhenItsTimeHasPassedAndLeavesTheSessionUsable() async throws {
+        let clock = ManualClock()
+        let link = try await SimulatedPicoSession.make(clock: clock)
         defer { link.close() }
         link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .drop : nil }
+        let session = link.session
+        let waiting = Task { try await session.version(timeout: .milliseconds(200)) }
+        while clock.pendingWakes == 0 { await Task.yield() }
+        clock.advance(by: .milliseconds(199))
+        #expect(clock.pendingWakes == 1)
+        clock.advance(by: .milliseconds(1))
         await #expect(throws: PicoSessionError.timeout("no reply to t within 0.2 seconds")) {
-            try await link.session.version(timeout: .milliseconds(200))
+            try await waiting.value
         }
         link.deviceEnd.injectFaults(nil)
-        #expect(try await link.session.version().device.hasPrefix("EmStat Pico"))
+        #expect(try await session.version().device.hasPrefix("EmStat Pico"))
     }
 
     @Test func cancellingTheCallerEndsAVersionWaitAtOnce() async throws {
-        let link = try await SimulatedPicoSession.make()
+        let clock = ManualClock()
+        let link = try await SimulatedPicoSession.make(clock: clock)
         defer { link.close() }
         link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .drop : nil }
         let session = link.session
         let waiting = Task { try await session.version(timeout: .seconds(30)) }
         // The device has answered (and lost its answer): the session is waiting in earnest.
-        #expect(await eventually(.seconds(30)) { link.deviceEnd.sentCount >= 1 })
-        let cancelled = ContinuousClock.now
+        #expect(await eventually(.seconds(30)) { link.deviceEnd.sentCount >= 1 && clock.pendingWakes == 1 })
         waiting.cancel()
         await #expect(throws: PicoSessionError.cancelled) { try await waiting.value }
-        // Ended by the cancellation, not by the 30 s timeout. The bound is loose on purpose: with the
-        // whole suite running on two cores the woken task may wait a second or more for a thread.
-        #expect(ContinuousClock.now - cancelled < .seconds(10))
+        // Ended by the cancellation: the clock never moved, and the timeout's wait is gone with it.
+        #expect(clock.now == .zero && clock.pendingWakes == 0)
     }
 }

@@ -1,4 +1,5 @@
 import BLETesting
+import Coordination
 import Foundation
 import PicoLink
 import PicoSimulator
@@ -8,7 +9,7 @@ import Testing
 @Suite struct RunEndingTests {
     static func realTime() -> SimulatedPicoConfiguration {
         var configuration = SimulatedPicoConfiguration()
-        configuration.clock = WallClock()
+        configuration.clock = SystemClock()
         return configuration
     }
 

@@ -1,5 +1,6 @@
 import BLEHost
 import BLETesting
+import Coordination
 import Foundation
 import PicoLink
 import PicoSimulator
@@ -15,7 +16,7 @@ import Testing
     /// A real-time device whose 256-byte FIFO drains at 230 400 baud: much slower than the socketpair.
     static func slowDevice() -> SimulatedPicoConfiguration {
         var configuration = SimulatedPicoConfiguration()
-        configuration.clock = WallClock()
+        configuration.clock = SystemClock()
         configuration.receiveBufferCapacity = 256
         configuration.uartBytesPerSecond = 23_040
         return configuration

@@ -1,5 +1,6 @@
 import BLEHost
 import BLETesting
+import Coordination
 import Foundation
 import PicoLink
 import PicoSimulator
@@ -15,13 +16,14 @@ struct SimulatedPicoSession {
         configuration: SimulatedPicoConfiguration = .fast,
         mtu: Int = 247,
         name: String = "sim",
-        headroom: Int = VSPWriter.defaultHeadroom
+        headroom: Int = VSPWriter.defaultHeadroom,
+        clock: any TimeSource = SystemClock()
     ) async throws -> SimulatedPicoSession {
         let (hostEnd, deviceEnd) = try SocketPairATTTransport.makePair()
         let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
         try peripheral.start()
         let client = try await GATTClient.connect(transport: hostEnd, mtu: mtu)
-        let session = try await PicoSession.open(client: client, name: name, headroom: headroom)
+        let session = try await PicoSession.open(client: client, name: name, headroom: headroom, clock: clock)
         return SimulatedPicoSession(peripheral: peripheral, hostEnd: hostEnd, deviceEnd: deviceEnd, session: session)
     }
 

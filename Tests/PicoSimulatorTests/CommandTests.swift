@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Testing
 
@@ -85,7 +86,7 @@ import Testing
 
     @Test func abortMidRunStopsPromptlyAndRunsOnFinished() {
         var configuration = SimulatedPicoConfiguration()
-        configuration.clock = WallClock()
+        configuration.clock = SystemClock()
         let harness = PicoHarness(configuration: configuration)
         let script = """
             e
@@ -124,7 +125,7 @@ import Testing
 
     @Test func realTimeHonoursTheScriptIntervals() {
         var configuration = SimulatedPicoConfiguration()
-        configuration.clock = WallClock()
+        configuration.clock = SystemClock()
         let harness = PicoHarness(configuration: configuration)
         let started = Date()
         let reply = harness.run(script: "e\nvar p\nvar c\ncell_on\nmeas_loop_ca p c 0 50m 300m\nendloop\n\n")

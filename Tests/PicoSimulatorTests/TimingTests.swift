@@ -1,18 +1,21 @@
+import Coordination
 import Synchronization
 import Testing
 
 @testable import PicoSimulator
 
-/// A real-time clock that always wakes up `lag` seconds after the deadline it was given.
-final class LaggingClock: SimulatorClock {
-    let time = Mutex(0.0)
-    let lag: Double
+/// A clock that passes by itself (not a `ManualClock`), and whose every block wakes up `lag` after
+/// the deadline it was given.
+final class LaggingClock: TimeSource {
+    let time = Mutex(Duration.zero)
+    let lag: Duration
 
-    init(lag: Double) { self.lag = lag }
+    init(lag: Double) { self.lag = .seconds(lag) }
 
-    var isRealTime: Bool { true }
-    func now() -> Double { time.withLock { $0 } }
-    func sleep(until deadline: Double, cancelled: () -> Bool) {
+    var now: Duration { time.withLock { $0 } }
+    var wallTime: Double { 0 }
+    func wake(at deadline: Duration, _ body: @escaping @Sendable () -> Void) { body() }
+    func block(until deadline: Duration, unless cancelled: () -> Bool) {
         time.withLock { $0 = max($0, deadline) + lag }
     }
 }

@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Synchronization
 import Testing
@@ -79,7 +80,7 @@ import Testing
 
     static func realTimeDevice() -> PicoHarness {
         var configuration = SimulatedPicoConfiguration()
-        configuration.clock = WallClock()
+        configuration.clock = SystemClock()
         configuration.receiveBufferCapacity = 256
         configuration.uartBytesPerSecond = 23_040
         return PicoHarness(configuration: configuration)

@@ -1,3 +1,4 @@
+import Coordination
 import Logging
 import RigCore
 import Synchronization
@@ -39,15 +40,15 @@ final class FakeAdapters: AdapterControl {
 @Suite struct AdapterKeeperTests {
     static let address = "00:1A:7D:DA:71:13"
 
-    static func keeper(_ adapters: FakeAdapters, _ clock: ManualRigClock) -> AdapterKeeper {
+    static func keeper(_ adapters: FakeAdapters, _ clock: ManualClock) -> AdapterKeeper {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         return AdapterKeeper(control: adapters, clock: clock, logger: logger)
     }
 
     @Test func aDownAdapterIsBroughtUpAndFailedTriesBackOff() throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let adapters = FakeAdapters()
         adapters.set([AdapterStatus(name: "hci0", address: Self.address, isUp: true)])
         let keeper = Self.keeper(adapters, clock)
@@ -62,17 +63,17 @@ final class FakeAdapters: AdapterControl {
         #expect(adapters.calls == ["up hci0"])
         #expect(keeper.reports.first?.state == .down && keeper.reports.first?.bringUpFailures == 1)
         // Cooldown 5 s after the first failure, then 10 s.
-        clock.advance(to: start + 4)
+        clock.advance(toWallTime: start + 4)
         keeper.check()
         #expect(adapters.calls.count == 1)
-        clock.advance(to: start + 5)
+        clock.advance(toWallTime: start + 5)
         keeper.check()
         #expect(adapters.calls.count == 2)
-        clock.advance(to: start + 14)
+        clock.advance(toWallTime: start + 14)
         keeper.check()
         #expect(adapters.calls.count == 2)
         adapters.refuse(false)
-        clock.advance(to: start + 15)
+        clock.advance(toWallTime: start + 15)
         keeper.check()
         #expect(adapters.calls == ["up hci0", "up hci0", "up hci0"])
         keeper.check()
@@ -81,7 +82,7 @@ final class FakeAdapters: AdapterControl {
     }
 
     @Test func anAdapterThatComesBackUnderAnotherNameIsFollowedByItsAddress() throws {
-        let clock = ManualRigClock()
+        let clock = ManualClock()
         let adapters = FakeAdapters()
         adapters.set([AdapterStatus(name: "hci0", address: Self.address, isUp: true)])
         let keeper = Self.keeper(adapters, clock)
@@ -107,8 +108,8 @@ final class FakeAdapters: AdapterControl {
     }
 
     @Test func connectsThatKeepFailingWithNoLinkOpenResetTheAdapterWithGrowingCooldown() throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let adapters = FakeAdapters()
         adapters.set([AdapterStatus(name: "hci0", address: Self.address, isUp: true)])
         let keeper = Self.keeper(adapters, clock)
@@ -129,17 +130,17 @@ final class FakeAdapters: AdapterControl {
 
         // Failing on: the next reset waits 60 s, the one after 120 s.
         for _ in 0..<3 { keeper.connectFailed("hci0") }
-        clock.advance(to: start + 59)
+        clock.advance(toWallTime: start + 59)
         keeper.check()
         #expect(adapters.calls.count == 1)
-        clock.advance(to: start + 60)
+        clock.advance(toWallTime: start + 60)
         keeper.check()
         #expect(adapters.calls.count == 2)
         for _ in 0..<3 { keeper.connectFailed("hci0") }
-        clock.advance(to: start + 179)
+        clock.advance(toWallTime: start + 179)
         keeper.check()
         #expect(adapters.calls.count == 2)
-        clock.advance(to: start + 180)
+        clock.advance(toWallTime: start + 180)
         keeper.check()
         #expect(adapters.calls.count == 3)
 
@@ -147,11 +148,11 @@ final class FakeAdapters: AdapterControl {
         keeper.linkOpened("hci0")
         keeper.linkClosed("hci0")
         for _ in 0..<3 { keeper.connectFailed("hci0") }
-        clock.advance(to: start + 180 + 240)
+        clock.advance(toWallTime: start + 180 + 240)
         keeper.check()
         #expect(adapters.calls.count == 4)
         for _ in 0..<3 { keeper.connectFailed("hci0") }
-        clock.advance(to: start + 180 + 240 + 60)
+        clock.advance(toWallTime: start + 180 + 240 + 60)
         keeper.check()
         #expect(adapters.calls.count == 5)
     }
@@ -167,7 +168,7 @@ final class FakeAdapters: AdapterControl {
             func reset(_ name: String) throws {}
         }
         let control = Counting()
-        let keeper = AdapterKeeper(control: control, clock: ManualRigClock(), logger: Logger(label: "test"))
+        let keeper = AdapterKeeper(control: control, clock: ManualClock(), logger: Logger(label: "test"))
         keeper.check()
         #expect(control.listings.load(ordering: .relaxed) == 0)
     }

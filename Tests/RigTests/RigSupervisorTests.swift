@@ -1,4 +1,5 @@
 import BLETesting
+import Coordination
 import Foundation
 import Logging
 import PicoLink
@@ -38,7 +39,7 @@ import Testing
         _ devices: [DeviceConfig],
         connector: SimulatorConnector = SimulatorConnector(),
         journal: MemoryJournal,
-        clock: any RigClock = SystemRigClock(),
+        clock: any TimeSource = SystemClock(),
         calendar: Calendar = .current
     ) -> Rig {
         var logger = Logger(label: "test")
@@ -72,8 +73,8 @@ import Testing
     }
 
     @Test func anEveryScheduleStartsOnItsGridOfTheManualClock() async throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let journal = MemoryJournal()
         let rig = Self.rig([try Self.device("a", .every(60))], journal: journal, clock: clock)
         rig.start()
@@ -81,9 +82,9 @@ import Testing
             await eventually(Self.patience) { journal.runs.first?.ended != nil && clock.nextDeadline == start + 60 }
         )
         #expect(journal.runs.count == 1)
-        clock.advance(to: start + 59)
+        clock.advance(toWallTime: start + 59)
         #expect(journal.runs.count == 1)
-        clock.advance(to: start + 60)
+        clock.advance(toWallTime: start + 60)
         #expect(await eventually(Self.patience) { journal.runs.count == 2 && journal.runs[1].ended != nil })
         #expect(journal.runs.map(\.provenance.startTime) == [start, start + 60])
         #expect(journal.runs.allSatisfy { $0.ended?.complete == true })
@@ -98,7 +99,7 @@ import Testing
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         func instant(_ text: String) -> Double { ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970 }
-        let clock = ManualRigClock(now: instant("2026-06-10T06:00:00Z"))
+        let clock = ManualClock(wallTime: instant("2026-06-10T06:00:00Z"))
         let journal = MemoryJournal()
         let rig = Self.rig(
             [try Self.device("a", .daily([TimeOfDay("08:00")!]))],
@@ -108,10 +109,10 @@ import Testing
         )
         rig.start()
         #expect(await eventually(Self.patience) { clock.nextDeadline == instant("2026-06-10T08:00:00Z") })
-        clock.advance(to: instant("2026-06-13T07:00:00Z"))
+        clock.advance(toWallTime: instant("2026-06-13T07:00:00Z"))
         #expect(await eventually(Self.patience) { clock.nextDeadline == instant("2026-06-13T08:00:00Z") })
         #expect(journal.runs.map(\.provenance.startTime).isEmpty)
-        clock.advance(to: instant("2026-06-13T08:00:00Z"))
+        clock.advance(toWallTime: instant("2026-06-13T08:00:00Z"))
         #expect(await eventually(Self.patience) { journal.runs.first?.ended != nil })
         #expect(journal.runs.map(\.provenance.startTime) == [instant("2026-06-13T08:00:00Z")])
         await rig.stop(reason: "stopped")
@@ -120,8 +121,8 @@ import Testing
     /// The run timeout counts elapsed time from the run's start: once it fires the script is aborted and
     /// the run says it timed out.
     @Test func aRunPastItsTimeoutIsAbortedAndSaysSo() async throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let journal = MemoryJournal()
         var device = try Self.device("a", .once, script: Self.ca)
         device.runTimeout = 30
@@ -133,7 +134,7 @@ import Testing
         )
         rig.start()
         #expect(await eventually(Self.patience) { (journal.runs.first?.packages.count ?? 0) > 0 })
-        clock.advance(to: start + 30)
+        clock.advance(toWallTime: start + 30)
         #expect(await eventually(Self.patience) { journal.runs.first?.ended != nil })
         let ended = try #require(journal.runs.first?.ended)
         #expect(ended.complete == false && ended.reason == "timed out after 30s", "\(String(describing: ended))")
@@ -142,8 +143,8 @@ import Testing
     }
 
     @Test func aLostLinkClosesTheRunWithItsReasonAndTheDeviceComesBack() async throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let connector = SimulatorConnector(configuration: SimulatedPicoConfiguration())
         let dropped = Atomic(false)
         let journal = MemoryJournal { count in
@@ -163,15 +164,15 @@ import Testing
         #expect(first.packages.count >= 20 && first.packages.count < 200)
         #expect(await eventually(Self.patience) { connector.connects == 2 && rig.snapshots.first?.connected == true })
         #expect(rig.snapshots.first?.reconnects == 1)
-        clock.advance(to: start + 60)
+        clock.advance(toWallTime: start + 60)
         #expect(await eventually(Self.patience) { journal.runs.count == 2 && journal.runs[1].ended != nil })
         #expect(journal.runs[1].ended?.complete == true && journal.runs[1].packages.count == 200)
         await rig.stop(reason: "stopped")
     }
 
     @Test func twoDevicesSharingAnAdapterThatFailsBothCloseTheirRunsAndComeBack() async throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let connector = SimulatorConnector(configuration: SimulatedPicoConfiguration())
         let failed = Atomic(false)
         let recorded = Mutex<MemoryJournal?>(nil)
@@ -203,11 +204,11 @@ import Testing
             #expect(run.ended?.reason?.hasPrefix("connection lost") == true, "\(String(describing: run.ended))")
         }
         // Each device's first reconnect fails and waits 1 s of backoff.
-        #expect(await eventually(Self.patience) { connector.connects == 4 && clock.sleepers == 2 })
+        #expect(await eventually(Self.patience) { connector.connects == 4 && clock.pendingWakes == 2 })
         #expect(rig.snapshots.allSatisfy { if case .waitingToRetry = $0.state { true } else { false } })
-        clock.advance(to: start + 1)
+        clock.advance(toWallTime: start + 1)
         #expect(await eventually(Self.patience) { connector.connects == 6 && rig.snapshots.allSatisfy(\.connected) })
-        clock.advance(to: start + 60)
+        clock.advance(toWallTime: start + 60)
         #expect(
             await eventually(Self.patience) { journal.runs.count == 4 && journal.runs.allSatisfy { $0.ended != nil } }
         )
@@ -219,8 +220,8 @@ import Testing
     }
 
     @Test func aDeviceThatStaysAwayIsRetriedWithBackoff() async throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let connector = SimulatorConnector()
         connector.failNext(3)
         let journal = MemoryJournal()
@@ -228,17 +229,17 @@ import Testing
         rig.start()
         // 1 s, 2 s, 4 s between the attempts (no jitter in this policy).
         for (attempt, wait) in [(1, 1.0), (2, 2.0), (3, 4.0)] {
-            #expect(await eventually(Self.patience) { connector.connects == attempt && clock.sleepers == 1 })
+            #expect(await eventually(Self.patience) { connector.connects == attempt && clock.pendingWakes == 1 })
             guard case .waitingToRetry(let until, _, let reason)? = rig.snapshots.first?.state else {
                 Issue.record("not waiting after attempt \(attempt): \(String(describing: rig.snapshots.first?.state))")
                 return
             }
-            #expect(until == clock.now() + wait && reason == "the device did not answer")
-            clock.advance(to: until)
+            #expect(until == clock.wallTime + wait && reason == "the device did not answer")
+            clock.advance(toWallTime: until)
         }
         await rig.finished()
         #expect(journal.runs.count == 1 && journal.runs[0].ended?.complete == true)
-        #expect(clock.now() == start + 7)
+        #expect(clock.wallTime == start + 7)
     }
 
     @Test func stoppingAbortsTheRunningScriptAndClosesItsRun() async throws {
@@ -257,8 +258,8 @@ import Testing
     }
 
     @Test func aReloadStartsAddedDevicesStopsRemovedOnesAndUpdatesTheRestInPlace() async throws {
-        let clock = ManualRigClock()
-        let start = clock.now()
+        let clock = ManualClock()
+        let start = clock.wallTime
         let journal = MemoryJournal()
         let connector = SimulatorConnector()
         let a = try Self.device("a", .every(3600))
@@ -322,7 +323,7 @@ import Testing
     @Test func aReloadLeavesTheRigsOwnPartsAndSaysARestartIsNeeded() async throws {
         let journal = MemoryJournal()
         let a = try Self.device("a", .every(3600))
-        let rig = Self.rig([a], journal: journal, clock: ManualRigClock())
+        let rig = Self.rig([a], journal: journal, clock: ManualClock())
         rig.start()
         var config = RigConfig(name: "other", journal: "elsewhere.sqlite", devices: [a])
         config.status = StatusConfig(port: 9999)

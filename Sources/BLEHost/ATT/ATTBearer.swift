@@ -1,4 +1,5 @@
 public import BLEWire
+public import Coordination
 import Synchronization
 
 /// The ATT protocol engine of one link, for both roles (Core 5.4 Vol 3 Part F §3.3).
@@ -43,7 +44,7 @@ public final class ATTBearer: Sendable {
     public init(
         transport: any ATTTransport,
         preferredMTU: Int = ATTBearer.maximumMTU,
-        clock: any DeadlineClock = SystemDeadlineClock(),
+        clock: any TimeSource = SystemClock(),
         timeout: Duration = ATTBearer.transactionTimeout
     ) {
         self.transport = transport

@@ -1,4 +1,5 @@
 import BLEWire
+public import Coordination
 import Synchronization
 
 /// The GATT client procedures of Core 5.4 Vol 3 Part G §4 over one `ATTBearer`: discovery, reads,
@@ -86,7 +87,7 @@ public final class GATTClient: Sendable {
     public static func connect(
         transport: any ATTTransport,
         mtu: Int = ATTBearer.maximumMTU,
-        clock: any DeadlineClock = SystemDeadlineClock()
+        clock: any TimeSource = SystemClock()
     ) async throws(GATTError) -> GATTClient {
         let bearer = ATTBearer(transport: transport, preferredMTU: mtu, clock: clock)
         let client = GATTClient(bearer: bearer)

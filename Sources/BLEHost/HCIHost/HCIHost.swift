@@ -1,5 +1,5 @@
 import BLEWire
-import Coordination
+public import Coordination
 import Synchronization
 
 /// A user-space Bluetooth LE host (central role) over any `HCITransport`: controller initialisation,
@@ -18,7 +18,7 @@ public final class HCIHost: Sendable {
     /// The outstanding command's timeout (one at a time, like the command).
     let commandDeadline: LazyDeadline
     /// The time of every timeout on this host: HCI commands, SMP commands.
-    let clock: any DeadlineClock
+    let clock: any TimeSource
     let connectGate = AsyncGate()
     /// Where outgoing ACL packets are built; used only under `state`'s lock.
     let scratch = ScratchBuffer(capacity: 4 + 1024)
@@ -78,7 +78,7 @@ public final class HCIHost: Sendable {
     public init(
         transport: any HCITransport,
         configuration: HCIHostConfiguration = HCIHostConfiguration(),
-        clock: any DeadlineClock = SystemDeadlineClock()
+        clock: any TimeSource = SystemClock()
     ) {
         self.transport = transport
         self.configuration = configuration

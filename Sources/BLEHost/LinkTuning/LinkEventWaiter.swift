@@ -1,3 +1,4 @@
+public import Coordination
 import Synchronization
 
 /// Waits for one LE Meta event (a subevent for one connection handle): registered before its command is
@@ -60,7 +61,7 @@ public final class LinkEventWaiter: Sendable {
     /// The event, waiting up to `timeout` on `clock` for it; nil when it did not come (or `finish()`
     /// ended the wait). The timeout is a wake of the clock; one that comes after the event finds the
     /// waiter finished and does nothing (a waiter serves one wait).
-    public func wait(timeout: Duration, clock: any DeadlineClock = SystemDeadlineClock()) async -> [UInt8]? {
+    public func wait(timeout: Duration, clock: any TimeSource = SystemClock()) async -> [UInt8]? {
         clock.wake(at: clock.now + timeout) { [weak self] in self?.finish() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8]?, Never>) in
             let ready = state.withLock { state -> [UInt8]?? in

@@ -1,3 +1,4 @@
+import Coordination
 import Synchronization
 
 /// A queue filled by the transport's reader thread and drained by one waiting task, each wait bounded.
@@ -19,9 +20,9 @@ final class TimedMailbox<Item: Sendable>: Sendable {
 
     private let state = Mutex(State())
     private let limit: Int
-    private let clock: any DeadlineClock
+    private let clock: any TimeSource
 
-    init(limit: Int = 16, clock: any DeadlineClock) {
+    init(limit: Int = 16, clock: any TimeSource) {
         self.limit = limit
         self.clock = clock
     }

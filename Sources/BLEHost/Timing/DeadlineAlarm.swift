@@ -1,3 +1,4 @@
+import Coordination
 import Synchronization
 
 /// Wakes its owner at its deadlines with as few clock wakes as possible: `wake(by:_:)` asks the clock
@@ -5,11 +6,11 @@ import Synchronization
 /// transaction, an HCI command) costs a lock and a comparison, and a busy link one wake per timeout
 /// period. On each wake the owner checks what has expired and arms the next deadline it still has.
 package struct DeadlineAlarm: Sendable {
-    package let clock: any DeadlineClock
+    package let clock: any TimeSource
     /// When the wakes asked of the clock and not yet run are due.
     private let pending = PendingWakes()
 
-    package init(clock: any DeadlineClock) {
+    package init(clock: any TimeSource) {
         self.clock = clock
     }
 

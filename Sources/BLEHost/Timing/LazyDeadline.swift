@@ -1,3 +1,4 @@
+import Coordination
 import Synchronization
 
 /// One deadline that is armed and disarmed far more often than it expires (an HCI command's
@@ -13,7 +14,7 @@ final class LazyDeadline: Sendable {
     private let state = Mutex(State())
     private let alarm: DeadlineAlarm
 
-    init(clock: any DeadlineClock = SystemDeadlineClock()) {
+    init(clock: any TimeSource = SystemClock()) {
         alarm = DeadlineAlarm(clock: clock)
     }
 

@@ -1,6 +1,7 @@
 public import BLEHost
 public import BLEWire
 internal import CBlueZ
+import Coordination
 internal import Glibc
 import Synchronization
 
@@ -21,7 +22,7 @@ public final class HCISocket: Sendable {
     private let nextToken = Atomic<UInt64>(1)
     /// The commands' timeouts, on the host's one timer mechanism: a command answered in time costs no
     /// timer of its own, and a wake finds what has expired. Its clock also times `endConnection`.
-    let alarm = DeadlineAlarm(clock: SystemDeadlineClock())
+    let alarm = DeadlineAlarm(clock: SystemClock())
 
     private struct Waiter {
         let token: UInt64

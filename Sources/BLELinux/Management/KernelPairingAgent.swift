@@ -1,5 +1,6 @@
 import BLEHost
 public import BLEWire
+import Coordination
 import Synchronization
 
 /// What bluetoothd's agent and key storage do for the kernel's own pairing, for one device and one
@@ -23,7 +24,7 @@ public final class KernelPairingAgent: Sendable {
     private let pending = Mutex<PendingCommand?>(nil)
     private let commandTokens = Atomic<UInt64>(0)
     /// The commands' timeouts, on the host's one timer mechanism.
-    private let clock = SystemDeadlineClock()
+    private let clock = SystemClock()
 
     /// The command waiting for its Command Complete or Status; `token` tells it from a later command of
     /// the same opcode when the earlier one's wake comes.

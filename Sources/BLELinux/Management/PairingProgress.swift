@@ -1,4 +1,5 @@
 import BLEHost
+import Coordination
 import Synchronization
 
 /// How far the kernel's pairing with one device has come, as the management events tell it, and a
@@ -23,10 +24,10 @@ final class PairingProgress: Sendable {
         var generation: UInt64 = 0
     }
     private let state = Mutex(State())
-    private let clock: any DeadlineClock
+    private let clock: any TimeSource
 
     /// Progress with nothing reported yet; waits time out on `clock`.
-    init(clock: any DeadlineClock = SystemDeadlineClock()) { self.clock = clock }
+    init(clock: any TimeSource = SystemClock()) { self.clock = clock }
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
 

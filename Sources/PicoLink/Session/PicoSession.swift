@@ -1,5 +1,6 @@
 public import BLEHost
 import BLEWire
+public import Coordination
 import Foundation
 import MethodSCRIPT
 import Synchronization
@@ -23,22 +24,33 @@ public final class PicoSession: Sendable {
     public let client: GATTClient
     /// The paced writer to the VSP RX characteristic that commands and scripts go through.
     public let writer: VSPWriter
+    /// What the command timeouts run on.
+    public let clock: any TimeSource
     let receiver: PicoReceiver
     private let runCounter = Mutex(0)
 
-    private init(name: String, client: GATTClient, writer: VSPWriter, receiver: PicoReceiver) {
+    private init(
+        name: String,
+        client: GATTClient,
+        writer: VSPWriter,
+        receiver: PicoReceiver,
+        clock: any TimeSource
+    ) {
         self.name = name
         self.client = client
         self.writer = writer
         self.receiver = receiver
+        self.clock = clock
     }
 
     /// Finds the VSP service on `client`, subscribes to TX and ModemOut, reads ModemOut, and sends one
-    /// `\n` to clear a partial command left in the device's buffer.
+    /// `\n` to clear a partial command left in the device's buffer. `clock` times the commands'
+    /// timeouts (tests pass a `ManualClock`).
     public static func open(
         client: GATTClient,
         name: String = "pico",
-        headroom: Int = VSPWriter.defaultHeadroom
+        headroom: Int = VSPWriter.defaultHeadroom,
+        clock: any TimeSource = SystemClock()
     ) async throws(PicoSessionError) -> PicoSession {
         let services: [GATTService]
         do throws(GATTError) {
@@ -84,7 +96,7 @@ public final class PicoSession: Sendable {
                 { value in receiver.receive(value) }
             )
             client.bearer.onClose { reason in receiver.closed(reason) }
-            let session = PicoSession(name: name, client: client, writer: writer, receiver: receiver)
+            let session = PicoSession(name: name, client: client, writer: writer, receiver: receiver, clock: clock)
             try await writer.send([0x0A])
             return session
         } catch {
@@ -221,7 +233,7 @@ public final class PicoSession: Sendable {
         switch result {
         case .success(nil): return true
         case .success(let code?) where code == .communicationModeInvalid:
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await clock.sleep(for: .milliseconds(100))
             return false
         case .success(let code?): throw .device(PicoDeviceError(code: code, line: nil, column: nil, lineText: nil))
         case .failure(let error): throw error
@@ -244,6 +256,7 @@ public final class PicoSession: Sendable {
         fail: @escaping @Sendable (PicoSessionError, UInt64) -> Void
     ) async -> Result<Reply, PicoSessionError> {
         let writer = self.writer
+        let clock = self.clock
         let token = receiver.makeToken()
         var pending: Task<Void, Never>?
         let result = await withTaskCancellationHandler {
@@ -257,7 +270,7 @@ public final class PicoSession: Sendable {
                 pending = Task {
                     await withDiscardingTaskGroup { group in
                         group.addTask {
-                            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                            guard (try? await clock.sleep(for: timeout)) != nil else { return }
                             let shown = command.trimmingCharacters(in: .newlines)
                             fail(.timeout("no reply to \(shown) within \(timeout)"), token)
                         }
