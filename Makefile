@@ -23,8 +23,18 @@ demo: deps
 	$(SWIFT) build -c release --product hcipico
 	@Tools/demo.sh
 
-## test: every test tier: generated code, formatting, unit and in-memory tests, peers.
-test: test-deps check-generated check-dependencies lint check-docs unit peers-h4 test-peers
+## test: every test tier: generated code, formatting, unit and in-memory tests, peers. The build happens
+## once (in `unit`); the peer tiers then run with BUILT=1, the kernel tier's qemu guest (one CPU) beside
+## the others (Tools/peer-tiers.sh).
+test: test-deps check-generated check-dependencies lint check-docs unit peers-deps $(ATT_RTT)
+	@Tools/peer-tiers.sh "$(MAKE)"
+
+# With BUILT=1 (set by `make test` after its one build) the peer tiers neither build nor install.
+BUILD_TESTS = $(if $(BUILT),,$(SWIFT) build --build-tests)
+BUILD_HCIPICO = $(if $(BUILT),,$(SWIFT) build --product hcipico)
+PEERS_READY = $(if $(BUILT),,peers-deps)
+# SwiftPM's link to the debug build's products (what `swift build --show-bin-path` names).
+DEBUG_BIN := $(CURDIR)/.build/debug
 
 check-generated: deps
 	@Tools/check-generated.sh
@@ -64,7 +74,7 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 
 test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export peers-fleet
 
-peers-tier1: peers-deps
+peers-tier1: $(PEERS_READY)
 	@Tests/Peers/tier1-smoke.sh
 
 ## peers-kernel: the kernel tier in one qemu boot against one peer (an echo and two Pico peripherals):
@@ -77,9 +87,9 @@ peers-tier1: peers-deps
 ## and three days forward, GATT procedures alone and beside bluetoothd (the same output; busy, exit 14,
 ## when bluetoothd holds the link), and scan + LSV over `--transport user:hci0` (HCI user
 ## channel on the guest's adapter) (Tests/Peers/vm/kernel-cases.sh).
-peers-kernel: peers-deps $(ATT_RTT)
-	$(SWIFT) build --build-tests
-	@bin=$$($(SWIFT) build --show-bin-path) && Tests/Peers/kernel-tier.sh --quiet --timeout 330 \
+peers-kernel: $(PEERS_READY) $(ATT_RTT)
+	$(BUILD_TESTS)
+	@bin="$(DEBUG_BIN)" && Tests/Peers/kernel-tier.sh --quiet --timeout 330 \
 		--peer-args "--mode echo,pico,pico --peripherals 3 --pairing sc --protect" --bin $(ATT_RTT) \
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh \
 		--bin /usr/libexec/bluetooth/bluetoothd --bin /usr/bin/bluetoothctl --bin /usr/bin/dbus-daemon \
@@ -103,24 +113,24 @@ bench-page: peers-deps
 		--examples Examples --window $(PAGE_WINDOW)
 
 ## peers-h4-blelinux: BLELinux's H4-over-TCP transport against Bumble's emulated controller.
-peers-h4-blelinux: peers-deps
-	$(SWIFT) build --build-tests
-	@Tools/h4-peer-check.sh
+peers-h4-blelinux: $(PEERS_READY)
+	$(BUILD_TESTS)
+	@Tools/h4-peer-check.sh "$(DEBUG_BIN)/hcipico"
 
 ## peers-export: a rig of three simulated Picos (Examples/rig.toml) records for 8 s and `hcipico export`
 ## writes every run, `hcipico connect` runs every technique and Examples/ script, and the pinned numpy
 ## loads each per-point CSV and PSTrace CSV into numbers (Tests/Peers/export-check.sh).
-peers-export: peers-deps
-	$(SWIFT) build --product hcipico
-	@Tests/Peers/export-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
+peers-export: $(PEERS_READY)
+	$(BUILD_HCIPICO)
+	@Tests/Peers/export-check.sh --bin "$(DEBUG_BIN)/hcipico"
 
 ## peers-fleet: the rig's fleet side against real peers (Tests/Peers/fleet-check.sh): a throwaway PostgreSQL
 ## cluster stopped and started twice under a forwarding rig of three simulators (every value exactly once, in
 ## order), the status page in headless Chromium (three devices, a growing live plot; screenshots kept in
 ## .build/peers/fleet/), /metrics parsed and checked against the journal, the token on a 0.0.0.0 bind.
-peers-fleet: peers-deps
-	$(SWIFT) build --product hcipico
-	@Tests/Peers/fleet-check.sh --bin "$$($(SWIFT) build --show-bin-path)/hcipico"
+peers-fleet: $(PEERS_READY)
+	$(BUILD_HCIPICO)
+	@Tests/Peers/fleet-check.sh --bin "$(DEBUG_BIN)/hcipico"
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
 ## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), pairing against
@@ -133,8 +143,8 @@ peers-fleet: peers-deps
 ## with two Pico peripherals sharing one host over one H4 link, a third on a second controller and a simulator in the
 ## same rig, and a controller that hangs mid-run (reset). Without
 ## HCIPICO_PEER_SCRIPT a plain `swift test` skips these tests.
-peers-h4: peers-deps
-	$(SWIFT) build --build-tests
+peers-h4: $(PEERS_READY)
+	$(BUILD_TESTS)
 	HCIPICO_PEER_SCRIPT="$(CURDIR)/Tests/Peers/run-peer.sh" $(SWIFT) test --skip-build --filter HCIHostPeerTests --filter HCIHostSecurityPeerTests --filter SecurityCommandPeerTests --filter ConnectCommandPeerTests \
 		--filter ScanCommandPeerTests --filter GATTCommandPeerTests --filter GATTProfilePeerTests --filter SerialCommandPeerTests \
 		--filter RTTCommandPeerTests --filter RigCommandPeerTests --filter SignalingFloodPeerTests

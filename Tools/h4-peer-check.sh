@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # BLELinux's H4 transports against Bumble's emulated controller: starts two fresh test peers
 # (Tests/Peers/run-peer.sh), one on TCP and one on a pseudo-terminal, runs the H4PeerTests suite
-# with HCIPICO_H4_PEER=127.0.0.1:<port> and HCIPICO_H4_SERIAL=<pty>, stops the peers.
+# with HCIPICO_H4_PEER=127.0.0.1:<port> and HCIPICO_H4_SERIAL=<pty>, and the built hcipico (the path in
+# $1, or the debug build's) over the serial transport; stops the peers.
 # Exit status: that of the tests; 3 when a peer does not start.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,7 +43,7 @@ HCIPICO_H4_PEER="127.0.0.1:$port" HCIPICO_H4_SERIAL="$out/pty" swift test --skip
 
 # Every device command through the built hcipico over the serial (UART) transport: the peer's
 # central-side controller on a pseudo-terminal, an echo peripheral (…:55) and a Pico (…:56).
-bin="$(swift build --show-bin-path)/hcipico"
+bin="${1:-$(swift build --show-bin-path)/hcipico}"
 uart="serial:$out/pty"
 echo_peer=F0:11:22:33:44:55
 pico_peer=F0:11:22:33:44:56
