@@ -29,6 +29,8 @@ public final class DeviceSupervisor: Sendable {
         var sleeper: Task<Void, any Error>?
         var session: PicoSession?
         var runInProgress = false
+        /// The control of the run in progress: how `stop` aborts it.
+        var control: RunControl?
         var task: Task<Void, Never>?
     }
 
@@ -78,24 +80,22 @@ public final class DeviceSupervisor: Sendable {
     /// and returns when the supervisor has ended. With `abortingRun` false a run in progress is left to
     /// end by itself first (a reload that must reconnect the device).
     func stop(reason: String, abortingRun: Bool = true) async {
-        let (task, session, running) = state.withLock { inner in
+        let (task, control) = state.withLock { inner in
             if inner.stopReason == nil { inner.stopReason = reason }
             inner.sleeper?.cancel()
             if case .finished = inner.snapshot.state {
             } else if abortingRun || !inner.runInProgress {
                 inner.snapshot.state = .stopping
             }
-            return (inner.task, inner.session, inner.runInProgress)
+            return (inner.task, abortingRun ? inner.control : nil)
         }
-        if abortingRun, running, let session {
-            do throws(PicoSessionError) {
-                try await session.abort(timeout: .seconds(2))
-            } catch {
+        if let control {
+            await control.stop(reason)
+            if control.closedTheLink {
                 context.logger.warning(
-                    "\(config.name): the abort was not confirmed (\(error)); closing the link",
+                    "\(config.name): \(control.interruption.reason ?? reason)",
                     metadata: ["device": "\(config.name)"]
                 )
-                session.close()
             }
         }
         await task?.value

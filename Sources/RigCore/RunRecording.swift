@@ -3,7 +3,6 @@ import Crypto
 import Foundation
 import Logging
 import PicoLink
-import Synchronization
 
 /// One run of a supervisor's script, from `runStarted` to `runEnded` in the journal. Journal failures
 /// are thrown (they end the rig); everything the device or the link does becomes the run's outcome.
@@ -29,7 +28,6 @@ struct RunRecording {
     func run() async throws(JournalFailure) -> RunOutcome {
         let id = UUID()
         let start = context.clock.wallTime
-        let started = context.clock.now
         let session = opened.session
         let script = config.script.lines.joined(separator: "\n")
         let rssi = await opened.link.readRSSI()
@@ -79,7 +77,7 @@ struct RunRecording {
         }
         supervisor.state.withLock { $0.runInProgress = true }
         defer { supervisor.state.withLock { $0.runInProgress = false } }
-        let ending = try await stream(session: session, id: id, started: started)
+        let ending = try await stream(session: session, id: id)
         try await journal {
             try await context.journal.runEnded(
                 id,
@@ -113,13 +111,6 @@ struct RunRecording {
         return ending.outcome
     }
 
-    /// What the run timeout's watchdog did: whether it fired (the run's reason says so, whatever the
-    /// wall clock reads by then), and why its abort failed, when it did.
-    private final class TimeoutWatchdog: Sendable {
-        let fired = Atomic(false)
-        let unconfirmed = Mutex<PicoSessionError?>(nil)
-    }
-
     private struct Ending {
         var reason: String?
         var packages = 0
@@ -128,13 +119,27 @@ struct RunRecording {
     }
 
     /// Uploads the script and records its packages until the run ends.
-    private func stream(session: PicoSession, id: UUID, started: Duration) async throws(JournalFailure) -> Ending {
+    private func stream(session: PicoSession, id: UUID) async throws(JournalFailure) -> Ending {
         var ending = Ending()
         let notificationsAtStart = session.notificationsReceived
         let notificationsBefore = supervisor.snapshot.notifications
         defer {
             let notifications = session.notificationsReceived - notificationsAtStart
             supervisor.update { $0.notifications = notificationsBefore + notifications }
+        }
+        // A stop (the rig's, a reload's) and the run timeout go through the run's control: `Z`, and
+        // the link closed when the device does not answer or does not end its script.
+        let control = RunControl(session: session)
+        supervisor.state.withLock { $0.control = control }
+        defer {
+            control.runEnded()
+            supervisor.state.withLock { $0.control = nil }
+        }
+        // A stop that came before the control was in place: the run does not start.
+        if let stop = supervisor.stopReason {
+            ending.reason = stop
+            ending.outcome = .failed
+            return ending
         }
         let run: PicoRun
         do throws(PicoSessionError) {
@@ -144,22 +149,16 @@ struct RunRecording {
             ending.outcome = Self.isLinkLoss(error) ? .linkLost : .failed
             return ending
         }
-        // At the run timeout the script is aborted; when the abort is not confirmed either (a hung link
-        // or controller), the link is closed so the run ends and the device reconnects.
-        let timeout = TimeoutWatchdog()
-        let watchdog = config.runTimeout.map { limit in
-            Task { [clock = context.clock] in
-                try await clock.sleep(until: started + .seconds(limit))
-                timeout.fired.store(true, ordering: .releasing)
-                do throws(PicoSessionError) {
-                    try await session.abort(timeout: .seconds(2))
-                } catch {
-                    timeout.unconfirmed.withLock { $0 = error }
-                    session.close()
-                }
-            }
-        }
-        defer { watchdog?.cancel() }
+        // The run timeout: a child task, cancelled when the recording returns.
+        let limit = config.runTimeout
+        async let _ = {
+            guard let limit else { return }
+            await control.stop(
+                after: .seconds(limit),
+                reason: "timed out after \(DurationText.text(limit))",
+                clock: context.clock
+            )
+        }()
         var deviceError: PicoDeviceError?
         var aborted = false
         do {
@@ -184,32 +183,26 @@ struct RunRecording {
         } catch let failure as JournalFailure {
             throw failure
         } catch {
-            let stop = supervisor.stopReason
             let lost: String
             if case PicoSessionError.connectionLost = error {
                 lost = "\(error)"
             } else {
                 lost = "connection lost: \(error)"
             }
-            if let abort = timeout.unconfirmed.withLock({ $0 }), let limit = config.runTimeout {
-                ending.reason =
-                    "timed out after \(DurationText.text(limit)); the abort was not confirmed (\(abort)), so the link was closed"
+            if let stop = control.interruption.reason, control.closedTheLink {
+                ending.reason = stop
             } else {
+                let stop = control.interruption.reason ?? supervisor.stopReason
                 ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? lost
             }
             ending.outcome = .linkLost
             return ending
         }
+        control.runEnded()
         if let deviceError {
             ending.reason = deviceError.description
         } else if aborted {
-            if let stop = supervisor.stopReason {
-                ending.reason = stop
-            } else if let limit = config.runTimeout, timeout.fired.load(ordering: .acquiring) {
-                ending.reason = "timed out after \(DurationText.text(limit))"
-            } else {
-                ending.reason = "aborted"
-            }
+            ending.reason = control.interruption.reason ?? supervisor.stopReason ?? "aborted"
         } else if ending.overflowed > 0 {
             ending.reason = "\(ending.overflowed) packages overflowed the event buffer"
         }

@@ -1,3 +1,4 @@
+import Coordination
 import RigForward
 import ServiceLifecycle
 
@@ -6,6 +7,7 @@ import ServiceLifecycle
 struct ForwardingService: Service {
     let forwarder: PostgresForwarder
     let patience: Duration
+    let clock: any TimeSource
 
     private enum Event { case forwarderEnded, shutdown, cancelled, patienceOut }
 
@@ -21,8 +23,8 @@ struct ForwardingService: Service {
                 return
             }
             forwarder.drain()
-            group.addTask { [patience] in
-                guard (try? await Task.sleep(for: patience)) != nil else { return .cancelled }
+            group.addTask { [patience, clock] in
+                guard (try? await clock.sleep(for: patience)) != nil else { return .cancelled }
                 return .patienceOut
             }
             let first = await group.next()

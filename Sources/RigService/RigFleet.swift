@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Logging
 import RigCore
@@ -49,6 +50,7 @@ public final class RigFleet: Sendable {
         rig: Rig,
         toolVersion: String,
         droppedLogLines: @escaping @Sendable () -> Int,
+        clock: any TimeSource,
         logger: Logger
     ) -> RigFleet {
         var forwarder: PostgresForwarder?
@@ -59,7 +61,8 @@ public final class RigFleet: Sendable {
                 rig: config.name,
                 config: forward,
                 password: secrets.password,
-                logger: logger
+                logger: logger,
+                clock: clock
             )
             writer.onCommit { _ in started.wake() }
             logger.info(

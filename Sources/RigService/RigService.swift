@@ -32,6 +32,9 @@ public enum RigService {
         public var exitNow: @Sendable (StopReason, String) -> Never
         /// How long cleanup may take after the first signal.
         public var cleanupBound: Duration = .seconds(5)
+        /// What every part of the rig times itself on (schedules, backoff, run timeouts, `--for`, the
+        /// heartbeat, the forwarder, cleanup).
+        public var clock: any TimeSource = SystemClock()
 
         /// Settings for the rig whose config is at `configPath`.
         public init(
@@ -98,11 +101,13 @@ public enum RigService {
         }
         let writer = opened.writer()
         let ending = Latch<RigEnding>()
-        let connector = RigConnector(timeout: .seconds(20), logger: logger)
+        let clock = settings.clock
+        let connector = RigConnector(timeout: .seconds(20), logger: logger, clock: clock)
         let rig = Rig(
             config: config,
             connector: connector,
             journal: JournalRecorder(writer: writer),
+            clock: clock,
             logger: logger,
             toolVersion: settings.toolVersion,
             onFailure: { message in ending.settle(.journalFailed(message)) }
@@ -115,6 +120,7 @@ public enum RigService {
             rig: rig,
             toolVersion: settings.toolVersion,
             droppedLogLines: settings.droppedLogLines,
+            clock: clock,
             logger: logger
         )
         let notifier = ServiceNotifier()
@@ -124,6 +130,7 @@ public enum RigService {
                 signals: signals,
                 ending: ending,
                 cleanupBound: settings.cleanupBound,
+                clock: clock,
                 reload: {
                     notifier.reloading()
                     await reload(rig, settings: settings, logger: logger)
@@ -145,14 +152,18 @@ public enum RigService {
             )
         }
         if let forwarder = fleet.forwarder {
-            services.append(ForwardingService(forwarder: forwarder, patience: .seconds(2)))
+            services.append(ForwardingService(forwarder: forwarder, patience: .seconds(2), clock: clock))
         }
         services.append(JournalCommits(writer: writer))
         services.append(RadioKeeping(adapters: connector.adapters, hosts: connector.hosts))
         if notifier.isActive {
-            services.append(SystemdHeartbeat(notifier: notifier, rig: rig, writer: writer, ending: ending))
+            services.append(
+                SystemdHeartbeat(notifier: notifier, rig: rig, writer: writer, ending: ending, clock: clock)
+            )
         }
-        if let runFor = settings.runFor { services.append(RunDeadline(duration: runFor, ending: ending)) }
+        if let runFor = settings.runFor {
+            services.append(RunDeadline(duration: runFor, ending: ending, clock: clock))
+        }
         services.append(
             DeviceSupervision(
                 rig: rig,

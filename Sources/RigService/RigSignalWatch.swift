@@ -15,6 +15,7 @@ struct RigSignalWatch: Service {
     let signals: UnixSignalsSequence
     let ending: Latch<RigEnding>
     let cleanupBound: Duration
+    let clock: any TimeSource
     let reload: @Sendable () async -> Void
     let exitNow: @Sendable (StopReason, String) -> Never
 
@@ -30,8 +31,8 @@ struct RigSignalWatch: Service {
                 if let first { exitNow(first, "\(reason) during cleanup") }
                 first = reason
                 ending.settle(.signal(reason))
-                group.addTask { [cleanupBound, exitNow] in
-                    guard (try? await Task.sleep(for: cleanupBound)) != nil else { return }
+                group.addTask { [cleanupBound, clock, exitNow] in
+                    guard (try? await clock.sleep(for: cleanupBound)) != nil else { return }
                     exitNow(reason, "cleanup took longer than \(cleanupBound)")
                 }
             }

@@ -5,10 +5,11 @@ import ServiceLifecycle
 struct RunDeadline: Service {
     let duration: Duration
     let ending: Latch<RigEnding>
+    let clock: any TimeSource
 
     func run() async {
-        try? await cancelWhenGracefulShutdown { [duration, ending] in
-            try await Task.sleep(for: duration)
+        try? await cancelWhenGracefulShutdown { [duration, ending, clock] in
+            try await clock.sleep(for: duration)
             ending.settle(.duration)
         }
     }

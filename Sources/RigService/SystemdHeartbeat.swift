@@ -11,11 +11,12 @@ struct SystemdHeartbeat: Service {
     let rig: Rig
     let writer: JournalWriter
     let ending: Latch<RigEnding>
+    let clock: any TimeSource
 
     func run() async {
         let interval = notifier.watchdogInterval ?? .seconds(10)
         await cancelWhenGracefulShutdown { [self] in
-            while (try? await Task.sleep(for: interval)) != nil, ending.value == nil {
+            while (try? await clock.sleep(for: interval)) != nil, ending.value == nil {
                 let stalled = writer.stalledFor
                 if let failure = writer.failed {
                     notifier.status("journal failed: \(failure)")

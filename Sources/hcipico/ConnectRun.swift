@@ -16,7 +16,8 @@ struct ConnectRun: Sendable {
     let timing: Bool
     let shutdown: Shutdown
 
-    /// How long a stopped run waits for the reply to `Z`, and then for the device to end its script.
+    /// How long a stopped run waits for the reply to `Z`, and then for the device to end its script
+    /// (`RunControl`: the link is closed when either passes).
     static let abortReplyTimeout: Duration = .seconds(2)
     static let endAfterAbortTimeout: Duration = .seconds(2)
 
@@ -102,22 +103,14 @@ struct ConnectRun: Sendable {
         }
         let interruption = RunInterruption()
         let recorder = RunRecorder(sinks: sinks, interruption: interruption, syncPolicy: outputs.sync)
-        let recording = RunningFlag(true)
+        let control = RunControl(
+            session: session,
+            interruption: interruption,
+            abortReplyLimit: Self.abortReplyTimeout,
+            endLimit: Self.endAfterAbortTimeout
+        )
         shutdown.onUrgentExit { why in recorder.abandon(why) }
-        shutdown.onStop { [shutdown] reason in
-            interruption.interrupt(reason.description)
-            Task {
-                do {
-                    try await session.abort(timeout: Self.abortReplyTimeout)
-                } catch {
-                    interruption.add("no reply to Z (\(error))")
-                }
-                try? await Task.sleep(for: Self.endAfterAbortTimeout)
-                guard recording.value else { return }
-                interruption.add("the device did not end its script within \(Self.endAfterAbortTimeout) of Z")
-                shutdown.cancelWork()
-            }
-        }
+        shutdown.onStop { reason in Task { await control.stop(reason.description) } }
         let display = LiveDisplay(
             showTable: !quiet,
             tableOnStandardError: dataOnStandardOutput,
@@ -136,7 +129,7 @@ struct ConnectRun: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        recording.value = false
+        control.runEnded()
         shutdown.onStop(nil)
         display.finish()
         // The output that failed is not reported as written: its end marker may be missing.

@@ -81,15 +81,12 @@ struct ConsoleCommand: AsyncParsableCommand {
         let stop = console.stop
         let shutdown = Shutdown.shared
         shutdown.install()
-        // A stop during a run aborts it with Z; the run ends as the device ends it and the console
+        // A stop during a run stops it and waits for it to be recorded to its end; then the console
         // leaves (ConsoleStop). At the prompt of a terminal Ctrl-C is a key that clears the line (the
         // editor reads it), so a stop there came from elsewhere: the console leaves at once.
         shutdown.onStop { reason in
             Task {
-                if stop.stop(reason) {
-                    _ = try? await session.abort()
-                    try? await Task.sleep(for: .seconds(4))
-                }
+                await stop.stop(reason)
                 await Shutdown.bounded(.seconds(2)) { session.close() }
                 Foundation.exit(reason.exitStatus.rawValue)
             }

@@ -129,13 +129,12 @@ final class ConsoleSession {
             return
         }
         let display = LiveDisplay(showTable: true, rowsPerSecond: 1000)
-        let interruption = stop.runStarted()
-        let recorder = RunRecorder(sinks: files + [memory], interruption: interruption)
-        // Ctrl-C aborts this run only: the run ends as the device ends it, and the console goes on.
-        let session = self.session
+        let control = stop.runStarted(on: session)
+        let recorder = RunRecorder(sinks: files + [memory], interruption: control.interruption)
+        // Ctrl-C stops this run only (`Z`; the link is closed if the device does not end its script),
+        // and the console goes on.
         Shutdown.shared.onInterrupt {
-            interruption.interrupt(StopReason.signal(SIGINT).description)
-            Task { _ = try? await session.abort() }
+            Task { await control.stop(StopReason.signal(SIGINT).description) }
         }
         defer {
             Shutdown.shared.onInterrupt(nil)
