@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "RigJournal",
             dependencies: [
-                "PicoLink", "MethodSCRIPT", .product(name: "GRDB", package: "GRDB.swift"),
+                "Coordination", "PicoLink", "MethodSCRIPT", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -143,7 +143,7 @@ let package = Package(
         .target(
             name: "RigStatus",
             dependencies: [
-                "RigCore", "RigJournal", "PicoLink",
+                "RigModel", "RigJournal", "PicoLink",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -159,7 +159,7 @@ let package = Package(
         .target(
             name: "RigService",
             dependencies: [
-                "RigCore", "RigJournal", "RigForward", "RigStatus", "DeviceLinks", "PicoLink", "CSystemd",
+                "RigCore", "RigModel", "RigJournal", "RigForward", "RigStatus", "DeviceLinks", "PicoLink", "CSystemd",
                 "Coordination",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -180,7 +180,11 @@ let package = Package(
         .target(name: "CLineEditing", linkerSettings: [.linkedLibrary("edit")]),
 
         // MARK: In-memory transports and fakes (tests and Bench only)
-        .target(name: "BLETesting", dependencies: ["BLEHost", "BLEWire", "BLELinux"], swiftSettings: strict),
+        .target(
+            name: "BLETesting",
+            dependencies: ["Coordination", "BLEHost", "BLEWire", "BLELinux"],
+            swiftSettings: strict
+        ),
 
         // MARK: Command line
         .executableTarget(
@@ -195,6 +199,7 @@ let package = Package(
                 "DeviceLinks",
                 "PicoLink",
                 "RigCore",
+                "RigModel",
                 "RigJournal",
                 "RigService",
                 "CLineEditing",
@@ -217,6 +222,7 @@ let package = Package(
             name: "Bench",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Coordination",
                 "MethodSCRIPT",
                 "MethodSCRIPTBatch",
                 "BLEWire",
@@ -228,7 +234,6 @@ let package = Package(
                 "CAllocationCounter",
                 "CParserBaseline",
                 "BLELinux",
-                "CBlueZ",
                 "RigJournal",
                 "RigForward",
                 "RigModel",

@@ -1,5 +1,4 @@
-import BLETesting
-import CBlueZ
+import Coordination
 import Dispatch
 import Glibc
 import Synchronization
@@ -13,8 +12,7 @@ final class CPUTimedThread: Sendable {
 
     /// Starts `body` at once on a thread named `name` (what perf and top show).
     init(name: String, _ body: @escaping @Sendable () -> Void) {
-        _ = startDetachedThread { [self] in
-            _ = cbluez_set_thread_name(name)
+        Threads.start(name: name) { [self] in
             let before = clockNanoseconds(CLOCK_THREAD_CPUTIME_ID)
             body()
             nanoseconds.store(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID) - before, ordering: .releasing)

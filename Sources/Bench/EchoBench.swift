@@ -3,6 +3,7 @@ import BLEHost
 import BLELinux
 import BLETesting
 import BLEWire
+import Coordination
 import Foundation
 import Glibc
 import Synchronization
@@ -87,7 +88,7 @@ enum BareEchoPeer {
     )
 
     static func serve(_ fd: Int32) {
-        startDetachedThread {
+        Threads.start(name: "bench-echo") {
             var buffer = [UInt8](repeating: 0, count: 512)
             while true {
                 let length = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 512, 0) }

@@ -1,5 +1,6 @@
 import BLEHost
 import BLETesting
+import Coordination
 import Glibc
 import Histogram
 import Synchronization
@@ -20,7 +21,7 @@ enum StackMeasures {
         var sending: CPUTimedThread?
         let receiverCPU = Atomic<UInt64>(0)
         let done = await withCheckedContinuation { (continuation: CheckedContinuation<UInt64, Never>) in
-            startDetachedThread {
+            Threads.start(name: "bench-receiver") {
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 16)
                 defer { buffer.deallocate() }
                 var received = 0
@@ -89,7 +90,7 @@ enum StackMeasures {
         let probe = link.probe
         probe.latencyMode.store(true, ordering: .sequentiallyConsistent)
         await probe.run(expecting: count) {
-            startDetachedThread {
+            Threads.start(name: "bench-notifier") {
                 var value = [UInt8](repeating: 0, count: 20)
                 for index in 0..<count {
                     value.withUnsafeMutableBytes { bytes in
@@ -119,7 +120,7 @@ enum StackMeasures {
         // The probe's buffer and count, written by the receiving thread only.
         let probe = StackProbe(capacity: total)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            startDetachedThread {
+            Threads.start(name: "bench-receiver") {
                 var message = [UInt8](repeating: 0, count: 1024)
                 for index in 0..<total {
                     let length = message.withUnsafeMutableBytes { recv(receiver, $0.baseAddress, 1024, 0) }
@@ -130,7 +131,7 @@ enum StackMeasures {
                 }
                 continuation.resume()
             }
-            startDetachedThread {
+            Threads.start(name: "bench-sender") {
                 var value = [UInt8](repeating: 0, count: 23)
                 for index in 0..<total {
                     value.withUnsafeMutableBytes { bytes in
@@ -150,7 +151,7 @@ enum StackMeasures {
         let handle = link.sinkHandle
         let start = monotonicNanoseconds()
         await link.sink.run(expecting: count) {
-            startDetachedThread {
+            Threads.start(name: "bench-sender") {
                 let value = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
                 value.initializeMemory(as: UInt8.self, repeating: 0x24)
                 defer { value.deallocate() }

@@ -14,7 +14,6 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <termios.h>
 #include <unistd.h>
@@ -74,9 +73,6 @@ static inline int cbluez_open(const char *path, int flags) { return open(path, f
 
 /// `open(2)` with a mode, for files it may create (the C function is variadic).
 static inline int cbluez_open_mode(const char *path, int flags, unsigned int mode) { return open(path, flags, mode); }
-
-/// Names the calling thread (at most 15 bytes are kept).
-static inline int cbluez_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 /// The thread's `errno` (a macro over a thread-local in glibc).
 static inline int cbluez_errno(void) { return errno; }

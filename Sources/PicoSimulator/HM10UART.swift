@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 
 /// The simulated HM-10's serial side: the bounded receive FIFO that host writes fill, and a thread that
@@ -36,9 +37,7 @@ final class HM10UART: @unchecked Sendable {
             return !started && !stopped
         }
         guard first else { return }
-        let thread = Thread { [self] in drain() }
-        thread.name = "SimulatedHM10.uart"
-        thread.start()
+        Threads.start(name: "sim-hm10-uart") { [self] in drain() }
     }
 
     func stop() {

@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 
 /// Sends a running script's lines through the device's notification chunker.
@@ -139,7 +140,7 @@ extension SimulatedPico {
         abortRequested.store(false, ordering: .sequentiallyConsistent)
         running.store(true, ordering: .sequentiallyConsistent)
         threads.enter()
-        let thread = Thread { [self] in
+        Threads.start(name: "sim-pico-script") { [self] in
             var runner = ScriptRunner(
                 program: program,
                 cell: configuration.cell,
@@ -156,7 +157,5 @@ extension SimulatedPico {
             runner.finish()
             threads.leave()
         }
-        thread.name = "SimulatedPico.script"
-        thread.start()
     }
 }

@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Synchronization
 
@@ -91,12 +92,10 @@ public final class SimulatedPico: Sendable {
         started = true
         stopping = false
         threads.enter()
-        let thread = Thread { [self] in
+        Threads.start(name: "sim-pico-uart") { [self] in
             uartLoop()
             threads.leave()
         }
-        thread.name = "SimulatedPico.uart"
-        thread.start()
     }
 
     /// Aborts a running script, stops the threads and waits for them. Received bytes not yet read are kept.

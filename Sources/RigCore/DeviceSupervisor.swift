@@ -3,6 +3,7 @@ import Coordination
 import Foundation
 import Logging
 import PicoLink
+import RigModel
 import Synchronization
 
 /// Keeps one device of a rig measuring: connects (exponential backoff with jitter, forever, at a

@@ -2,6 +2,7 @@ public import Coordination
 public import Foundation
 public import Logging
 public import PicoLink
+public import RigModel
 import Synchronization
 
 /// Several instruments, each under its own `DeviceSupervisor`, recording into one journal.

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Logging
 import PicoLink
+import RigModel
 
 /// One run of a supervisor's script, from `runStarted` to `runEnded` in the journal. Journal failures
 /// are thrown (they end the rig); everything the device or the link does becomes the run's outcome.

@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import GRDBSQLite
 
@@ -41,9 +42,7 @@ final class JournalCheckpointer: @unchecked Sendable {
             failure = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
             sqlite3_close(handle)
         }
-        let thread = Thread { [self] in loop() }
-        thread.name = "journal-checkpoint"
-        thread.start()
+        Threads.start(name: "journal-checkpt") { [self] in loop() }
     }
 
     /// Asks for a checkpoint soon (several requests before it starts make one checkpoint).

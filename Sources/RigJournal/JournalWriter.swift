@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import GRDB
 import PicoLink
@@ -30,7 +31,6 @@ public final class JournalWriter: @unchecked Sendable {
     private var flushRequested = false
     private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var commitObservers: [@Sendable (JournalCommit) -> Void] = []
-    private var thread: Thread?
     private let stopped = DispatchSemaphore(value: 0)
     /// Touched by the commit thread only.
     private var runRows: [UUID: Int64] = [:]
@@ -46,10 +46,7 @@ public final class JournalWriter: @unchecked Sendable {
         checkpointer = JournalCheckpointer(path: database.path)
         // The writer connection never checkpoints inside a commit; the checkpointer does it beside.
         try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
-        let thread = Thread { [self] in commitLoop() }
-        thread.name = "journal-writer"
-        self.thread = thread
-        thread.start()
+        Threads.start(name: "journal-writer") { [self] in commitLoop() }
     }
 
     /// Calls `observer` on the commit thread after every commit (keep it short).

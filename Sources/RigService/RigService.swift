@@ -4,6 +4,7 @@ import Logging
 import PicoLink
 import RigCore
 import RigJournal
+public import RigModel
 import ServiceLifecycle
 import UnixSignals
 

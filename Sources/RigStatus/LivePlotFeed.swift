@@ -1,7 +1,7 @@
 import Foundation
 import PicoLink
-import RigCore
 import RigJournal
+import RigModel
 
 /// One event-stream client's view of the devices' plots: for each device, the run it shows (the one in
 /// progress, else the latest) and how many points of each series the client has. Each call reads what

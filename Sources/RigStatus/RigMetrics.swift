@@ -1,7 +1,7 @@
 import Foundation
 import Prometheus
-import RigCore
 import RigJournal
+import RigModel
 import Synchronization
 
 /// The rig's Prometheus metrics, on a registry of the rig's own (not a process-wide bootstrap, so an

@@ -1,6 +1,6 @@
 import Foundation
-import RigCore
 import RigJournal
+import RigModel
 
 /// The JSON of `/api/status` and of the event stream's `status` events.
 struct StatusDocument: Encodable {

@@ -1,5 +1,5 @@
-public import RigCore
 public import RigJournal
+public import RigModel
 
 /// What the status page, `/metrics` and `/healthz` read: the rig's devices, its journal and writer,
 /// and the forwarder when one runs. All read-only: nothing here can start or stop a measurement.

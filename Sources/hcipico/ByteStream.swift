@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ struct ByteStream: Sendable {
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         let permit = DispatchSemaphore(value: 0)
         let descriptor = self.descriptor
-        let thread = Thread {
+        Threads.start(name: "serial-input") {
             var buffer = [UInt8](repeating: 0, count: chunkSize)
             while true {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, chunkSize) }
@@ -53,8 +54,6 @@ struct ByteStream: Sendable {
                 permit.wait()
             }
         }
-        thread.name = "hcipico.serial.input"
-        thread.start()
         return (stream, { permit.signal() })
     }
 }

@@ -1,3 +1,4 @@
+import Coordination
 import DeviceLinks
 import Foundation
 import PicoLink
@@ -94,10 +95,7 @@ final class ConsoleSession {
     /// A line read off the cooperative pool (the editor blocks its thread).
     private func read(prompt: String) async -> String? {
         let input = self.input
-        return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            let thread = Thread { continuation.resume(returning: input.read(prompt: prompt)) }
-            thread.start()
-        }
+        return await Threads.blocking(name: "console-input") { input.read(prompt: prompt) } ?? nil
     }
 
     private func runOne(_ text: String) async {

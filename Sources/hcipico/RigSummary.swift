@@ -1,4 +1,5 @@
 import RigCore
+import RigModel
 
 /// The table `hcipico rig` prints when it ends: one line per device.
 struct RigSummary {

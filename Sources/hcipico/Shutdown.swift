@@ -73,9 +73,7 @@ final class Shutdown: Sendable {
             }
         }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        let thread = Thread { [self] in watch() }
-        thread.name = "hcipico.signals"
-        thread.start()
+        Threads.start(name: "hcipico-signals") { [self] in watch() }
     }
 
     /// The first stop, once there was one.

@@ -29,29 +29,17 @@ struct TerminalPairingPrompter: PairingPrompter {
     /// Writes `prompt` to the terminal and reads one line there, on a thread of its own. A cancelled task
     /// (Ctrl-C, SIGTERM) stops waiting at once with no answer; the thread's read ends with the process.
     private static func ask(_ prompt: String) async -> String? {
-        let answer = Latch<String?>()
-        return await withTaskCancellationHandler {
-            if !Task.isCancelled {
-                let thread = Thread {
-                    guard let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") else {
-                        answer.settle(nil)
-                        return
-                    }
-                    terminal.write(Data(prompt.utf8))
-                    var line: [UInt8] = []
-                    while true {
-                        let chunk = terminal.readData(ofLength: 1)
-                        guard let byte = chunk.first, byte != 0x0A else { break }
-                        line.append(byte)
-                    }
-                    try? terminal.close()
-                    answer.settle(String(decoding: line, as: UTF8.self))
-                }
-                thread.start()
+        await Threads.blocking(name: "pairing-prompt") { () -> String? in
+            guard let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") else { return nil }
+            terminal.write(Data(prompt.utf8))
+            var line: [UInt8] = []
+            while true {
+                let chunk = terminal.readData(ofLength: 1)
+                guard let byte = chunk.first, byte != 0x0A else { break }
+                line.append(byte)
             }
-            return await answer.wait()
-        } onCancel: {
-            answer.settle(nil)
-        }
+            try? terminal.close()
+            return String(decoding: line, as: UTF8.self)
+        } ?? nil
     }
 }

@@ -1,5 +1,6 @@
 import BLEHost
 import BLEWire
+import Coordination
 import Glibc
 import Testing
 
@@ -14,14 +15,14 @@ import Testing
         flags: 1
     )
 
-    static func socket() throws -> (HCISocket, CInt) {
+    static func socket(clock: any TimeSource = SystemClock()) throws -> (HCISocket, CInt) {
         let (ours, theirs) = socketPair()
         let link = try DescriptorChannel(
             socket: OwnedDescriptor(rawValue: ours),
             name: "test-hci",
             receiveCapacity: 1024
         )
-        return (try HCISocket.running(adapter: adapter, channel: link), theirs)
+        return (try HCISocket.running(adapter: adapter, channel: link, clock: clock), theirs)
     }
 
     @Test func commandCompleteAnswersTheCommand() async throws {
@@ -82,31 +83,37 @@ import Testing
         hci.close()
     }
 
-    @Test func unansweredCommandTimesOut() async throws {
-        let (hci, kernel) = try Self.socket()
+    @Test func unansweredCommandTimesOutWhenItsTimeHasPassed() async throws {
+        let clock = ManualClock()
+        let (hci, kernel) = try Self.socket(clock: clock)
         defer { close(kernel) }
-        await #expect(throws: HCICommandError.timedOut(opcode: 0x0C03)) {
-            try await hci.command(opcode: 0x0C03, timeout: .milliseconds(50))
-        }
+        let unanswered = Task { try await hci.command(opcode: 0x0C03, timeout: .milliseconds(50)) }
+        _ = try #require(await received(kernel))
+        clock.advance(by: .milliseconds(49))
+        #expect(clock.pendingDeadlines == [.milliseconds(50)])
+        clock.advance(by: .milliseconds(1))
+        await #expect(throws: HCICommandError.timedOut(opcode: 0x0C03)) { try await unanswered.value }
         hci.close()
     }
 
     @Test func eachWaitingCommandTimesOutAtItsOwnDeadline() async throws {
-        let (hci, kernel) = try Self.socket()
+        let clock = ManualClock()
+        let (hci, kernel) = try Self.socket(clock: clock)
         defer { close(kernel) }
-        // A long wait armed first, then two short ones: the short ones time out, in turn, while the
-        // long one still waits and is then answered.
+        // A long wait armed first, then two short ones: the short ones time out, in turn, as the clock
+        // passes their deadlines, while the long one still waits and is then answered.
         async let long = hci.command(opcode: 0x1001, timeout: .seconds(20))
         _ = try #require(await received(kernel))
-        let start = ContinuousClock.now
-        await #expect(throws: HCICommandError.timedOut(opcode: 0x0C03)) {
-            try await hci.command(opcode: 0x0C03, timeout: .milliseconds(50))
-        }
-        await #expect(throws: HCICommandError.timedOut(opcode: 0x1009)) {
-            try await hci.command(opcode: 0x1009, timeout: .milliseconds(100))
-        }
-        // Not held until the long one's deadline (20 s), whatever the load of the machine.
-        #expect(ContinuousClock.now - start < .seconds(19))
+        let first = Task { try await hci.command(opcode: 0x0C03, timeout: .milliseconds(50)) }
+        _ = try #require(await received(kernel))
+        clock.advance(by: .milliseconds(50))
+        await #expect(throws: HCICommandError.timedOut(opcode: 0x0C03)) { try await first.value }
+        let second = Task { try await hci.command(opcode: 0x1009, timeout: .milliseconds(100)) }
+        _ = try #require(await received(kernel))
+        clock.advance(by: .milliseconds(100))
+        await #expect(throws: HCICommandError.timedOut(opcode: 0x1009)) { try await second.value }
+        // Not held until the long one's deadline (20 s): the clock is at 150 ms.
+        #expect(clock.now == .milliseconds(150))
         put(kernel, [0x04, 0x0E, 0x04, 0x01, 0x01, 0x10, 0x00])
         #expect(try await long == .complete(returnParameters: [0x00]))
         hci.close()

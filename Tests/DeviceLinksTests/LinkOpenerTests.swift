@@ -61,51 +61,25 @@ import Testing
     @Test func aMalformedMTUResponseFailsTheOpenWithItsGATTCause() async throws {
         let opener = LinkOpener(logger: RecordedLog().logger())
         let options = LinkOpener.Options(simulator: SimulatorSettings(fast: true, fault: .malformedMTU))
-        do {
-            let link = try await opener.open(.simulator(.pico), options: options)
-            await link.close()
-            Issue.record("opened a link whose MTU response is malformed")
-        } catch {
-            guard case .gatt = error.cause else {
-                Issue.record("cause \(error.cause): \(error)")
-                return
-            }
-            #expect(error.description.hasPrefix("sim:pico: "), "\(error)")
-        }
+        let error = await openFailure("gatt") { try await opener.open(.simulator(.pico), options: options) }
+        #expect(error?.description.hasPrefix("sim:pico: ") == true, "\(String(describing: error))")
     }
 
     /// The session step fails typed too: an HM-10 is not a Pico.
     @Test func aDeviceWithoutThePicoServiceFailsAsASession() async throws {
         let opener = LinkOpener(logger: RecordedLog().logger())
-        do {
-            let (link, _) = try await opener.openPico(.simulator(.calculator))
-            await link.close()
-            Issue.record("a calculator opened as a Pico")
-        } catch {
-            guard case .session = error.cause else {
-                Issue.record("cause \(error.cause): \(error)")
-                return
-            }
-        }
+        _ = await openFailure("session") { try await opener.openPico(.simulator(.calculator)).link }
     }
 
     /// A capture file that cannot be written is refused before anything is opened.
     @Test func anUnwritableCaptureIsBadInput() async throws {
         let address = try BluetoothAddress(parsing: "00:11:22:33:44:55", type: .public)
         let options = LinkOpener.Options(btsnoop: "/nonexistent-directory/x.btsnoop")
-        do {
-            _ = try await LinkOpener(logger: RecordedLog().logger()).open(
-                .radio(address, .kernel(adapter: nil)),
-                options: options
-            )
-            Issue.record("opened with an unwritable capture")
-        } catch {
-            guard case .badInput = error.cause else {
-                Issue.record("cause \(error.cause): \(error)")
-                return
-            }
-            #expect(error.description.contains("cannot write the capture"), "\(error)")
+        let opener = LinkOpener(logger: RecordedLog().logger())
+        let error = await openFailure("badInput") {
+            try await opener.open(.radio(address, .kernel(adapter: nil)), options: options)
         }
+        #expect(error?.description.contains("cannot write the capture") == true, "\(String(describing: error))")
     }
 
     /// Hosts shared among links cannot carry one link's capture: refused as bad input.
@@ -116,14 +90,8 @@ import Testing
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: capture) }
         let transport = try TransportSpec(parsing: "tcp:127.0.0.1:1")
-        do {
-            _ = try await opener.open(.radio(address, transport), options: LinkOpener.Options(btsnoop: capture.path))
-            Issue.record("opened")
-        } catch {
-            guard case .badInput = error.cause else {
-                Issue.record("cause \(error.cause): \(error)")
-                return
-            }
+        _ = await openFailure("badInput") {
+            try await opener.open(.radio(address, transport), options: LinkOpener.Options(btsnoop: capture.path))
         }
     }
 
@@ -133,16 +101,46 @@ import Testing
         let address = try BluetoothAddress(parsing: "00:11:22:33:44:55", type: .public)
         let transport = try TransportSpec(parsing: "tcp:127.0.0.1:1")
         for hosts in [nil, SharedHosts(logger: RecordedLog().logger())] {
-            do {
-                _ = try await LinkOpener(logger: RecordedLog().logger(), hosts: hosts).open(.radio(address, transport))
-                Issue.record("opened over a closed port")
-            } catch {
-                guard case .system = error.cause else {
-                    Issue.record("cause \(error.cause): \(error)")
-                    continue
-                }
-                #expect(error.description.contains("127.0.0.1"), "\(error)")
-            }
+            let opener = LinkOpener(logger: RecordedLog().logger(), hosts: hosts)
+            let error = await openFailure("system") { try await opener.open(.radio(address, transport)) }
+            #expect(error?.description.contains("127.0.0.1") == true, "\(String(describing: error))")
+        }
+    }
+
+    /// The failure of `open`, which is expected to fail with a cause of `kind`; nil (and an issue
+    /// recorded) when it opened, or failed some other way.
+    func openFailure(
+        _ kind: String,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ open: () async throws -> DeviceLink
+    ) async -> LinkOpenError? {
+        do {
+            let link = try await open()
+            await link.close()
+            Issue.record("opened; expected a \(kind) failure", sourceLocation: sourceLocation)
+            return nil
+        } catch let error as LinkOpenError {
+            #expect(error.cause.kind == kind, "cause \(error.cause): \(error)", sourceLocation: sourceLocation)
+            return error
+        } catch {
+            Issue.record("not a LinkOpenError: \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+}
+
+extension LinkOpenError.Cause {
+    /// The case's name, for the tests' messages.
+    var kind: String {
+        switch self {
+        case .badInput: "badInput"
+        case .system: "system"
+        case .host: "host"
+        case .gatt: "gatt"
+        case .session: "session"
+        case .securityFailed: "securityFailed"
+        case .bondNotKept: "bondNotKept"
+        case .simulator: "simulator"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RigCore
 import RigJournal
+import RigModel
 import Testing
 
 @testable import RigStatus

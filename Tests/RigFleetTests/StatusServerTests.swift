@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RigCore
 import RigJournal
+import RigModel
 import Testing
 
 @testable import RigStatus

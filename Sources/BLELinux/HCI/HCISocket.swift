@@ -22,7 +22,7 @@ public final class HCISocket: Sendable {
     private let nextToken = Atomic<UInt64>(1)
     /// The commands' timeouts, on the host's one timer mechanism: a command answered in time costs no
     /// timer of its own, and a wake finds what has expired. Its clock also times `endConnection`.
-    let alarm = DeadlineAlarm(clock: SystemClock())
+    let alarm: DeadlineAlarm
 
     private struct Waiter {
         let token: UInt64
@@ -63,8 +63,12 @@ public final class HCISocket: Sendable {
     }
 
     /// A socket over `link`, its reader started.
-    static func running(adapter: HCIAdapterInfo, channel: DescriptorChannel) throws(TransportError) -> HCISocket {
-        let hci = HCISocket(adapter: adapter, channel: channel)
+    static func running(
+        adapter: HCIAdapterInfo,
+        channel: DescriptorChannel,
+        clock: any TimeSource = SystemClock()
+    ) throws(TransportError) -> HCISocket {
+        let hci = HCISocket(adapter: adapter, channel: channel, clock: clock)
         // The reader holds the socket weakly: dropping the last reference closes it.
         try channel.start(
             deliver: { [weak hci] bytes in hci?.deliver(bytes) },
@@ -73,9 +77,10 @@ public final class HCISocket: Sendable {
         return hci
     }
 
-    init(adapter: HCIAdapterInfo, channel: DescriptorChannel) {
+    init(adapter: HCIAdapterInfo, channel: DescriptorChannel, clock: any TimeSource = SystemClock()) {
         self.adapter = adapter
         self.channel = channel
+        alarm = DeadlineAlarm(clock: clock)
     }
 
     /// The socket, bound to `index` on the raw channel, with the event filter set. Non-blocking.

@@ -1,4 +1,5 @@
 public import BLEWire
+import Coordination
 import Foundation
 import Synchronization
 
@@ -54,7 +55,7 @@ public final class BumblePeer: @unchecked Sendable {
         } catch {
             throw StartError(description: "cannot run \(script): \(error)")
         }
-        let reader = Thread {
+        Threads.start(name: "bumble-stdout") {
             let handle = stdout.fileHandleForReading
             var partial = Data()
             while true {
@@ -68,7 +69,6 @@ public final class BumblePeer: @unchecked Sendable {
                 }
             }
         }
-        reader.start()
         let deadline = ContinuousClock.now + readyTimeout
         while ContinuousClock.now < deadline {
             if let ready = output.lines.withLock({ $0.first { $0.hasPrefix("READY ") } }) {
