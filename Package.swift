@@ -278,7 +278,7 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
-        .testTarget(name: "CoordinationTests", dependencies: ["Coordination"], swiftSettings: strict),
+        .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "BLETesting"], swiftSettings: strict),
         .testTarget(
             name: "RigServiceTests",
             dependencies: ["RigService", "RigCore", .product(name: "Logging", package: "swift-log")],

@@ -1,3 +1,4 @@
+import BLETesting
 import Coordination
 import Synchronization
 import Testing
@@ -47,11 +48,11 @@ import Testing
 
 /// The one bounded wait: a latch's value if it comes within the limit, else nil, on a manual clock.
 @Suite struct LatchDeadlineTests {
-    @Test func aValueGivenBeforeTheLimitIsReturned() async {
+    @Test func aValueGivenBeforeTheLimitIsReturned() async throws {
         let clock = ManualClock()
         let latch = Latch<Int>()
         let waiting = Task { await latch.wait(upTo: .seconds(20), on: clock) }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         clock.advance(by: .seconds(19))
         latch.settle(7)
         #expect(await waiting.value == 7)
@@ -60,11 +61,11 @@ import Testing
         #expect(await latch.wait(upTo: .zero, on: clock) == 7)
     }
 
-    @Test func theLimitPassingFirstEndsTheWaitWithNothing() async {
+    @Test func theLimitPassingFirstEndsTheWaitWithNothing() async throws {
         let clock = ManualClock()
         let latch = Latch<Int>()
         let waiting = Task { await latch.wait(upTo: .seconds(20), on: clock) }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         clock.advance(by: .seconds(20))
         #expect(await waiting.value == nil)
         // A value given later still reaches every later waiter.
@@ -72,11 +73,11 @@ import Testing
         #expect(await latch.wait() == 8)
     }
 
-    @Test func cancellingTheWaiterEndsTheWaitWithNothing() async {
+    @Test func cancellingTheWaiterEndsTheWaitWithNothing() async throws {
         let clock = ManualClock()
         let latch = Latch<Int>()
         let waiting = Task { await latch.wait(upTo: .seconds(20), on: clock) }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         waiting.cancel()
         #expect(await waiting.value == nil)
         #expect(clock.now == .zero)

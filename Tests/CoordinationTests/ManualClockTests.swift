@@ -1,3 +1,4 @@
+import BLETesting
 import Synchronization
 import Testing
 
@@ -30,7 +31,7 @@ import Testing
     @Test func aSleepEndsWhenTheClockPassesItsDeadline() async throws {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         clock.advance(by: .seconds(59))
         #expect(clock.pendingWakes == 1)
         clock.advance(by: .seconds(1))
@@ -38,10 +39,10 @@ import Testing
         #expect(clock.now == .seconds(60) && clock.wallTime == 1_795_600_060)
     }
 
-    @Test func aCancelledSleepThrowsAndLeavesNoWakeBehind() async {
+    @Test func aCancelledSleepThrowsAndLeavesNoWakeBehind() async throws {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(clock.pendingWakes == 0)
@@ -51,7 +52,7 @@ import Testing
         let clock = ManualClock(wallTime: 1_000)
         let slot = Task { try await clock.sleep(untilWallTime: 1_000 + 3_600) }
         let backoff = Task { try await clock.sleep(for: .seconds(600)) }
-        while clock.pendingWakes < 2 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes >= 2 })
         // An hour forward: the slot has come; the backoff still has its ten minutes to go.
         clock.setWallTime(1_000 + 3_600)
         try await slot.value
@@ -59,7 +60,7 @@ import Testing
         // Set back a day and a new slot an hour away is a day and an hour away in monotonic time.
         clock.setWallTime(1_000 - 86_400)
         let next = Task { try await clock.sleep(untilWallTime: 1_000 + 3_600) }
-        while clock.pendingWakes < 2 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes >= 2 })
         #expect(clock.pendingDeadlines == [.seconds(600), .seconds(86_400 + 3_600)])
         clock.advance(by: .seconds(600))
         try await backoff.value
@@ -80,15 +81,15 @@ import Testing
         #expect(fired.isRaised)
     }
 
-    @Test func aBlockedThreadEndsAtItsDeadlineOrWhenCancelled() async {
+    @Test func aBlockedThreadEndsAtItsDeadlineOrWhenCancelled() async throws {
         let clock = ManualClock()
         let cancelled = Flag()
         let blocked = Task.detached { clock.block(until: .seconds(5)) { cancelled.isRaised } }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         clock.advance(by: .seconds(5))
         await blocked.value
         let second = Task.detached { clock.block(until: .seconds(50)) { cancelled.isRaised } }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         cancelled.raise()
         await second.value
         #expect(clock.now == .seconds(5))

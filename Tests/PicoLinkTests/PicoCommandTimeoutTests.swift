@@ -22,18 +22,22 @@ import Testing
         // The same for abort on an idle device (Z!0006, and then the 100 ms the device needs).
         link.deviceEnd.injectFaults(nil)
         let firstAbort = Task { try await session.abort(timeout: .seconds(1)) }
-        await Self.passTheWaitAfterZ(clock)
+        try await Self.passTheWaitAfterZ(clock)
         #expect(try await firstAbort.value == false)
         link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .delay(.milliseconds(100)) : nil }
         let secondAbort = Task { try await session.abort(timeout: .seconds(10)) }
         clock.advance(by: .seconds(2))
-        await Self.passTheWaitAfterZ(clock)
+        try await Self.passTheWaitAfterZ(clock)
         #expect(try await secondAbort.value == false)
     }
 
     /// Waits until the session sleeps the 100 ms an idle device needs after `Z`, then passes them.
-    static func passTheWaitAfterZ(_ clock: ManualClock) async {
-        while !clock.pendingDeadlines.contains(where: { $0 <= clock.now + .milliseconds(100) }) { await Task.yield() }
+    static func passTheWaitAfterZ(_ clock: ManualClock) async throws {
+        try #require(
+            await eventually {
+                clock.pendingDeadlines.contains { $0 <= clock.now + .milliseconds(100) }
+            }
+        )
         clock.advance(by: .milliseconds(100))
     }
 
@@ -44,7 +48,7 @@ import Testing
         link.deviceEnd.injectFaults { _, pdu in pdu.first == 0x1B ? .drop : nil }
         let session = link.session
         let waiting = Task { try await session.version(timeout: .milliseconds(200)) }
-        while clock.pendingWakes == 0 { await Task.yield() }
+        try #require(await eventually { clock.pendingWakes > 0 })
         clock.advance(by: .milliseconds(199))
         #expect(clock.pendingWakes == 1)
         clock.advance(by: .milliseconds(1))

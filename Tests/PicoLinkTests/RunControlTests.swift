@@ -74,7 +74,7 @@ import Testing
             }
         }
         // The abort waits for its reply on the manual clock: let its 2 s pass.
-        while clock.pendingDeadlines != [.seconds(2)] { await Task.yield() }
+        try #require(await eventually { clock.pendingDeadlines == [.seconds(2)] })
         clock.advance(by: .seconds(2))
         let ended = await outcome
         await stopped.wait()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The tiers of `make test` after its one build and the unit tests: the kernel tier (a qemu guest on one
+# CPU, the longest tier) in the background, and meanwhile the others in order (peers-h4, tier 1, BLELinux's
+# H4 transports, export, fleet, then check-docs on the CPU the guest leaves), each with BUILT=1. The kernel
+# tier's output is kept in a file and shown when it has ended. Exit status: 0 when every tier passed;
+# otherwise 1, after naming the tiers that failed.
+# Usage: Tools/test-tiers.sh [MAKE]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+make_cmd=${1:-make}
+mkdir -p .build/peers
+kernel_log=.build/peers/kernel-tier.log
+started=$(date +%s)
+
+$make_cmd --no-print-directory BUILT=1 peers-kernel > "$kernel_log" 2>&1 &
+kernel=$!
+stop_kernel() { kill -TERM -- "$kernel" 2>/dev/null || true; }
+trap stop_kernel INT TERM
+
+failed=()
+for tier in peers-h4 peers-tier1 peers-h4-blelinux peers-export peers-fleet check-docs; do
+    echo "test-tiers: $tier (the kernel tier runs beside it)"
+    $make_cmd --no-print-directory BUILT=1 "$tier" || failed+=("$tier")
+done
+
+echo "test-tiers: waiting for the kernel tier"
+wait "$kernel"
+kernel_status=$?
+echo "---- the kernel tier (peers-kernel), exit $kernel_status ----"
+cat "$kernel_log"
+echo "---- end of the kernel tier ----"
+[ "$kernel_status" -eq 0 ] || failed+=(peers-kernel)
+
+elapsed=$(($(date +%s) - started))
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "test-tiers: FAILED: ${failed[*]} (${elapsed} s)" >&2
+    exit 1
+fi
+echo "test-tiers: every tier passed (${elapsed} s)"
