@@ -11,7 +11,7 @@ extension LinkOpener {
     ) {
         let link = try await open(target, options: options)
         do {
-            let session = try await PicoSession.open(client: link.client, name: link.name)
+            let session = try await PicoSession.open(client: link.client, name: link.name, clock: clock)
             return (link, session)
         } catch {
             await link.close()

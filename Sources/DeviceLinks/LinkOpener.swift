@@ -1,6 +1,7 @@
 import BLEHost
 import BLELinux
 import BLEWire
+public import Coordination
 import Logging
 
 /// The one way to open a device: from a `DeviceTarget` to a `DeviceLink`, connected, secured as asked
@@ -14,12 +15,15 @@ public struct LinkOpener: Sendable {
     /// hcipico's own hosts, shared by every link this opener makes on a transport (nil: each link on
     /// hcipico's own host gets a host of its own, shut down when the link closes).
     public let hosts: SharedHosts?
+    /// What the sessions this opener opens time their commands on.
+    public let clock: any TimeSource
 
     /// An opener that reports to `logger`; with `hosts`, links on the same user-space transport share
-    /// one host (a rig's devices on one controller).
-    public init(logger: Logger, hosts: SharedHosts? = nil) {
+    /// one host (a rig's devices on one controller); the sessions it opens time their commands on `clock`.
+    public init(logger: Logger, hosts: SharedHosts? = nil, clock: any TimeSource = SystemClock()) {
         self.logger = logger
         self.hosts = hosts
+        self.clock = clock
     }
 
     /// How a link is opened.

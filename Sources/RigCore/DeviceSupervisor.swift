@@ -263,7 +263,7 @@ public final class DeviceSupervisor: Sendable {
     private func open() async throws -> OpenedDevice {
         let link = try await context.connector.connect(config)
         do {
-            let session = try await PicoSession.open(client: link.client, name: config.name)
+            let session = try await PicoSession.open(client: link.client, name: config.name, clock: context.clock)
             let version = try await session.version()
             let serial = try? await session.serialNumber()
             let opened = OpenedDevice(link: link, session: session, firmware: version.firmware, serial: serial)

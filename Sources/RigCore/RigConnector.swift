@@ -17,12 +17,12 @@ public struct RigConnector: DeviceConnector {
     private let opener: LinkOpener
 
     /// A connector whose connects may take `timeout` each, logging to `logger`; `clock` paces the adapter
-    /// checks.
+    /// checks (and would time the commands of sessions its opener opened).
     public init(timeout: Duration, logger: Logger, clock: any TimeSource = SystemClock()) {
         self.timeout = timeout
         hosts = SharedHosts(logger: logger)
         adapters = AdapterKeeper(control: KernelAdapterControl(), clock: clock, logger: logger)
-        opener = LinkOpener(logger: logger, hosts: hosts)
+        opener = LinkOpener(logger: logger, hosts: hosts, clock: clock)
     }
 
     /// Why a device's link could not be opened.
