@@ -23,10 +23,10 @@ demo: deps
 	$(SWIFT) build -c release --product hcipico
 	@Tools/demo.sh
 
-## test: every test tier: generated code, dependencies, formatting, unit and in-memory tests, peers, docs.
-## The build happens once (in `unit`); the later tiers then run with BUILT=1, the kernel tier's qemu guest
-## (one CPU) beside the others, check-docs last (Tools/test-tiers.sh).
-test: test-deps check-generated check-dependencies lint unit peers-deps $(ATT_RTT)
+## test: every test tier: generated code, dependencies, formatting, docs, unit and in-memory tests, peers.
+## The build happens in check-docs (the library targets) and unit (the rest); the peer tiers then run with
+## BUILT=1, the kernel tier's qemu guest (one CPU) beside the others (Tools/test-tiers.sh).
+test: test-deps check-generated check-dependencies lint check-docs unit peers-deps $(ATT_RTT)
 	@Tools/test-tiers.sh "$(MAKE)"
 
 # With BUILT=1 (set by `make test` after its one build) the peer tiers neither build nor install.
@@ -89,7 +89,7 @@ peers-tier1: $(PEERS_READY)
 ## channel on the guest's adapter) (Tests/Peers/vm/kernel-cases.sh).
 peers-kernel: $(PEERS_READY) $(ATT_RTT)
 	$(BUILD_TESTS)
-	@bin="$(DEBUG_BIN)" && Tests/Peers/kernel-tier.sh --quiet --timeout 330 \
+	@bin="$(DEBUG_BIN)" && Tests/Peers/kernel-tier.sh --quiet --timeout 420 \
 		--peer-args "--mode echo,pico,pico --peripherals 3 --pairing sc --protect" --bin $(ATT_RTT) \
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh \
 		--bin /usr/libexec/bluetooth/bluetoothd --bin /usr/bin/bluetoothctl --bin /usr/bin/dbus-daemon \

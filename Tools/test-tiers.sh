@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The tiers of `make test` after its one build and the unit tests: the kernel tier (a qemu guest on one
+# The peer tiers of `make test`, after its build and the unit tests: the kernel tier (a qemu guest on one
 # CPU, the longest tier) in the background, and meanwhile the others in order (peers-h4, tier 1, BLELinux's
-# H4 transports, export, fleet, then check-docs on the CPU the guest leaves), each with BUILT=1. The kernel
+# H4 transports, export, fleet), each with BUILT=1. The kernel
 # tier's output is kept in a file and shown when it has ended. Exit status: 0 when every tier passed;
 # otherwise 1, after naming the tiers that failed.
 # Usage: Tools/test-tiers.sh [MAKE]
@@ -18,7 +18,7 @@ stop_kernel() { kill -TERM -- "$kernel" 2>/dev/null || true; }
 trap stop_kernel INT TERM
 
 failed=()
-for tier in peers-h4 peers-tier1 peers-h4-blelinux peers-export peers-fleet check-docs; do
+for tier in peers-h4 peers-tier1 peers-h4-blelinux peers-export peers-fleet; do
     echo "test-tiers: $tier (the kernel tier runs beside it)"
     $make_cmd --no-print-directory BUILT=1 "$tier" || failed+=("$tier")
 done
