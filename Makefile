@@ -23,10 +23,10 @@ demo: deps
 	$(SWIFT) build -c release --product hcipico
 	@Tools/demo.sh
 
-## test: every test tier: generated code, dependencies, formatting, docs, unit and in-memory tests, peers.
-## The build happens in check-docs (the library targets) and unit (the rest); the peer tiers then run with
-## BUILT=1, the kernel tier's qemu guest (one CPU) beside the others (Tools/test-tiers.sh).
-test: test-deps check-generated check-dependencies lint check-docs unit peers-deps $(ATT_RTT)
+## test: every test tier: generated code, dependencies, formatting, unit and in-memory tests, peers, docs.
+## The build happens once (in `unit`); the later tiers then run with BUILT=1: the Bumble peer tests alone,
+## then the kernel tier's qemu guest (one CPU) beside the others and check-docs (Tools/test-tiers.sh).
+test: test-deps check-generated check-dependencies lint unit peers-deps $(ATT_RTT)
 	@Tools/test-tiers.sh "$(MAKE)"
 
 # With BUILT=1 (set by `make test` after its one build) the peer tiers neither build nor install.

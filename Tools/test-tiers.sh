@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The peer tiers of `make test`, after its build and the unit tests: the kernel tier (a qemu guest on one
-# CPU, the longest tier) in the background, and meanwhile the others in order (peers-h4, tier 1, BLELinux's
-# H4 transports, export, fleet), each with BUILT=1. The kernel
+# The tiers of `make test` after its build and the unit tests, each with BUILT=1: first the Bumble peer
+# tests (peers-h4) alone, as they restart peers against deadlines; then the kernel tier (a qemu guest on one
+# CPU, the longest tier) in the background, and meanwhile the others in order (tier 1, BLELinux's H4
+# transports, export, fleet, check-docs). The kernel
 # tier's output is kept in a file and shown when it has ended. Exit status: 0 when every tier passed;
 # otherwise 1, after naming the tiers that failed.
 # Usage: Tools/test-tiers.sh [MAKE]
@@ -12,13 +13,16 @@ mkdir -p .build/peers
 kernel_log=.build/peers/kernel-tier.log
 started=$(date +%s)
 
+failed=()
+echo "test-tiers: peers-h4 (alone)"
+$make_cmd --no-print-directory BUILT=1 peers-h4 || failed+=(peers-h4)
+
 $make_cmd --no-print-directory BUILT=1 peers-kernel > "$kernel_log" 2>&1 &
 kernel=$!
 stop_kernel() { kill -TERM -- "$kernel" 2>/dev/null || true; }
 trap stop_kernel INT TERM
 
-failed=()
-for tier in peers-h4 peers-tier1 peers-h4-blelinux peers-export peers-fleet; do
+for tier in peers-tier1 peers-h4-blelinux peers-export peers-fleet check-docs; do
     echo "test-tiers: $tier (the kernel tier runs beside it)"
     $make_cmd --no-print-directory BUILT=1 "$tier" || failed+=("$tier")
 done
