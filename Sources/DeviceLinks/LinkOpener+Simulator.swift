@@ -4,7 +4,7 @@ import PicoSimulator
 
 extension LinkOpener {
     /// A simulated peripheral in this process, reached over a socketpair through the same GATT client
-    /// as a real device.
+    /// as a real device. A simulated Pico is kept by the opener across links (`SimulatedPicos`).
     func openSimulator(
         _ kind: SimulatorKind,
         settings: SimulatorSettings,
@@ -24,14 +24,13 @@ extension LinkOpener {
                 : deviceEnd
             switch kind {
             case .pico:
-                var configuration: SimulatedPicoConfiguration = settings.fast ? .fast : SimulatedPicoConfiguration()
-                configuration.abortStopsScript = settings.fault != .ignoresAbort
-                // Noise differs from run to run, as a measurement's does, unless a seed is given.
-                configuration.noiseSeed = settings.seed
-                if let serialNumber = settings.serialNumber { configuration.serialNumber = serialNumber }
-                let peripheral = SimulatedPicoPeripheral(transport: device, configuration: configuration)
+                // The device outlives the link: a script it still runs is there for the next link.
+                let devices = simulatedPicos
+                let pico = devices.device(settings, trace: settings.trace ? logger : nil)
+                let peripheral = SimulatedPicoPeripheral(transport: device, pico: pico)
                 try peripheral.start()
-                close = { peripheral.close() }
+                // The link keeps the opener's devices alive (an opener may be gone before its links).
+                close = { withExtendedLifetime(devices) { peripheral.close() } }
             case .calculator:
                 let peripheral = SimulatedCalculatorPeripheral(transport: device)
                 try peripheral.start()

@@ -17,6 +17,8 @@ public struct LinkOpener: Sendable {
     public let hosts: SharedHosts?
     /// What the sessions this opener opens time their commands on.
     public let clock: any TimeSource
+    /// The simulated Picos this opener made, kept across their links.
+    let simulatedPicos = SimulatedPicos()
 
     /// An opener that reports to `logger`; with `hosts`, links on the same user-space transport share
     /// one host (a rig's devices on one controller); the sessions it opens time their commands on `clock`.

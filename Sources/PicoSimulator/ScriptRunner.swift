@@ -38,6 +38,8 @@ struct ScriptRunner {
     let sink: any ScriptOutputSink
     let clock: any TimeSource
     let isAborted: () -> Bool
+    /// Told of every `cell_on` and `cell_off` (the device keeps the cell between scripts).
+    let cellChanged: (SimulatedCell) -> Void
 
     var variables: [VariableValue]
     var cell: CellState
@@ -66,17 +68,23 @@ struct ScriptRunner {
         potentialRange: ClosedRange<Double> = SimulatedPicoConfiguration.picoPotentialRange,
         sink: any ScriptOutputSink,
         clock: any TimeSource,
+        cellAtStart: SimulatedCell = SimulatedCell(),
+        cellChanged: @escaping (SimulatedCell) -> Void = { _ in },
         isAborted: @escaping () -> Bool
     ) {
         self.program = program
         self.sink = sink
         self.clock = clock
         self.isAborted = isAborted
+        self.cellChanged = cellChanged
         variables = Array(repeating: VariableValue(), count: program.variableNames.count)
         self.cell = CellState(model: cell ?? CellModel.automatic(for: program.techniques))
         noise = SimulatorNoise(seed: noiseSeed, scale: noiseScale)
         self.potentialRange = potentialRange
         line.reserveCapacity(256)
+        cellIsOn = cellAtStart.isOn
+        setPotential = cellAtStart.potential
+        if cellIsOn { self.cell.apply(setPotential, at: 0) }
     }
 
     /// Runs the script (and `on_finished:`); `finish()` then writes the closing empty line.
@@ -208,13 +216,18 @@ struct ScriptRunner {
         case .setPotential(let argument):
             try requirePotential(value(argument), statement: statement)
             setPotential = value(argument)
-            if cellIsOn { cell.apply(setPotential, at: time) }
+            if cellIsOn {
+                cell.apply(setPotential, at: time)
+                cellChanged(SimulatedCell(isOn: true, potential: setPotential))
+            }
         case .cellOn:
             cellIsOn = true
             cell.apply(setPotential, at: time)
+            cellChanged(SimulatedCell(isOn: true, potential: setPotential))
         case .cellOff:
             cellIsOn = false
             cell.disconnect()
+            cellChanged(SimulatedCell(isOn: false, potential: setPotential))
         case .wait(let argument):
             let seconds = value(argument)
             guard seconds >= 0 else { throw fail(0x4200, statement) }

@@ -149,6 +149,8 @@ extension SimulatedPico {
                 potentialRange: configuration.potentialRange,
                 sink: TransmitSink(pico: self),
                 clock: configuration.clock,
+                cellAtStart: cell,
+                cellChanged: { [self] cell in cellChanged(cell) },
                 isAborted: { [self] in abortRequested.load(ordering: .relaxed) }
             )
             _ = runner.run()

@@ -35,8 +35,14 @@ import Synchronization
 ///   when a real-time point is reached late. After `Z` the open `M`/`C`/`L` scopes are not closed: the empty
 ///   line ends everything.
 ///
-/// Inspection: `modemOut`, `pendingByteCount`, `droppedByteCount`, `isRunningScript`. After an MTU exchange call
-/// `setMaximumNotificationPayload(_:)`. Call `stop()` when done: the UART thread keeps the device alive.
+/// - The cell (`cell`, a `SimulatedCell`) belongs to the device: `cell_on` and `cell_off` change it, a script
+///   that fails leaves it as it was, and `configuration.onCellChange` hears every change.
+/// - The device outlives its link: `detach()` (the host went away) leaves a running script running, its
+///   output lost, and `attach(output:modemOut:)` connects the next link, as a BT900 takes the next connection.
+///
+/// Inspection: `modemOut`, `pendingByteCount`, `droppedByteCount`, `isRunningScript`, `cell`. After an MTU
+/// exchange call `setMaximumNotificationPayload(_:)`. Call `stop()` when done: the UART thread keeps the device
+/// alive.
 ///
 /// Threads: `receive` may be called from any thread and never blocks on the device. Callbacks are called on
 /// the simulator's own threads, one at a time per callback; `output`'s buffer is valid only during the call.
@@ -46,8 +52,14 @@ public final class SimulatedPico: Sendable {
     public typealias ModemOutHandler = @Sendable (Bool) -> Void
 
     let configuration: SimulatedPicoConfiguration
-    let outputHandler: OutputHandler
-    let modemOutHandler: ModemOutHandler
+    /// The link's handlers; nil while no host is connected (output is then lost).
+    private let link = Mutex<Link?>(nil)
+    private struct Link {
+        var output: OutputHandler
+        var modemOut: ModemOutHandler
+    }
+    /// The cell, changed by the script thread.
+    let cellState = Mutex(SimulatedCell())
 
     /// Receive FIFO and thread state, guarded by `receiveLock` (a condition: the UART thread waits on it).
     let receiveLock = NSCondition()
@@ -64,14 +76,19 @@ public final class SimulatedPico: Sendable {
     /// Threads alive (UART reader and script runner); `stop()` waits for them.
     let threads = DispatchGroup()
 
-    public init(
+    /// A device connected to a link through `output` and `modemOut`.
+    public convenience init(
         configuration: SimulatedPicoConfiguration = SimulatedPicoConfiguration(),
         output: @escaping OutputHandler,
         modemOut: @escaping ModemOutHandler = { _ in }
     ) {
+        self.init(configuration: configuration)
+        attach(output: output, modemOut: modemOut)
+    }
+
+    /// A device with no link yet (`attach(output:modemOut:)`).
+    public init(configuration: SimulatedPicoConfiguration = SimulatedPicoConfiguration()) {
         self.configuration = configuration
-        outputHandler = output
-        modemOutHandler = modemOut
         receiveBuffer = VSPReceiveBuffer(
             capacity: configuration.receiveBufferCapacity,
             fullThreshold: configuration.modemOutFullThreshold,
@@ -144,6 +161,34 @@ public final class SimulatedPico: Sendable {
         receiveLock.lock()
         defer { receiveLock.unlock() }
         return receiveBuffer.droppedByteCount
+    }
+
+    /// Connects a link: the device's output goes to `output`, ModemOut changes to `modemOut`.
+    public func attach(output: @escaping OutputHandler, modemOut: @escaping ModemOutHandler = { _ in }) {
+        link.withLock { $0 = Link(output: output, modemOut: modemOut) }
+    }
+
+    /// The host went away: output is lost until the next `attach`; a running script goes on.
+    public func detach() {
+        link.withLock { $0 = nil }
+    }
+
+    /// The cell now.
+    public var cell: SimulatedCell { cellState.withLock { $0 } }
+
+    /// Sends output bytes over the link, if one is attached.
+    func outputHandler(_ bytes: UnsafeRawBufferPointer) {
+        link.withLock { $0?.output }?(bytes)
+    }
+
+    func modemOutHandler(_ space: Bool) {
+        link.withLock { $0?.modemOut }?(space)
+    }
+
+    /// The script changed the cell.
+    func cellChanged(_ cell: SimulatedCell) {
+        cellState.withLock { $0 = cell }
+        configuration.onCellChange?(cell)
     }
 
     /// Whether a script is running.

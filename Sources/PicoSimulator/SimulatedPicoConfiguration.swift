@@ -42,6 +42,8 @@ public struct SimulatedPicoConfiguration: Sendable {
     /// Whether `Z` stops a running script. False simulates a faulty device that answers `Z` but goes on
     /// measuring until its script ends by itself (a host must bound how long it waits for the end).
     public var abortStopsScript = true
+    /// Hears every change of the cell (`cell_on`, `cell_off`), on the script's thread.
+    public var onCellChange: (@Sendable (SimulatedCell) -> Void)?
 
     public init() {}
 

@@ -16,9 +16,13 @@ import Synchronization
 ///
 /// Notifications follow the negotiated MTU: the payload limit is updated when the client's first write
 /// after an Exchange MTU arrives (every command starts with a write), or by `updateNotificationPayload()`.
-/// When the bearer closes the device is stopped (a running script is aborted).
+/// A peripheral made with its own device stops it when the bearer closes (a running script is aborted);
+/// one given a device (`init(transport:pico:)`) only detaches from it, so that a running script goes on
+/// without a host as it does on the instrument, for the next link to find.
 public final class SimulatedPicoPeripheral: Sendable {
     public let pico: SimulatedPico
+    /// Whether closing the link stops the device (it was made for this link).
+    private let ownsDevice: Bool
     public let server: GATTServer
     public let handles: GATTServiceHandles
     public let txHandle: UInt16
@@ -28,7 +32,17 @@ public final class SimulatedPicoPeripheral: Sendable {
     private let payloadLimit = Mutex(0)
 
     /// Serves a new simulated Pico on `transport` (not yet started). Call `start()` next.
-    public init(transport: any ATTTransport, configuration: SimulatedPicoConfiguration = .fast) {
+    public convenience init(transport: any ATTTransport, configuration: SimulatedPicoConfiguration = .fast) {
+        self.init(transport: transport, device: SimulatedPico(configuration: configuration), owned: true)
+    }
+
+    /// Serves `pico`, which outlives this link, on `transport` (not yet started). Call `start()` next.
+    public convenience init(transport: any ATTTransport, pico: SimulatedPico) {
+        self.init(transport: transport, device: pico, owned: false)
+    }
+
+    private init(transport: any ATTTransport, device: SimulatedPico, owned: Bool) {
+        let configuration = device.configuration
         let bearer = ATTBearer(transport: transport)
         let box = PicoBox()
         let database = GATTDatabase()
@@ -70,8 +84,10 @@ public final class SimulatedPicoPeripheral: Sendable {
         let server = self.server
         let tx = txHandle
         let modemOut = modemOutHandle
-        pico = SimulatedPico(
-            configuration: configuration,
+        pico = device
+        ownsDevice = owned
+        pico.setMaximumNotificationPayload(configuration.maximumNotificationPayload)
+        pico.attach(
             output: { payload in _ = try? server.notify(tx, value: payload) },
             modemOut: { space in
                 withUnsafeBytes(of: UInt8(space ? 1 : 0)) { value in _ = try? server.notify(modemOut, value: value) }
@@ -80,20 +96,24 @@ public final class SimulatedPicoPeripheral: Sendable {
         payloadLimit.withLock { $0 = configuration.maximumNotificationPayload }
         box.set(self)
         let pico = self.pico
-        // The close may be reported on a simulator thread that is sending; stop the device elsewhere.
-        bearer.onClose { _ in DispatchQueue.global().async { pico.stop() } }
+        if owned {
+            // The close may be reported on a simulator thread that is sending; stop the device elsewhere.
+            bearer.onClose { _ in DispatchQueue.global().async { pico.stop() } }
+        } else {
+            bearer.onClose { _ in pico.detach() }
+        }
     }
 
-    /// Starts the device and the bearer.
+    /// Starts the device (if it is not running already) and the bearer.
     public func start() throws(GATTError) {
         pico.start()
         try server.bearer.start()
     }
 
-    /// Stops the device and closes the link (the client sees a disconnect).
+    /// Closes the link (the client sees a disconnect); stops the device if it was made for this link.
     public func close() {
         server.bearer.close()
-        pico.stop()
+        if ownsDevice { pico.stop() } else { pico.detach() }
     }
 
     /// Cuts notifications to the negotiated ATT_MTU − 3 if that changed.

@@ -11,7 +11,7 @@ struct DeviceConfigParser {
 
     static let keys: Set<String> = [
         "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
-        "max_failures", "failure_backoff", "realtime", "security", "passkey",
+        "max_failures", "failure_backoff", "realtime", "security", "passkey", "max_current", "potential_window",
     ]
 
     /// The values of `security` (as the command line's `--security`).
@@ -56,6 +56,21 @@ struct DeviceConfigParser {
         let script = loadScript(entry, index: index, reader: &reader)
         let schedule = self.schedule(entry, index: index, reader: &reader)
         let runTimeout = reader.duration(entry, table: table, index: index, key: "run_timeout")
+        var limits = RunLimits()
+        if let text = reader.string(entry, table: table, index: index, key: "max_current") {
+            if let amperes = RunLimits.amount(text, unit: "A"), amperes > 0 {
+                limits.maximumCurrent = amperes
+            } else {
+                problem("max_current", "\"\(text)\" is not a current in amperes (\"1m\", \"500u\")")
+            }
+        }
+        if let text = reader.string(entry, table: table, index: index, key: "potential_window") {
+            if let window = RunLimits.window(text) {
+                limits.potentialWindow = window
+            } else {
+                problem("potential_window", "\"\(text)\" is not LOW,HIGH in volts (\"-0.5,1\")")
+            }
+        }
         let maximumFailures = reader.integer(entry, table: table, index: index, key: "max_failures") ?? 5
         if maximumFailures < 1 { problem("max_failures", "must be 1 or more") }
         let failureBackoff = reader.duration(entry, table: table, index: index, key: "failure_backoff") ?? 300
@@ -91,6 +106,7 @@ struct DeviceConfigParser {
             scriptText: script.text,
             schedule: schedule,
             runTimeout: runTimeout,
+            limits: limits,
             maximumFailures: maximumFailures,
             failureBackoff: failureBackoff,
             realTime: realTime ?? true,

@@ -264,9 +264,22 @@ public final class DeviceSupervisor: Sendable {
         let link = try await context.connector.connect(config)
         do {
             let session = try await PicoSession.open(client: link.client, name: config.name, clock: context.clock)
-            let version = try await session.version()
+            let (version, leftover) = try await session.takeOver()
+            if let leftover {
+                context.logger.warning("\(config.name): \(leftover)", metadata: ["device": "\(config.name)"])
+                update {
+                    $0.lastCell = leftover.cell.description
+                    if leftover.cell.isUnknown { $0.cellUnknown += 1 }
+                }
+            }
             let serial = try? await session.serialNumber()
-            let opened = OpenedDevice(link: link, session: session, firmware: version.firmware, serial: serial)
+            let opened = OpenedDevice(
+                link: link,
+                session: session,
+                firmware: version.firmware,
+                serial: serial,
+                foundAtConnect: FoundAtConnect(leftover)
+            )
             let stopped = state.withLock { inner -> Bool in
                 inner.session = session
                 inner.snapshot.connected = true
@@ -290,6 +303,24 @@ struct OpenedDevice: Sendable {
     let session: PicoSession
     let firmware: String?
     let serial: String?
+    /// A script the device was still running when this connection was made; the first run on it records
+    /// it (`takeFoundAtConnect()`).
+    let foundAtConnect: FoundAtConnect
+}
+
+/// A script a connection found still running, handed to the first run on that connection.
+final class FoundAtConnect: Sendable {
+    private let value: Mutex<LeftoverScript?>
+
+    init(_ leftover: LeftoverScript?) { value = Mutex(leftover) }
+
+    /// What the connection found, once.
+    func take() -> LeftoverScript? {
+        value.withLock { found in
+            defer { found = nil }
+            return found
+        }
+    }
 }
 
 /// How one run went, as the supervisor counts failures.

@@ -42,6 +42,8 @@ public struct DeviceConfig: Sendable, Equatable {
     public var schedule: RunSchedule
     /// A run that has not ended after this many seconds is aborted and closed as incomplete.
     public var runTimeout: Double?
+    /// Limits the runs are stopped at (`max_current`, `potential_window`; `run_timeout` is the longest run).
+    public var limits: RunLimits
     /// After this many consecutive failures (connects or runs), retries wait `failureBackoff`.
     public var maximumFailures: Int
     /// The longer wait after `maximumFailures`, in seconds.
@@ -64,6 +66,7 @@ public struct DeviceConfig: Sendable, Equatable {
         scriptText: String,
         schedule: RunSchedule,
         runTimeout: Double? = nil,
+        limits: RunLimits = RunLimits(),
         maximumFailures: Int = 5,
         failureBackoff: Double = 300,
         realTime: Bool = true,
@@ -80,6 +83,7 @@ public struct DeviceConfig: Sendable, Equatable {
         self.scriptText = scriptText
         self.schedule = schedule
         self.runTimeout = runTimeout
+        self.limits = limits
         self.maximumFailures = maximumFailures
         self.failureBackoff = failureBackoff
         self.realTime = realTime

@@ -55,7 +55,8 @@ struct RunRecording {
             link: opened.link.parameters,
             toolVersion: context.toolVersion,
             startTime: start,
-            rssi: rssi
+            rssi: rssi,
+            foundAtConnect: opened.foundAtConnect.take()?.description
         )
         try await journal { try await context.journal.runStarted(provenance) }
         context.logger.info(
@@ -85,7 +86,8 @@ struct RunRecording {
                 complete: ending.reason == nil,
                 reason: ending.reason,
                 time: context.clock.wallTime,
-                overflowed: ending.overflowed
+                overflowed: ending.overflowed,
+                cell: ending.cell?.description
             )
             // The run is reported (and counted) once it is committed, never before.
             try await context.journal.flush()
@@ -96,11 +98,16 @@ struct RunRecording {
             if ending.reason == nil { $0.completeRuns += 1 } else { $0.incompleteRuns += 1 }
             $0.overflowed += ending.overflowed
             if let reason = ending.reason { $0.lastError = reason }
+            if let cell = ending.cell {
+                $0.lastCell = cell.description
+                if cell.isUnknown { $0.cellUnknown += 1 }
+            }
         }
         let name = config.name
         if let reason = ending.reason {
+            let cell = ending.cell.map { "; \($0)" } ?? ""
             context.logger.warning(
-                "\(name): run \(provenance.deviceRun) incomplete, \(ending.packages) packages committed: \(reason)",
+                "\(name): run \(provenance.deviceRun) incomplete, \(ending.packages) packages committed: \(reason)\(cell)",
                 metadata: ["device": "\(name)"]
             )
         } else {
@@ -117,10 +124,32 @@ struct RunRecording {
         var packages = 0
         var overflowed = 0
         var outcome = RunOutcome.complete
+        var cell: CellOutcome?
     }
 
-    /// Uploads the script and records its packages until the run ends.
+    /// Uploads the script and records its packages until the run ends; a run that did not end normally is
+    /// then made safe (`RunControl.leaveSafe`).
     private func stream(session: PicoSession, id: UUID) async throws(JournalFailure) -> Ending {
+        let control = RunControl(session: session, limits: config.limits)
+        var ending: Ending
+        var scriptEnded: Bool
+        do throws(JournalFailure) {
+            (ending, scriptEnded) = try await record(session: session, id: id, control: control)
+        } catch {
+            // The journal failed (the rig ends): the instrument is still left safe.
+            _ = await control.leaveSafe(scriptEnded: false)
+            throw error
+        }
+        if ending.reason != nil { ending.cell = await control.leaveSafe(scriptEnded: scriptEnded) }
+        return ending
+    }
+
+    /// The run's recording: how it ended, and whether the device ended its script (sent its end line).
+    private func record(
+        session: PicoSession,
+        id: UUID,
+        control: RunControl
+    ) async throws(JournalFailure) -> (Ending, scriptEnded: Bool) {
         var ending = Ending()
         let notificationsAtStart = session.notificationsReceived
         let notificationsBefore = supervisor.snapshot.notifications
@@ -130,7 +159,6 @@ struct RunRecording {
         }
         // A stop (the rig's, a reload's) and the run timeout go through the run's control: `Z`, and
         // the link closed when the device does not answer or does not end its script.
-        let control = RunControl(session: session)
         supervisor.state.withLock { $0.control = control }
         defer {
             control.runEnded()
@@ -140,7 +168,7 @@ struct RunRecording {
         if let stop = supervisor.stopReason {
             ending.reason = stop
             ending.outcome = .failed
-            return ending
+            return (ending, true)
         }
         let run: PicoRun
         do throws(PicoSessionError) {
@@ -148,7 +176,7 @@ struct RunRecording {
         } catch {
             ending.reason = "the upload failed: \(error)"
             ending.outcome = Self.isLinkLoss(error) ? .linkLost : .failed
-            return ending
+            return (ending, false)
         }
         // The run timeout: a child task, cancelled when the recording returns.
         let limit = config.runTimeout
@@ -160,12 +188,15 @@ struct RunRecording {
                 clock: context.clock
             )
         }()
+        // A package past a limit stops the run: a child task too.
+        async let _ = control.enforce()
         var deviceError: PicoDeviceError?
         var aborted = false
         do {
             for try await event in run.events {
                 switch event {
                 case .package(let package):
+                    control.check(package)
                     try await journal { try await context.journal.record(package, run: id) }
                     ending.packages += 1
                     let notifications = session.notificationsReceived - notificationsAtStart
@@ -197,7 +228,7 @@ struct RunRecording {
                 ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? lost
             }
             ending.outcome = .linkLost
-            return ending
+            return (ending, false)
         }
         control.runEnded()
         if let deviceError {
@@ -208,7 +239,7 @@ struct RunRecording {
             ending.reason = "\(ending.overflowed) packages overflowed the event buffer"
         }
         if ending.reason != nil { ending.outcome = .failed }
-        return ending
+        return (ending, true)
     }
 
     private func journal(_ body: () async throws -> Void) async throws(JournalFailure) {

@@ -300,16 +300,16 @@ public final class PostgresForwarder: Sendable {
             """
             INSERT INTO hcipico.runs (rig, run_uuid, journal_run_id, device, device_run, title, state, reason,
                 started_at, ended_at, packages, last_idx, overflowed, address, address_type, transport, firmware,
-                serial_number, script_name, script, script_sha256, link, tool_version, rssi)
+                serial_number, script_name, script, script_sha256, link, tool_version, rssi, cell, found_at_connect)
             VALUES (\(rig), \(run.uuid)::uuid, \(run.id), \(run.device), \(run.deviceRun), \(run.title),
                 \(run.state), \(run.reason), \(started), \(ended), \(run.forwardedAfter), \(run.lastIndexAfter),
                 \(run.overflowed), \(run.address), \(run.addressType), \(run.transport), \(run.firmware),
                 \(run.serialNumber), \(run.scriptName), \(run.script), \(run.scriptSHA256), \(run.link),
-                \(run.toolVersion), \(run.rssi))
+                \(run.toolVersion), \(run.rssi), \(run.cell), \(run.foundAtConnect))
             ON CONFLICT (rig, run_uuid) DO UPDATE SET state = excluded.state, reason = excluded.reason,
                 ended_at = excluded.ended_at, packages = excluded.packages, last_idx = excluded.last_idx,
                 overflowed = excluded.overflowed, link = excluded.link, rssi = excluded.rssi,
-                device_run = excluded.device_run
+                device_run = excluded.device_run, cell = excluded.cell
             """,
             logger: logger
         )

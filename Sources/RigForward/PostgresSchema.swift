@@ -6,7 +6,8 @@ import PostgresNIO
 /// recorded in `hcipico.schema_migrations`. A released version never changes; a new one is appended.
 /// Rigs that connect at once take an advisory lock, so each version runs exactly once.
 ///
-/// - `runs`: one row per run and rig, with the journal's provenance; `packages` and `last_idx` say how
+/// - `runs`: one row per run and rig, with the journal's provenance (from version 3 `cell`, what became
+///   of the cell after a run that did not end normally, and `found_at_connect`); `packages` and `last_idx` say how
 ///   far the run has been forwarded (the forwarder's position, committed with the packages).
 /// - `packages`: one row per data package, keyed by (rig, run, package index).
 /// - `package_values`: one row per value, in SI base units (NULL for the device's NaN).
@@ -131,6 +132,14 @@ enum PostgresSchema {
                     LEFT JOIN hcipico.variable_types t ON t.code = v.variable
                     LEFT JOIN hcipico.current_ranges c ON c.idx = v.current_range
                 """,
+            ]
+        ),
+        Migration(
+            version: 3,
+            name: "the cell after a run, a script found at connect",
+            statements: [
+                "ALTER TABLE hcipico.runs ADD COLUMN cell text",
+                "ALTER TABLE hcipico.runs ADD COLUMN found_at_connect text",
             ]
         ),
     ]

@@ -29,6 +29,10 @@ public struct ForwardBatch: Sendable {
         public var link: String?
         public var toolVersion: String
         public var rssi: Int?
+        /// What became of the cell after the run (nil while it runs, or after a normal end).
+        public var cell: String?
+        /// What the run's connection found first (a script left running), if anything.
+        public var foundAtConnect: String?
         /// The sink's position before this batch: packages forwarded and the last index (-1: none).
         public var forwardedBefore: Int
         public var lastIndexBefore: Int

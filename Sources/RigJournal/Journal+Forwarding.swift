@@ -111,6 +111,8 @@ extension Journal {
                         link: row["link"],
                         toolVersion: row["tool_version"],
                         rssi: row["rssi"],
+                        cell: reachesEnd ? row["cell"] : nil,
+                        foundAtConnect: row["found_at_connect"],
                         forwardedBefore: forwarded,
                         lastIndexBefore: lastIndex,
                         forwardedAfter: forwarded + sent,

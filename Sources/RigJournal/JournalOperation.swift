@@ -18,12 +18,15 @@ public struct JournalRunEnd: Sendable, Equatable {
     public var time: Double
     /// Packages the device sent that never reached the journal because a bounded buffer overflowed.
     public var overflowed: Int
+    /// What became of the cell after a run that did not end normally (`CellOutcome`'s words).
+    public var cell: String?
 
-    public init(complete: Bool, reason: String?, time: Double, overflowed: Int = 0) {
+    public init(complete: Bool, reason: String?, time: Double, overflowed: Int = 0, cell: String? = nil) {
         self.complete = complete
         self.reason = reason
         self.time = time
         self.overflowed = overflowed
+        self.cell = cell
     }
 }
 

@@ -26,6 +26,10 @@ import MethodSCRIPT
 /// shows a package outside any `nscans` loop as scan 1, and turns the current range index into its
 /// full scale in amperes and its label (`current_ranges`: the EmStat Pico's table, from the Specs).
 ///
+/// Version 5 (cell safety): `runs.cell` says what became of the cell after a run that did not end
+/// normally (`cell off confirmed at …`, `cell state unknown: …`); `runs.found_at_connect` what the run's
+/// connection found first when the device was still running an earlier script.
+///
 /// Version 3 (unique run numbers): a device's `device_run` is unique within the journal (an index
 /// enforces it). Journals from before, where a rig restart or a reload began each device's count at 1
 /// again, have their runs renumbered 1, 2, 3… per device in the order they were recorded; each change
@@ -52,6 +56,9 @@ enum JournalSchema {
         }
         migrator.registerMigration("v4: loops and scans from 1") { db in
             try db.execute(sql: version4)
+        }
+        migrator.registerMigration("v5: the cell after a run, a script found at connect") { db in
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN cell TEXT; ALTER TABLE runs ADD COLUMN found_at_connect TEXT")
         }
         return migrator
     }

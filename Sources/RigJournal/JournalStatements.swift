@@ -14,14 +14,15 @@ enum JournalStatements {
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO runs (uuid, device_id, device_run, title, state, started_at, address, address_type,
-                    transport, firmware, serial_number, script_name, script, script_sha256, link, tool_version, rssi)
-                VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    transport, firmware, serial_number, script_name, script, script_sha256, link, tool_version, rssi,
+                    found_at_connect)
+                VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
         let arguments: StatementArguments = [
             run.runID.uuidString.lowercased(), device, run.deviceRun, run.title, run.startTime, run.address,
             run.addressType, run.transport, run.firmware, run.serialNumber, run.scriptName, run.script,
-            run.scriptSHA256, run.link, run.toolVersion, run.rssi,
+            run.scriptSHA256, run.link, run.toolVersion, run.rssi, run.foundAtConnect,
         ]
         try insert.execute(arguments: arguments)
         return db.lastInsertedRowID
@@ -34,7 +35,9 @@ enum JournalStatements {
 
     static func endRun(_ end: JournalRunEnd, run: Int64, _ db: Database) throws {
         try db.cachedStatement(
-            sql: "UPDATE runs SET state = ?, reason = ?, ended_at = ?, overflowed = ? WHERE id = ?"
-        ).execute(arguments: [end.complete ? "complete" : "incomplete", end.reason, end.time, end.overflowed, run])
+            sql: "UPDATE runs SET state = ?, reason = ?, ended_at = ?, overflowed = ?, cell = ? WHERE id = ?"
+        ).execute(
+            arguments: [end.complete ? "complete" : "incomplete", end.reason, end.time, end.overflowed, end.cell, run]
+        )
     }
 }

@@ -85,6 +85,11 @@ public struct DeviceSnapshot: Sendable, Equatable {
     public var serialNumber: String?
     /// The RSSI read at the start of the last run, in dBm, where the path could say.
     public var lastRSSI: Int?
+    /// What became of the cell after the last run that did not end normally, or what the last connection
+    /// found (`cell off confirmed at …`, `cell state unknown: …`).
+    public var lastCell: String?
+    /// Runs (and scripts found running at connect) after which the cell's state is unknown.
+    public var cellUnknown: Int = 0
 
     public init(name: String) {
         self.name = name

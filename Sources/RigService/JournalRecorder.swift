@@ -19,10 +19,17 @@ struct JournalRecorder: RunJournal {
         try await writer.record(package, run: run)
     }
 
-    func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int) async throws {
+    func runEnded(
+        _ run: UUID,
+        complete: Bool,
+        reason: String?,
+        time: Double,
+        overflowed: Int,
+        cell: String?
+    ) async throws {
         try await writer.runEnded(
             run,
-            JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed)
+            JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed, cell: cell)
         )
     }
 

@@ -24,6 +24,8 @@ public final class RigMetrics: Sendable {
         "hcipico_device_notifications_total": "GATT notifications received from the device.",
         "hcipico_device_reconnects_total": "Times the device's link was made again after it was lost.",
         "hcipico_device_packages_overflowed_total": "Packages lost because the rig fell behind (the run says so).",
+        "hcipico_device_runs_cell_unknown_total":
+            "Runs (and scripts found running at connect) after which the cell could not be confirmed off.",
         "hcipico_device_rssi_dbm": "The link's RSSI at the start of the last run, in dBm.",
         "hcipico_device_connection_interval_seconds": "The link's connection interval, in seconds.",
         "hcipico_journal_commit_duration_seconds": "How long each journal commit took (fsync included).",
@@ -54,6 +56,7 @@ public final class RigMetrics: Sendable {
         var notifications = 0
         var reconnects = 0
         var overflowed = 0
+        var cellUnknown = 0
     }
 
     public init(sources: StatusSources) {
@@ -123,6 +126,7 @@ public final class RigMetrics: Sendable {
         count("hcipico_device_notifications_total", [], device.notifications, &counted.notifications)
         count("hcipico_device_reconnects_total", [], device.reconnects, &counted.reconnects)
         count("hcipico_device_packages_overflowed_total", [], device.overflowed, &counted.overflowed)
+        count("hcipico_device_runs_cell_unknown_total", [], device.cellUnknown, &counted.cellUnknown)
         if let rssi = device.lastRSSI { gauge("hcipico_device_rssi_dbm", label, Double(rssi)) }
         if let interval = device.link.flatMap(LinkText.intervalSeconds) {
             gauge("hcipico_device_connection_interval_seconds", label, interval)

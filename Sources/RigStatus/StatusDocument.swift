@@ -47,6 +47,8 @@ struct StatusDocument: Encodable {
         var overflowed: Int
         var reconnects: Int
         var lastError: String?
+        var lastCell: String?
+        var cellUnknown: Int
         var link: String?
         var rssi: Int?
         var firmware: String?
@@ -109,6 +111,8 @@ struct StatusDocument: Encodable {
                 overflowed: snapshot.overflowed,
                 reconnects: snapshot.reconnects,
                 lastError: snapshot.lastError,
+                lastCell: snapshot.lastCell,
+                cellUnknown: snapshot.cellUnknown,
                 link: snapshot.link,
                 rssi: snapshot.lastRSSI,
                 firmware: snapshot.firmware

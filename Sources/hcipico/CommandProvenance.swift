@@ -15,7 +15,8 @@ enum CommandProvenance {
         title: String,
         script: PicoScript,
         deviceRun: Int = 1,
-        linkNote: String = ""
+        linkNote: String = "",
+        foundAtConnect: LeftoverScript? = nil
     ) -> RunProvenance {
         let (address, addressType, transport): (String?, String?, String) =
             switch target {
@@ -39,7 +40,8 @@ enum CommandProvenance {
             scriptSHA256: RunProvenance.scriptSHA256(of: text),
             link: "MTU \(link.client.bearer.mtu)" + linkNote,
             toolVersion: "hcipico \(HCIPico.configuration.version)",
-            startTime: Date().timeIntervalSince1970
+            startTime: Date().timeIntervalSince1970,
+            foundAtConnect: foundAtConnect?.description
         )
     }
 }

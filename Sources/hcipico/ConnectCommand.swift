@@ -26,6 +26,8 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @OptionGroup var tuning: LinkTuningOptions
 
+    @OptionGroup var limits: RunLimitOptions
+
     @Option(help: "A MethodSCRIPT file to run.")
     var script: String?
 
@@ -128,6 +130,7 @@ struct ConnectCommand: AsyncParsableCommand {
             outputs: outputs,
             quiet: quiet,
             timing: timing,
+            limits: try limits.limits(),
             shutdown: shutdown
         )
         let status = try await shutdown.run { await job.perform() }

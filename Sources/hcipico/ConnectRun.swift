@@ -14,6 +14,7 @@ struct ConnectRun: Sendable {
     let outputs: RunOutputs
     let quiet: Bool
     let timing: Bool
+    let limits: RunLimits
     let shutdown: Shutdown
 
     /// How long a stopped run waits for the reply to `Z`, and then for the device to end its script
@@ -56,8 +57,9 @@ struct ConnectRun: Sendable {
         tuning: LinkRunStatistics?
     ) async -> ExitStatus {
         let version: PicoVersion
+        let leftover: LeftoverScript?
         do {
-            version = try await session.version()
+            (version, leftover) = try await session.takeOver()
         } catch {
             return failed(
                 "no version reply: \(error)\(SecurityHint.suffix(for: error, mode: link.security?.mode))",
@@ -68,6 +70,7 @@ struct ConnectRun: Sendable {
         // does not answer within a second has none.
         let serial = outputs.named.isEmpty ? nil : try? await session.serialNumber(timeout: .seconds(1))
         let dataOnStandardOutput = outputs.usesStandardOutput
+        if let leftover { StandardError.report(leftover.description) }
         let banner = "\(version.device) \(version.firmware)"
         if dataOnStandardOutput {
             var stream = StandardError()
@@ -80,7 +83,7 @@ struct ConnectRun: Sendable {
         do {
             run = try await session.run(script, title: title)
         } catch {
-            if case .cancelled = error { await leaveSafe(session) }
+            if case .cancelled = error { await leaveSafe(session, scriptEnded: false) }
             return failed("\(error)", error.exitStatus)
         }
         let sinks: [any SampleSink]
@@ -93,11 +96,12 @@ struct ConnectRun: Sendable {
                 title: title,
                 script: script,
                 linkNote: (self.tuning.request.map { ", \($0.name) applied beside the run" } ?? "")
-                    + (link.simulatorSeed.map { ", simulator noise seed \($0) (--seed \($0) repeats the run)" } ?? "")
+                    + (link.simulatorSeed.map { ", simulator noise seed \($0) (--seed \($0) repeats the run)" } ?? ""),
+                foundAtConnect: leftover
             )
             sinks = try outputs.open(provenance: provenance)
         } catch {
-            await leaveSafe(session)
+            await leaveSafe(session, scriptEnded: false)
             StandardError.report("\(error); the run was aborted")
             return error.errno == EEXIST ? .badInput : .writeFailed
         }
@@ -107,7 +111,8 @@ struct ConnectRun: Sendable {
             session: session,
             interruption: interruption,
             abortReplyLimit: Self.abortReplyTimeout,
-            endLimit: Self.endAfterAbortTimeout
+            endLimit: Self.endAfterAbortTimeout,
+            limits: limits
         )
         shutdown.onUrgentExit { why in recorder.abandon(why) }
         shutdown.onStop { reason in Task { await control.stop(reason.description) } }
@@ -116,29 +121,37 @@ struct ConnectRun: Sendable {
             tableOnStandardError: dataOnStandardOutput,
             expectedPoints: ScriptExtent.expectedPoints(script.lines)
         )
+        // Stops the run at a limit; ends with the run (`runEnded`).
+        async let enforcing: Void = control.enforce()
         let outcome: Result<RunEnd, SinkError>
         do {
             outcome = .success(
                 try await recorder.record(run) { event in
                     timing.observe(event)
                     // The link is tuned once the data flows: the first sample never waits on it.
-                    if case .package = event { tuning?.startTuning() }
+                    if case .package(let package) = event {
+                        tuning?.startTuning()
+                        control.check(package)
+                    }
                     display.show(event)
+                } leaveSafe: { scriptEnded in
+                    await control.leaveSafe(scriptEnded: scriptEnded)
                 }
             )
         } catch {
             outcome = .failure(error)
         }
         control.runEnded()
+        await enforcing
         shutdown.onStop(nil)
         display.finish()
         // The output that failed is not reported as written: its end marker may be missing.
         let failedPath: String? = if case .failure(let failure) = outcome { failure.path } else { nil }
         let written = outputs.named.map(\.path).filter { $0 != "-" && $0 != failedPath }
         if !written.isEmpty { StandardError.report("wrote \(written.joined(separator: ", "))") }
+        if let cell = recorder.end?.cell { StandardError.report(cell.description) }
         switch outcome {
         case .failure(let failure):
-            await leaveSafe(session)
             StandardError.report("\(RunRecorder.describe(failure)); the run was aborted")
             return failure.isOutputClosed ? .outputClosed : .writeFailed
         case .success(let end):
@@ -153,9 +166,16 @@ struct ConnectRun: Sendable {
         }
     }
 
-    /// Aborts whatever the device may be running, bounded, whatever happens to the calling task.
-    private func leaveSafe(_ session: PicoSession) async {
+    /// Aborts whatever the device may be running and switches the cell off, bounded, whatever happens to
+    /// the calling task; says what became of the cell.
+    private func leaveSafe(_ session: PicoSession, scriptEnded: Bool) async {
         guard session.isConnected else { return }
-        await Task { _ = try? await session.abort(timeout: Self.abortReplyTimeout) }.value
+        let control = RunControl(
+            session: session,
+            abortReplyLimit: Self.abortReplyTimeout,
+            endLimit: Self.endAfterAbortTimeout
+        )
+        let cell = await Task { await control.leaveSafe(scriptEnded: scriptEnded) }.value
+        StandardError.report(cell.description)
     }
 }

@@ -20,6 +20,8 @@ struct ConsoleCommand: AsyncParsableCommand {
 
     @OptionGroup var link: LinkOptions
 
+    @OptionGroup var limits: RunLimitOptions
+
     @Option(help: "Write every run here as CSV, a row per point, with its provenance ('-' is not allowed).")
     var csv: String?
 
@@ -65,10 +67,15 @@ struct ConsoleCommand: AsyncParsableCommand {
         link opened: DeviceLink,
         target: DeviceTarget
     ) async -> ExitStatus {
-        guard let version = try? await session.version() else {
-            ConnectCommand.fail("no version reply")
-            return .timeout
+        let version: PicoVersion
+        let leftover: LeftoverScript?
+        do {
+            (version, leftover) = try await session.takeOver()
+        } catch {
+            ConnectCommand.fail("no version reply: \(error)")
+            return error.exitStatus
         }
+        if let leftover { StandardError.report(leftover.description) }
         let serial = try? await session.serialNumber(timeout: .seconds(1))
         let console = ConsoleSession(
             session: session,
@@ -76,6 +83,8 @@ struct ConsoleCommand: AsyncParsableCommand {
             target: target,
             version: version,
             serial: serial,
+            foundAtConnect: leftover,
+            limits: (try? limits.limits()) ?? RunLimits(),
             outputs: (csv, jsonl, overwrite)
         )
         let stop = console.stop

@@ -15,6 +15,10 @@ final class ConsoleSession {
     let target: DeviceTarget
     let version: PicoVersion
     let serial: String?
+    /// A script the device was still running when the console connected: the first run's record says so.
+    private var foundAtConnect: LeftoverScript?
+    /// The limits every run is stopped at.
+    let limits: RunLimits
     let input = LineInput()
     /// The `--csv` and `--jsonl` paths; their files are opened when the first run starts and fed
     /// every run.
@@ -45,8 +49,12 @@ final class ConsoleSession {
         target: DeviceTarget,
         version: PicoVersion,
         serial: String?,
+        foundAtConnect: LeftoverScript? = nil,
+        limits: RunLimits = RunLimits(),
         outputs: (csv: String?, jsonl: String?, overwrite: Bool)
     ) {
+        self.limits = limits
+        self.foundAtConnect = foundAtConnect
         self.session = session
         self.link = link
         self.target = target
@@ -115,8 +123,10 @@ final class ConsoleSession {
             serial: serial,
             title: "console-\(runs)",
             script: script,
-            deviceRun: runs
+            deviceRun: runs,
+            foundAtConnect: foundAtConnect
         )
+        foundAtConnect = nil
         memory.start(provenance: provenance)
         let files: [any SampleSink]
         do {
@@ -127,7 +137,7 @@ final class ConsoleSession {
             return
         }
         let display = LiveDisplay(showTable: true, rowsPerSecond: 1000)
-        let control = stop.runStarted(on: session)
+        let control = stop.runStarted(on: session, limits: limits)
         let recorder = RunRecorder(sinks: files + [memory], interruption: control.interruption)
         // Ctrl-C stops this run only (`Z`; the link is closed if the device does not end its script),
         // and the console goes on.
@@ -140,8 +150,16 @@ final class ConsoleSession {
         }
         do {
             let run = try await session.run(script, title: "console-\(runs)")
-            let end = try await recorder.record(run) { display.show($0) }
+            async let _ = control.enforce()
+            defer { control.runEnded() }
+            let end = try await recorder.record(run) { event in
+                if case .package(let package) = event { control.check(package) }
+                display.show(event)
+            } leaveSafe: { scriptEnded in
+                await control.leaveSafe(scriptEnded: scriptEnded)
+            }
             display.finish()
+            if let cell = end.cell { print(cell) }
             if !recorder.deviceErrors.isEmpty { deviceErrors += 1 }
             print(end.complete ? "done: \(end.packages) packages" : "incomplete after \(end.packages) packages")
             fflush(nil)

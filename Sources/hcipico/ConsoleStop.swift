@@ -21,8 +21,8 @@ final class ConsoleStop: Sendable {
     var reason: StopReason? { state.withLock { $0.reason } }
 
     /// A run starts on `session`: a stop from now on stops it through the control returned.
-    func runStarted(on session: PicoSession) -> RunControl {
-        let control = RunControl(session: session)
+    func runStarted(on session: PicoSession, limits: RunLimits = RunLimits()) -> RunControl {
+        let control = RunControl(session: session, limits: limits)
         state.withLock { $0.run = Run(control: control, recorded: Latch()) }
         return control
     }

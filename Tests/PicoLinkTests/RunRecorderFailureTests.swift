@@ -64,7 +64,8 @@ import Testing
                     complete: false,
                     reason: "interrupted (SIGTERM); second signal",
                     packages: end.packages,
-                    endTime: sink.ends.first?.endTime
+                    endTime: sink.ends.first?.endTime,
+                    cell: .unknown("the program had to end at once, before the cell could be switched off")
                 )
             ]
         )

@@ -61,11 +61,12 @@ final class MemoryJournal: RunJournal {
         var provenance: RunProvenance
         var packages: [PicoPackage] = []
         var ended: (complete: Bool, reason: String?)?
+        var cell: String?
 
         static func == (lhs: Run, rhs: Run) -> Bool {
             lhs.provenance == rhs.provenance && lhs.packages == rhs.packages
                 && lhs.ended?.complete == rhs.ended?.complete
-                && lhs.ended?.reason == rhs.ended?.reason
+                && lhs.ended?.reason == rhs.ended?.reason && lhs.cell == rhs.cell
         }
     }
 
@@ -101,10 +102,18 @@ final class MemoryJournal: RunJournal {
 
     func flush() async throws {}
 
-    func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int) async throws {
+    func runEnded(
+        _ run: UUID,
+        complete: Bool,
+        reason: String?,
+        time: Double,
+        overflowed: Int,
+        cell: String?
+    ) async throws {
         state.withLock { runs in
             guard let index = runs.firstIndex(where: { $0.provenance.runID == run }) else { return }
             runs[index].ended = (complete, reason)
+            runs[index].cell = cell
         }
     }
 }

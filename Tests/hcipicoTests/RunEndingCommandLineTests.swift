@@ -35,11 +35,15 @@ import Testing
         #expect(seconds < 2, "took \(seconds) s to exit")
         #expect(program.standardError.contains(Self.abortWrite), "\(program.standardError)")
         let csv = program.text("cv.csv").split(separator: "\n")
-        #expect(csv.last?.hasPrefix("# end: incomplete (interrupted (\(name)); script aborted by Z), ") == true)
+        #expect(csv.dropLast().last?.hasPrefix("# end: incomplete (interrupted (\(name)); script aborted by Z), ") == true)
+        // The cell is switched off before the run is reported ended, and the records say so.
+        #expect(csv.last?.hasPrefix("# cell: cell off confirmed at ") == true, "\(csv.suffix(2))")
+        #expect(Self.lastCellState(program.standardError) == "sim: cell off", "\(program.standardError)")
         let jsonl = program.text("cv.jsonl").split(separator: "\n")
         #expect(
             jsonl.last?.contains("\"complete\":false,\"reason\":\"interrupted (\(name)); script aborted by Z\"") == true
         )
+        #expect(jsonl.last?.contains("\"cell\":\"cell off confirmed at ") == true)
         let svg = program.text("cv.svg")
         #expect(svg.contains("incomplete: interrupted (\(name))") && svg.hasSuffix("</svg>\n"))
     }
@@ -127,11 +131,14 @@ import Testing
         }
         #expect(status == 143, "\(program.standardError)")
         #expect(seconds < 6, "took \(seconds) s")
-        let last = program.text("ca.csv").split(separator: "\n").last ?? ""
+        let lines = program.text("ca.csv").split(separator: "\n")
+        let end = lines.dropLast().last ?? ""
         #expect(
-            last.hasPrefix("# end: incomplete (interrupted (SIGTERM); the device did not end its script"),
-            "\(last)"
+            end.hasPrefix("# end: incomplete (interrupted (SIGTERM); the device did not end its script"),
+            "\(end)"
         )
+        // The device never stopped: the cell may still be on, and the record says so.
+        #expect(lines.last == "# cell: cell state unknown: the link was closed after the device did not stop")
     }
 
     @Test func aSecondSignalEndsAtOnceStillWithAnEndMarker() async throws {
@@ -171,5 +178,13 @@ import Testing
         }
         #expect(malformed.status == 3, "\(malformed.error)")
         #expect(malformed.error.contains("invalid response"))
+    }
+
+    /// The simulator's last report of its cell in a `--sim-trace` log (`sim: cell off`, `sim: cell on at 0.5 V`).
+    static func lastCellState(_ log: String) -> String? {
+        log.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "sim: cell ") else { return nil }
+            return String(line[range.lowerBound...])
+        }.last
     }
 }

@@ -76,14 +76,27 @@ public struct RunEnd: Sendable, Equatable {
     public var packages: Int
     /// When the run ended (Unix seconds), when known: the files give it as `end_utc`.
     public var endTime: Double?
+    /// What became of the cell, for a run that did not end normally (nil: nothing was done, as after a
+    /// complete run, whose script switches the cell off itself).
+    public var cell: CellOutcome?
 
     /// How a run ended; `reason` is nil for a complete run, `endTime` nil when not known.
-    public init(complete: Bool, reason: String? = nil, packages: Int, endTime: Double? = nil) {
+    public init(
+        complete: Bool,
+        reason: String? = nil,
+        packages: Int,
+        endTime: Double? = nil,
+        cell: CellOutcome? = nil
+    ) {
         self.complete = complete
         self.reason = reason
         self.packages = packages
         self.endTime = endTime
+        self.cell = cell
     }
+
+    /// The `# cell: …` line of a CSV file, when there is a cell outcome.
+    var cellCommentLine: String { cell.map { "# cell: \($0)\n" } ?? "" }
 
     /// `2026-11-25T09:30:12.250Z`, or nil when the end time is not known.
     var endUTC: String? { endTime.flatMap { $0.isFinite ? UTCTime.iso8601($0) : nil } }

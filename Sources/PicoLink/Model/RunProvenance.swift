@@ -35,6 +35,9 @@ public struct RunProvenance: Sendable, Equatable {
     public var startTime: Double
     /// Last RSSI in dBm, where known.
     public var rssi: Int?
+    /// What the connection this run started on found and did first, when the device was still running an
+    /// earlier script (`LeftoverScript`); nil when it was idle.
+    public var foundAtConnect: String?
 
     /// A run's provenance; `runID` defaults to a new random UUID, and what a simulator lacks to nil.
     public init(
@@ -53,7 +56,8 @@ public struct RunProvenance: Sendable, Equatable {
         link: String? = nil,
         toolVersion: String,
         startTime: Double,
-        rssi: Int? = nil
+        rssi: Int? = nil,
+        foundAtConnect: String? = nil
     ) {
         self.runID = runID
         self.device = device
@@ -71,5 +75,6 @@ public struct RunProvenance: Sendable, Equatable {
         self.toolVersion = toolVersion
         self.startTime = startTime
         self.rssi = rssi
+        self.foundAtConnect = foundAtConnect
     }
 }

@@ -28,18 +28,51 @@ public final class RunControl: Sendable {
     }
     private let state = Mutex(State())
     private let end = Latch<Void>()
+    /// The limits the run's packages are checked against (`check`), and where a breach goes (`enforce`).
+    public let limits: RunLimits
+    private let breaches: AsyncStream<String>
+    private let breach: AsyncStream<String>.Continuation
 
     /// Control of the run about to start on `session`; `interruption` is the recorder's, when it has one.
     public init(
         session: PicoSession,
         interruption: RunInterruption = RunInterruption(),
         abortReplyLimit: Duration = .seconds(2),
-        endLimit: Duration = .seconds(2)
+        endLimit: Duration = .seconds(2),
+        limits: RunLimits = RunLimits()
     ) {
         self.session = session
         self.interruption = interruption
         self.abortReplyLimit = abortReplyLimit
         self.endLimit = endLimit
+        self.limits = limits
+        (breaches, breach) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(1))
+    }
+
+    /// Checks a package of the run against `limits`, on the recording's path: past a limit, `enforce`
+    /// stops the run with the limit as its reason.
+    public func check(_ package: PicoPackage) {
+        guard let reason = limits.breach(in: package) else { return }
+        breach.yield("limit: \(reason)")
+    }
+
+    /// Stops the run when `check` finds a package past a limit, or once `limits.longestRun` has passed;
+    /// returns when the run has ended (`runEnded`) or the calling task is cancelled. Run it beside the
+    /// recording (`async let`).
+    public func enforce() async {
+        await withTaskGroup(of: Void.self) { group in
+            if let longest = limits.longestRun {
+                group.addTask { await self.stop(after: longest, reason: "limit: the run took longer than \(longest)") }
+            }
+            group.addTask {
+                for await reason in self.breaches {
+                    await self.stop(reason)
+                    return
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Whether the stop closed the link (the device did not answer `Z`, or did not end its script).
@@ -52,6 +85,7 @@ public final class RunControl: Sendable {
     public func runEnded() {
         state.withLock { $0.ended = true }
         end.settle(())
+        breach.finish()
     }
 
     /// Stops the run with `reason` (the first reason given is the one recorded): sends `Z` and returns
@@ -86,6 +120,34 @@ public final class RunControl: Sendable {
         guard (try? await clock.sleep(until: clock.now + limit)) != nil, !state.withLock({ $0.ended }) else { return }
         state.withLock { $0.timedOut = true }
         await stop(reason)
+    }
+
+    /// How long `cell_off` may take after a run that did not end normally.
+    public static let cellOffLimit: Duration = .seconds(2)
+
+    /// Makes the instrument safe after a run that did not end normally (a device error, an abort, a
+    /// timeout, a lost link, a stop, a failed output): when the device may still run the script
+    /// (`scriptEnded` false and the link up) it is aborted first; then the cell is switched off
+    /// (`PicoSession.switchCellOff`). With the link gone the cell's state is unknown: the next connection
+    /// finds a script left running and switches the cell off then (`PicoSession.takeOver`).
+    public func leaveSafe(scriptEnded: Bool) async -> CellOutcome {
+        runEnded()
+        guard session.isConnected else {
+            if closedTheLink { return .unknown("the link was closed after the device did not stop") }
+            return .unknown("the link was lost; the next connection switches the cell off")
+        }
+        if !scriptEnded {
+            do throws(PicoSessionError) {
+                try await session.abort(timeout: abortReplyLimit)
+            } catch {
+                if case .connectionLost = error {
+                    return .unknown("the link was lost; the next connection switches the cell off")
+                }
+                session.close()
+                return .unknown("no reply to Z (\(error)); the link was closed")
+            }
+        }
+        return await session.switchCellOff(within: Self.cellOffLimit)
     }
 
     /// Whether `stop(after:reason:)` stopped the run.

@@ -99,6 +99,12 @@ final class PicoReceiver: @unchecked Sendable {
 
     func makeToken() -> UInt64 { tokens.add(1, ordering: .relaxed).newValue }
 
+    /// Lines of a script's output (packages, loop marks, text) that arrived while this session ran no
+    /// script: a script left running by an earlier host.
+    let strayOutput = Atomic<Int>(0)
+    /// Of those, the empty lines that end a script.
+    let strayEnds = Atomic<Int>(0)
+
     /// TX notifications received (one relaxed atomic add on the reader thread; read for metrics).
     let notifications = Atomic<Int>(0)
 
@@ -187,7 +193,12 @@ final class PicoReceiver: @unchecked Sendable {
     }
 
     /// The next end of the run comes from an abort.
-    func markAborting() { inRun { $0.aborting = true } }
+    func markAborting() {
+        mode.withLock { mode in
+            guard case .run(let context) = mode else { return }
+            context.aborting = true
+        }
+    }
 
     private func handle(_ event: ReplyEvent) {
         switch event {
@@ -221,7 +232,11 @@ final class PicoReceiver: @unchecked Sendable {
             deviceError(reply)
         case .scriptEnd:
             mode.withLock { mode in
-                guard case .run(let context) = mode else { return }
+                guard case .run(let context) = mode else {
+                    strayOutput.add(1, ordering: .relaxed)
+                    strayEnds.add(1, ordering: .relaxed)
+                    return
+                }
                 let overflowed = context.backlog.overflowed
                 if overflowed > 0 { context.continuation.yield(.overflowed(packages: overflowed)) }
                 context.continuation.yield(.ended(aborted: context.aborting, packages: context.packages))
@@ -297,7 +312,10 @@ final class PicoReceiver: @unchecked Sendable {
     /// Runs `body` with the run in progress, under the mode lock; nothing when no run is.
     private func inRun(_ body: (RunContext) -> Void) {
         mode.withLock { mode in
-            guard case .run(let context) = mode else { return }
+            guard case .run(let context) = mode else {
+                strayOutput.add(1, ordering: .relaxed)
+                return
+            }
             body(context)
         }
     }

@@ -61,6 +61,9 @@ public final class CSVSink: SampleSink {
     /// Writes the `# end_utc:` line (when the end time is known) and the `# end:` line.
     public func finish(_ end: RunEnd) throws(SinkError) {
         let how = end.complete ? "complete" : "incomplete (\(ProvenanceFields.oneLine(end.reason ?? "cut short")))"
-        try file.write((end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n")
+        try file.write(
+            (end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n"
+                + end.cellCommentLine
+        )
     }
 }

@@ -65,7 +65,8 @@ public final class JSONLinesSink: SampleSink {
         let reason = end.reason.map(JSONText.quoted) ?? "null"
         try file.write(
             "{\"event\":\"end\",\"complete\":\(end.complete),\"reason\":\(reason),\"packages\":\(end.packages),"
-                + "\"end_utc\":\(end.endUTC.map(JSONText.quoted) ?? "null")}\n"
+                + "\"end_utc\":\(end.endUTC.map(JSONText.quoted) ?? "null"),"
+                + "\"cell\":\(end.cell.map { JSONText.quoted($0.description) } ?? "null")}\n"
         )
     }
 }

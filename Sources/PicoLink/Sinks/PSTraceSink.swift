@@ -62,7 +62,8 @@ public final class PSTraceSink: SampleSink {
     /// Writes the whole table with how the run ended, then forgets the packages.
     public func finish(_ end: RunEnd) throws(SinkError) {
         let how = end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))"
-        try file.write(document(end: "\(how), \(end.packages) packages", endUTC: end.endUTC))
+        let cell = end.cell.map { "; \($0)" } ?? ""
+        try file.write(document(end: "\(how), \(end.packages) packages\(cell)", endUTC: end.endUTC))
         packages = []
     }
 

@@ -134,6 +134,9 @@ public final class PointCSVSink: SampleSink {
         try placeContinuingRun(first: nil)
         let reason = ProvenanceFields.oneLine(end.reason ?? "cut short")
         let how = end.complete ? "complete" : "incomplete (\(reason))"
-        try file.write((end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n")
+        try file.write(
+            (end.endUTC.map { "# end_utc: \($0)\n" } ?? "") + "# end: \(how), \(end.packages) packages\n"
+                + end.cellCommentLine
+        )
     }
 }

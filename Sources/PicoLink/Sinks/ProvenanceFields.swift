@@ -27,7 +27,8 @@ enum ProvenanceFields {
             ("start_utc", UTCTime.iso8601(provenance.startTime)),
             ("link", provenance.link),
         ]
-        return fields.map { ($0, oneLine($1 ?? "n/a")) }
+        let found = provenance.foundAtConnect.map { [("found_at_connect", $0)] } ?? []
+        return (fields + found).map { ($0, oneLine($1 ?? "n/a")) }
     }
 
     /// `# key: value` lines.

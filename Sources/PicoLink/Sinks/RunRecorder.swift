@@ -46,11 +46,14 @@ public final class RunRecorder: @unchecked Sendable {
     public var end: RunEnd? { lock.withLock { ending } }
 
     /// Consumes `run.events` to its end (or until the calling task is cancelled, or a sink fails).
-    /// `onEvent` sees every event first (for a live display). Returns how the run ended, as the sinks
-    /// were told; throws the first sink failure (the other sinks are still finished).
+    /// `onEvent` sees every event first (for a live display). A run that did not end normally is made safe
+    /// by `leaveSafe` before the sinks are told it ended (`RunControl.leaveSafe`: told whether the device
+    /// ended its script; its `CellOutcome` goes into the end markers). Returns how the run ended, as the
+    /// sinks were told; throws the first sink failure (the other sinks are still finished).
     public func record(
         _ run: PicoRun,
-        onEvent: (PicoEvent) -> Void = { _ in }
+        onEvent: (PicoEvent) -> Void = { _ in },
+        leaveSafe: (_ scriptEnded: Bool) async -> CellOutcome? = { _ in nil }
     ) async throws(SinkError) -> RunEnd {
         lock.withLock {
             for sink in sinks where failure == nil {
@@ -84,7 +87,9 @@ public final class RunRecorder: @unchecked Sendable {
         if reason == nil, !ended {
             reason = interruption.reason ?? (Task.isCancelled ? "cancelled" : "the run ended without its end line")
         }
-        return try finish(reason: reason)
+        let failed = lock.withLock { failure != nil }
+        let cell = reason != nil || failed ? await leaveSafe(ended) : nil
+        return try finish(reason: reason, cell: cell)
     }
 
     /// Finishes the sinks now as incomplete with `reason`, unless they are finished already; safe to call
@@ -99,7 +104,13 @@ public final class RunRecorder: @unchecked Sendable {
         guard lock.lock(before: Date().addingTimeInterval(seconds)) else { return }
         defer { lock.unlock() }
         guard ending == nil else { return }
-        let end = RunEnd(complete: false, reason: reason, packages: packageCount, endTime: Date().timeIntervalSince1970)
+        let end = RunEnd(
+            complete: false,
+            reason: reason,
+            packages: packageCount,
+            endTime: Date().timeIntervalSince1970,
+            cell: .unknown("the program had to end at once, before the cell could be switched off")
+        )
         ending = end
         for sink in sinks { try? sink.finish(end) }
     }
@@ -139,7 +150,7 @@ public final class RunRecorder: @unchecked Sendable {
         }
     }
 
-    private func finish(reason: String?) throws(SinkError) -> RunEnd {
+    private func finish(reason: String?, cell: CellOutcome?) throws(SinkError) -> RunEnd {
         try lock.withLock { () -> Result<RunEnd, SinkError> in
             if let ending {  // abandoned meanwhile
                 if let failure { return .failure(failure) }
@@ -158,7 +169,8 @@ public final class RunRecorder: @unchecked Sendable {
                 complete: reason == nil,
                 reason: reason,
                 packages: packageCount,
-                endTime: Date().timeIntervalSince1970
+                endTime: Date().timeIntervalSince1970,
+                cell: cell
             )
             ending = end
             for sink in sinks {

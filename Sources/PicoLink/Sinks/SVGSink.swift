@@ -70,7 +70,9 @@ public final class SVGSink: SampleSink {
             note = "the run ended without sending a data package"
         }
         let ended = end.endUTC.map { [(key: "end_utc", value: $0)] } ?? []
-        let state = [(key: "end", value: end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))")]
+        let state =
+            [(key: "end", value: end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))")]
+            + (end.cell.map { [(key: "cell", value: $0.description)] } ?? [])
         let document = renderer.render(builder.plots(), note: note, metadata: metadata + ended + state)
         try file.write(Array(document.utf8))
     }

@@ -139,6 +139,10 @@
       setText(cell('last-error'), d.last_error || DASH);
       setAttr(cell('last-error'), 'title', d.last_error || '');
       cell('last-error').classList.toggle('error-text', !!d.last_error);
+      // What became of the cell after the last run that did not end normally; unknown is an alarm.
+      setText(cell('cell-state'), d.last_cell || DASH);
+      setAttr(cell('cell-state'), 'title', d.cell_unknown > 0 ? fmtInt(d.cell_unknown) + ' runs left the cell state unknown' : '');
+      cell('cell-state').classList.toggle('error-text', !!d.last_cell && d.last_cell.startsWith('cell state unknown'));
       setText(cell('link'), d.link || DASH);
       setText(cell('rssi'), isNum(d.rssi) ? minus(String(d.rssi)) + ' dBm' : DASH);
       setText(cell('firmware'), d.firmware || DASH);

@@ -1,0 +1,33 @@
+import Logging
+import PicoSimulator
+import Synchronization
+
+/// The simulated Picos one `LinkOpener` has made, kept across their links: a script still running when
+/// a link closes goes on, and the next link to the same device finds it, as with an instrument. A device
+/// is known by its serial number, fault and pace; all are stopped when the opener is gone.
+final class SimulatedPicos: Sendable {
+    private let devices = Mutex<[String: SimulatedPico]>([:])
+
+    /// The device for `settings`, made (and started) on first use; its cell changes are reported to
+    /// `trace` (at notice level) when given.
+    func device(_ settings: SimulatorSettings, trace: Logger?) -> SimulatedPico {
+        let key = "\(settings.serialNumber ?? "")|\(settings.fault?.rawValue ?? "")|\(settings.fast)"
+        return devices.withLock { devices in
+            if let device = devices[key] { return device }
+            var configuration: SimulatedPicoConfiguration = settings.fast ? .fast : SimulatedPicoConfiguration()
+            configuration.abortStopsScript = settings.fault != .ignoresAbort
+            // Noise differs from run to run, as a measurement's does, unless a seed is given.
+            configuration.noiseSeed = settings.seed
+            if let serialNumber = settings.serialNumber { configuration.serialNumber = serialNumber }
+            if let trace { configuration.onCellChange = { cell in trace.notice("sim: \(cell)") } }
+            let device = SimulatedPico(configuration: configuration)
+            device.start()
+            devices[key] = device
+            return device
+        }
+    }
+
+    deinit {
+        for device in devices.withLock({ Array($0.values) }) { device.stop() }
+    }
+}
