@@ -40,6 +40,19 @@ public final class Latch<Value: Sendable>: Sendable {
         await enqueue { _ in }!
     }
 
+    /// Waits for the value until the calling task is cancelled (nil then).
+    public func waitUnlessCancelled() async -> Value? {
+        let id = WaiterID()
+        return await withTaskCancellationHandler {
+            await enqueue { registered in
+                id.value.withLock { $0 = registered }
+                if Task.isCancelled { giveUp(registered) }
+            }
+        } onCancel: {
+            if let registered = id.value.withLock({ $0 }) { giveUp(registered) }
+        }
+    }
+
     /// Waits for the value for at most `limit` on `clock`; nil when the limit passed first or the
     /// calling task was cancelled.
     public func wait(upTo limit: Duration, on clock: any TimeSource) async -> Value? {

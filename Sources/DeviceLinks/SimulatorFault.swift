@@ -11,4 +11,7 @@ public enum SimulatorFault: String, CaseIterable, Sendable {
     case mute
     /// The link goes down once the peripheral has notified 2 KiB (mid-run for a Pico script).
     case dropsLink = "drops-link"
+    /// The device stops answering once it has notified 512 bytes (mid-run for a Pico script): nothing more
+    /// arrives, not even the reply to `Z`; the link stays up.
+    case goesMute = "goes-mute"
 }

@@ -28,6 +28,7 @@ final class SimulatorProbe: ATTTransport {
         }
         switch fault {
         case .mute? where pdu.first == 0x1B: return
+        case .goesMute? where notifications >= 512 && pdu.first == 0x1B: return
         case .dropsLink? where notifications >= 2048:
             base.close()
             throw .closed

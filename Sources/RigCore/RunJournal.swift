@@ -13,7 +13,14 @@ public protocol RunJournal: Sendable {
     func record(_ package: PicoPackage, run: UUID) async throws
     /// The run ended: complete, or incomplete with its reason; `overflowed` packages never reached here;
     /// `cell` says what became of the cell after a run that did not end normally.
-    func runEnded(_ run: UUID, complete: Bool, reason: String?, time: Double, overflowed: Int, cell: String?)
+    func runEnded(
+        _ run: UUID,
+        complete: Bool,
+        reason: String?,
+        time: Double,
+        overflowed: Int,
+        cell: String?
+    )
         async throws
     /// Returns once everything recorded so far is durable (committed).
     func flush() async throws

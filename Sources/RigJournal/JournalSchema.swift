@@ -58,7 +58,8 @@ enum JournalSchema {
             try db.execute(sql: version4)
         }
         migrator.registerMigration("v5: the cell after a run, a script found at connect") { db in
-            try db.execute(sql: "ALTER TABLE runs ADD COLUMN cell TEXT; ALTER TABLE runs ADD COLUMN found_at_connect TEXT")
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN cell TEXT")
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN found_at_connect TEXT")
         }
         return migrator
     }

@@ -161,6 +161,7 @@ struct ConnectRun: Sendable {
             let why = shown ? "the device's error above" : end.reason ?? "cut short"
             StandardError.report("run incomplete after \(end.packages) packages: \(why)")
             if let reason = shutdown.reason { return reason.exitStatus }
+            if control.limitPassed { return .limitPassed }
             if !recorder.deviceErrors.isEmpty { return .deviceError }
             return session.isConnected ? .deviceError : .connectionLost
         }

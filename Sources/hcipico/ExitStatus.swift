@@ -21,6 +21,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
     /// Pairing or encryption failed (a wrong passkey, the peer refused, a bond the peer no longer holds):
     /// the reason is printed by its SMP or HCI name.
     case securityFailed = 7
+    /// A run passed a limit (`--max-current`, `--potential-window`, `--max-run`) and was stopped there.
+    case limitPassed = 8
     /// The kernel has no Bluetooth support (`EAFNOSUPPORT`).
     case noBluetooth = 10
     /// No such adapter, or no adapter at all.

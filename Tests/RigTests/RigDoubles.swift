@@ -6,15 +6,22 @@ import PicoSimulator
 import RigCore
 import Synchronization
 
-/// Simulated Picos over socketpairs, one per connect; the test can drop the newest link or make the
-/// next connects fail.
+/// Simulated Picos over socketpairs, a new one per connect, or with `device` one that outlives its
+/// links (a script it runs goes on when the link is lost, as on the instrument); the test can drop the
+/// newest link or make the next connects fail.
 final class SimulatorConnector: DeviceConnector {
     let configuration: SimulatedPicoConfiguration
+    /// The device every link reaches, when it outlives its links.
+    let device: SimulatedPico?
     private let state = Mutex<(failures: Int, connects: Int, peripherals: [SimulatedPicoPeripheral])>((0, 0, []))
 
-    init(configuration: SimulatedPicoConfiguration = .fast) {
+    init(configuration: SimulatedPicoConfiguration = .fast, device: SimulatedPico? = nil) {
         self.configuration = configuration
+        self.device = device
     }
+
+    /// The device of the newest link.
+    var newestDevice: SimulatedPico? { state.withLock { $0.peripherals.last?.pico } }
 
     /// The next `count` connects fail.
     func failNext(_ count: Int) { state.withLock { $0.failures = count } }
@@ -44,7 +51,9 @@ final class SimulatorConnector: DeviceConnector {
         }
         if refuse { throw Refused() }
         let (host, deviceEnd) = try SocketPairATTTransport.makePair()
-        let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
+        let peripheral =
+            self.device.map { SimulatedPicoPeripheral(transport: deviceEnd, pico: $0) }
+            ?? SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
         try peripheral.start()
         state.withLock { $0.peripherals.append(peripheral) }
         let client = try await GATTClient.connect(transport: host)

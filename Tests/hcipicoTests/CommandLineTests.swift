@@ -107,7 +107,8 @@ import Testing
         }
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\n")
         #expect(status == 130, "\(program.standardError); last line: \(String(lines.last ?? ""))")
-        #expect(lines.dropLast().last?.hasPrefix("# end: incomplete (interrupted (SIGINT); script aborted by Z)") == true)
+        let end = lines.dropLast().last ?? ""
+        #expect(end.hasPrefix("# end: incomplete (interrupted (SIGINT); script aborted by Z)"), "\(end)")
         #expect(lines.last?.hasPrefix("# cell: cell off confirmed at ") == true)
         #expect(lines.filter { !$0.hasPrefix("#") }.count >= 4, "the rows before the interrupt are kept")
     }

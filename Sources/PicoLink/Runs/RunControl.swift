@@ -25,6 +25,7 @@ public final class RunControl: Sendable {
         var stopping = false
         var linkClosed = false
         var timedOut = false
+        var limitPassed = false
     }
     private let state = Mutex(State())
     private let end = Latch<Void>()
@@ -62,10 +63,14 @@ public final class RunControl: Sendable {
     public func enforce() async {
         await withTaskGroup(of: Void.self) { group in
             if let longest = limits.longestRun {
-                group.addTask { await self.stop(after: longest, reason: "limit: the run took longer than \(longest)") }
+                group.addTask {
+                    await self.stop(after: longest, reason: "limit: the run took longer than \(longest)")
+                    if self.timedOut { self.state.withLock { $0.limitPassed = true } }
+                }
             }
             group.addTask {
                 for await reason in self.breaches {
+                    self.state.withLock { $0.limitPassed = true }
                     await self.stop(reason)
                     return
                 }
@@ -149,6 +154,9 @@ public final class RunControl: Sendable {
         }
         return await session.switchCellOff(within: Self.cellOffLimit)
     }
+
+    /// Whether `enforce` stopped the run at one of its `limits`.
+    public var limitPassed: Bool { state.withLock { $0.limitPassed } }
 
     /// Whether `stop(after:reason:)` stopped the run.
     public var timedOut: Bool { state.withLock { $0.timedOut } }

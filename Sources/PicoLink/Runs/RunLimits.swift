@@ -12,7 +12,8 @@ public struct RunLimits: Sendable, Equatable {
     public var longestRun: Duration?
 
     /// Limits; none by default.
-    public init(maximumCurrent: Double? = nil, potentialWindow: ClosedRange<Double>? = nil, longestRun: Duration? = nil) {
+    public init(maximumCurrent: Double? = nil, potentialWindow: ClosedRange<Double>? = nil, longestRun: Duration? = nil)
+    {
         self.maximumCurrent = maximumCurrent
         self.potentialWindow = potentialWindow
         self.longestRun = longestRun

@@ -1,4 +1,5 @@
 import BLEHost
+import Coordination
 import MethodSCRIPT
 import Synchronization
 
@@ -102,8 +103,49 @@ final class PicoReceiver: @unchecked Sendable {
     /// Lines of a script's output (packages, loop marks, text) that arrived while this session ran no
     /// script: a script left running by an earlier host.
     let strayOutput = Atomic<Int>(0)
+    /// How many of them `PicoSession.takeOver` has dealt with.
+    let strayHandled = Atomic<Int>(0)
     /// Of those, the empty lines that end a script.
     let strayEnds = Atomic<Int>(0)
+    /// Settled at the next end of a script (this session's run or a stray one) or when the link closes.
+    private let scriptEndWaiters = Mutex<[Latch<Void>]>([])
+
+    /// Settled at the next stray line.
+    private let strayWaiters = Mutex<[Latch<Void>]>([])
+
+    /// A latch settled at the next line of output of a script this session does not run.
+    func nextStrayOutput() -> Latch<Void> {
+        let latch = Latch<Void>()
+        strayWaiters.withLock { $0.append(latch) }
+        return latch
+    }
+
+    private func strayArrived() {
+        strayOutput.add(1, ordering: .relaxed)
+        for latch in strayWaiters.withLock({ waiters in
+            defer { waiters = [] }
+            return waiters
+        }) {
+            latch.settle(())
+        }
+    }
+
+    /// A latch settled at the next end of a script, or when the link closes; take it before what may
+    /// cause the end (`Z`), so that it cannot be missed.
+    func nextScriptEnd() -> Latch<Void> {
+        let latch = Latch<Void>()
+        scriptEndWaiters.withLock { $0.append(latch) }
+        return latch
+    }
+
+    private func scriptEnded() {
+        for latch in scriptEndWaiters.withLock({ waiters in
+            defer { waiters = [] }
+            return waiters
+        }) {
+            latch.settle(())
+        }
+    }
 
     /// TX notifications received (one relaxed atomic add on the reader thread; read for metrics).
     let notifications = Atomic<Int>(0)
@@ -131,6 +173,7 @@ final class PicoReceiver: @unchecked Sendable {
             waiter?.continuation.resume(returning: .failure(.connectionLost(reason)))
             waiter = nil
         }
+        scriptEnded()
     }
 
     /// Why the link closed, once it has.
@@ -233,8 +276,8 @@ final class PicoReceiver: @unchecked Sendable {
         case .scriptEnd:
             mode.withLock { mode in
                 guard case .run(let context) = mode else {
-                    strayOutput.add(1, ordering: .relaxed)
                     strayEnds.add(1, ordering: .relaxed)
+                    strayArrived()
                     return
                 }
                 let overflowed = context.backlog.overflowed
@@ -243,6 +286,7 @@ final class PicoReceiver: @unchecked Sendable {
                 context.continuation.finish()
                 mode = .idle
             }
+            scriptEnded()
         case .malformed(let error, let raw):
             let text = String(decoding: raw, as: UTF8.self)
             inRun { context in
@@ -313,7 +357,7 @@ final class PicoReceiver: @unchecked Sendable {
     private func inRun(_ body: (RunContext) -> Void) {
         mode.withLock { mode in
             guard case .run(let context) = mode else {
-                strayOutput.add(1, ordering: .relaxed)
+                strayArrived()
                 return
             }
             body(context)

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// `connect` never ends a run that did not end normally with the cell left on and its records silent:
+/// each fault below ends with the simulated cell off (its `--sim-trace` says so) and `# cell: cell off
+/// confirmed at …` in the outputs, or, where the device cannot be reached, `cell state unknown: …`.
+/// (The signals, and a device that never ends its script after `Z`, are in `RunEndingCommandLineTests`.)
+@Suite struct CellSafetyCommandLineTests {
+    /// `cell_on`, ten points, then a potential the instrument cannot apply: `!4205` at line 9, after which
+    /// the firmware runs no `on_finished:`.
+    static let failsMidRun = """
+        e
+        var p
+        var c
+        set_pgstat_mode 2
+        set_range ba 50u
+        set_e 0
+        cell_on
+        meas_loop_ca p c 200m 10m 100m
+          pck_start
+          pck_add p
+          pck_add c
+          pck_end
+        endloop
+        set_e 5
+        on_finished:
+          cell_off
+
+        """
+
+    static func connect(_ arguments: [String], in directory: URL) async throws -> CommandLineTests.Result {
+        try await CommandLineTests.offPool {
+            try CommandLineTests.run(["connect", "sim", "--quiet", "--sim-trace"] + arguments, in: directory)
+        }
+    }
+
+    static func lines(_ directory: URL, _ name: String) throws -> [Substring] {
+        try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).split(separator: "\n")
+    }
+
+    @Test func aDeviceErrorMidRunIsFollowedByCellOff() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.failsMidRun.write(
+            to: directory.appendingPathComponent("fails.mscr"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let result = try await Self.connect(
+            ["--fast", "--script", "fails.mscr", "--csv", "run.csv", "--jsonl", "run.jsonl"],
+            in: directory
+        )
+        #expect(result.status == 3, "\(result.error)")
+        let csv = try Self.lines(directory, "run.csv")
+        #expect(csv.dropLast().last?.hasPrefix("# end: incomplete (device error !4205") == true, "\(csv.suffix(2))")
+        #expect(csv.last?.hasPrefix("# cell: cell off confirmed at ") == true, "\(csv.suffix(2))")
+        let jsonl = try Self.lines(directory, "run.jsonl")
+        #expect(jsonl.last?.contains("\"cell\":\"cell off confirmed at ") == true)
+        #expect(RunEndingCommandLineTests.lastCellState(result.error) == "sim: cell off", "\(result.error)")
+        #expect(result.error.contains("hcipico: cell off confirmed at "))
+    }
+
+    @Test func aCurrentPastTheLimitStopsTheRunExits8AndSwitchesTheCellOff() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Real time, so that the stop reaches the device while it measures.
+        let result = try await Self.connect(
+            ["--technique", "lsv", "--max-current", "1n", "--csv", "lsv.csv"],
+            in: directory
+        )
+        #expect(result.status == 8, "\(result.error)")
+        let csv = try Self.lines(directory, "lsv.csv")
+        let end = csv.dropLast().last ?? ""
+        #expect(end.hasPrefix("# end: incomplete (limit: current "), "\(end)")
+        #expect(end.contains("is past the limit of 1 nA; script aborted by Z)"), "\(end)")
+        #expect(csv.last?.hasPrefix("# cell: cell off confirmed at ") == true, "\(csv.suffix(2))")
+        #expect(RunEndingCommandLineTests.lastCellState(result.error) == "sim: cell off", "\(result.error)")
+    }
+
+    @Test func aRunPastItsLongestTimeStopsAtTheLimit() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.connect(["--technique", "cv", "--max-run", "1s", "--csv", "cv.csv"], in: directory)
+        #expect(result.status == 8, "\(result.error)")
+        let csv = try Self.lines(directory, "cv.csv")
+        #expect(
+            csv.dropLast().last?.hasPrefix("# end: incomplete (limit: the run took longer than 1.0 seconds") == true
+        )
+        #expect(csv.last?.hasPrefix("# cell: cell off confirmed at ") == true, "\(csv.suffix(2))")
+        #expect(RunEndingCommandLineTests.lastCellState(result.error) == "sim: cell off", "\(result.error)")
+    }
+
+    @Test func aLostLinkMidRunLeavesTheCellStateUnknownAndSaysSo() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.connect(
+            ["--technique", "cv", "--sim-fault", "drops-link", "--csv", "cv.csv"],
+            in: directory
+        )
+        #expect(result.status == 4, "\(result.error)")
+        let csv = try Self.lines(directory, "cv.csv")
+        #expect(
+            csv.last == "# cell: cell state unknown: the link was lost; the next connection switches the cell off",
+            "\(csv.suffix(2))"
+        )
+        // The instrument goes on without its host: when the run was recorded its cell was still on (the
+        // simulator only stops when the program ends), and the record does not hide it.
+        let beforeTheEnd = result.error.components(separatedBy: "hcipico: cell state unknown").first ?? ""
+        #expect(
+            RunEndingCommandLineTests.lastCellState(beforeTheEnd)?.hasPrefix("sim: cell on") == true,
+            "\(result.error)"
+        )
+        #expect(result.error.contains("hcipico: cell state unknown: the link was lost"))
+    }
+
+    @Test func aDeviceThatStopsAnsweringLeavesTheCellStateUnknown() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.connect(
+            ["--technique", "cv", "--sim-fault", "goes-mute", "--max-run", "3s", "--csv", "cv.csv"],
+            in: directory
+        )
+        #expect(result.status == 8, "\(result.error)")
+        let csv = try Self.lines(directory, "cv.csv")
+        let end = csv.dropLast().last ?? ""
+        #expect(
+            end.hasPrefix("# end: incomplete (limit: the run took longer than 3.0 seconds; no reply to Z"),
+            "\(end)"
+        )
+        #expect(
+            csv.last == "# cell: cell state unknown: the link was closed after the device did not stop",
+            "\(csv.suffix(2))"
+        )
+        #expect(result.error.contains("hcipico: cell state unknown: "), "\(result.error)")
+    }
+}
