@@ -216,15 +216,18 @@ public final class DeviceSupervisor: Sendable {
                 }
                 update { $0.consecutiveFailures = failures }
                 if lostLink { break }
-                if failures >= config.maximumFailures {
+                let current = config
+                if failures >= current.maximumFailures {
+                    // `config` takes the state's lock: read before `update` holds it.
+                    let until = context.clock.wallTime + current.failureBackoff
                     update {
                         $0.state = .waitingToRetry(
-                            until: context.clock.wallTime + config.failureBackoff,
+                            until: until,
                             attempt: 1,
                             reason: "\(failures) failed runs in a row"
                         )
                     }
-                    await pause(elapsedUntil: context.clock.wallTime + config.failureBackoff)
+                    await pause(elapsedUntil: until)
                 }
             }
             state.withLock { $0.session = nil }

@@ -86,6 +86,9 @@ public final class Journal: Sendable {
                 try db.execute(
                     sql: """
                         UPDATE runs SET state = 'incomplete', reason = 'rig restarted',
+                            cell = 'cell state unknown: the rig ended without closing this run (killed, or the '
+                                || 'host lost power); the next connection to the device stops its script and '
+                                || 'switches the cell off',
                             packages = (SELECT COUNT(*) FROM packages WHERE run_id = runs.id),
                             ended_at = COALESCE((SELECT MAX(host_time) FROM packages WHERE run_id = runs.id), started_at)
                         WHERE state = 'running'

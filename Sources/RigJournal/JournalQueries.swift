@@ -33,7 +33,7 @@ enum JournalQueries {
             db,
             sql: """
                 SELECT r.id, r.uuid, d.name AS device, r.device_run, r.title, r.script_name, r.started_at, r.ended_at,
-                    r.packages, r.state, r.reason, r.overflowed, r.rssi, r.pruned_at
+                    r.packages, r.state, r.reason, r.overflowed, r.rssi, r.pruned_at, r.cell, r.found_at_connect
                 FROM runs r JOIN devices d ON d.id = r.device_id
                 \(whereClause)
                 ORDER BY r.started_at \(filter.latest == nil ? "" : "DESC"), r.id \(filter.latest == nil ? "" : "DESC")
@@ -57,7 +57,9 @@ enum JournalQueries {
                 reason: row["reason"],
                 overflowed: row["overflowed"],
                 rssi: row["rssi"],
-                prunedAt: row["pruned_at"]
+                prunedAt: row["pruned_at"],
+                cell: row["cell"],
+                foundAtConnect: row["found_at_connect"]
             )
         }
     }
@@ -86,7 +88,8 @@ enum JournalQueries {
             link: row["link"],
             toolVersion: row["tool_version"],
             startTime: row["started_at"],
-            rssi: row["rssi"]
+            rssi: row["rssi"],
+            foundAtConnect: row["found_at_connect"]
         )
     }
 

@@ -22,6 +22,11 @@ public struct RunSummary: Sendable, Equatable {
     public var rssi: Int?
     /// When the run's packages were pruned from the journal after being forwarded (nil: never).
     public var prunedAt: Double? = nil
+    /// What became of the cell after a run that did not end normally (`cell off confirmed at …`,
+    /// `cell state unknown: …`); nil after a normal end.
+    public var cell: String? = nil
+    /// What the run's connection found first: a script left running by an earlier host, if any.
+    public var foundAtConnect: String? = nil
 
     /// Seconds from start to end (nil while running).
     public var duration: Double? { endedAt.map { $0 - startedAt } }

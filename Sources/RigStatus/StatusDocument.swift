@@ -156,6 +156,8 @@ struct RunDocument: Encodable {
     var title: String
     var state: String
     var reason: String?
+    var cell: String?
+    var foundAtConnect: String?
     var startedAt: Double
     var endedAt: Double?
     var packages: Int
@@ -170,6 +172,8 @@ struct RunDocument: Encodable {
         title = run.title
         state = run.state
         reason = run.reason
+        cell = run.cell
+        foundAtConnect = run.foundAtConnect
         startedAt = run.startedAt
         endedAt = run.endedAt
         packages = run.packages

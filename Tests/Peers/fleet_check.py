@@ -117,7 +117,8 @@ def page_points(driver):
 
 def journal_rows(path):
     db = sqlite3.connect(path)
-    runs = {uuid: (state, packages) for uuid, state, packages in db.execute("SELECT uuid, state, packages FROM runs")}
+    runs = {uuid: (state, packages, cell) for uuid, state, packages, cell in
+            db.execute("SELECT uuid, state, packages, COALESCE(cell, '') FROM runs")}
     values = {}
     for uuid, idx, position, variable, value, host_time in db.execute(
         "SELECT r.uuid, v.idx, v.position, v.variable, v.value, p.host_time FROM package_values v "
@@ -219,12 +220,17 @@ def outage(args, env):
 
     runs, packages, values = journal_rows(os.path.join(folder, "fleet-outage.sqlite"))
     pg_runs = {row[0]: row[1:] for row in psql(args.pg_cluster, args.cluster,
-               "SELECT run_uuid, state, packages, last_idx FROM hcipico.runs WHERE rig = 'fleet-outage'")}
+               "SELECT run_uuid, state, packages, last_idx, COALESCE(cell, '') FROM hcipico.runs "
+               "WHERE rig = 'fleet-outage'")}
     check(set(pg_runs) == set(runs), f"every run is in PostgreSQL ({len(pg_runs)} of {len(runs)})")
-    for uuid, (state, count) in runs.items():
+    for uuid, (state, count, cell) in runs.items():
         got = pg_runs.get(uuid)
         check(got is not None and got[0] == state and int(got[1]) == count and int(got[2]) == count - 1,
               f"run {uuid[:8]}: {state}, {count} packages in the journal; PostgreSQL has {got}")
+        # What became of the cell travels with the run; no run that did not end normally is silent on it.
+        check(got is not None and (got[4] if len(got) > 4 else '') == cell,
+              f"run {uuid[:8]}: the cell in the journal ({cell!r}) is in PostgreSQL ({got})")
+        check(state == "complete" or cell != "", f"run {uuid[:8]}: {state} and says nothing of the cell")
     pg_values = {}
     for uuid, idx, position, variable, value, epoch in psql(args.pg_cluster, args.cluster,
             "SELECT v.run_uuid, v.idx, v.position, v.variable, COALESCE(v.value::text, ''), "

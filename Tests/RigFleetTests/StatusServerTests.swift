@@ -32,6 +32,7 @@ import Testing
     func serving(
         token: String?,
         more: [String] = [],
+        stoppedRun: Bool = false,
         _ body: (Int, Journal) async throws -> Void
     ) async throws {
         let path = FleetFixtures.path()
@@ -54,6 +55,19 @@ import Testing
                 JournalRunEnd(complete: true, reason: nil, time: 2_000 + Double(index))
             )
         }
+        if stoppedRun {
+            let stopped = FleetFixtures.provenance(device: "pico-a", run: 2, start: 3_000)
+            try await writer.runStarted(stopped)
+            try await writer.runEnded(
+                stopped.runID,
+                JournalRunEnd(
+                    complete: false,
+                    reason: "stopped",
+                    time: 3_001,
+                    cell: "cell off confirmed at 1970-01-01T00:50:01.000Z"
+                )
+            )
+        }
         try await writer.flush()
         var snapshot = DeviceSnapshot(name: "pico-a")
         snapshot.state = .idle(nextRun: nil)
@@ -63,6 +77,8 @@ import Testing
         snapshot.packages = 40
         snapshot.samples = 80
         snapshot.lastRSSI = -42
+        snapshot.lastCell = "cell state unknown: the link was lost"
+        snapshot.cellUnknown = 2
         snapshot.link = "interval 7.5 ms, latency 0, timeout 2000 ms"
         let devices = [snapshot]
         let sources = StatusSources(
@@ -108,7 +124,7 @@ import Testing
     }
 
     @Test func withoutATokenEverythingIsServed() async throws {
-        try await serving(token: nil) { port, _ in
+        try await serving(token: nil, stoppedRun: true) { port, _ in
             let page = try await Self.get(port, "/")
             #expect(
                 page.status == 200 && page.body.contains("<html")
@@ -121,8 +137,11 @@ import Testing
             #expect(json["rig"] as? String == "lab-1")
             let devices = try #require(json["devices"] as? [[String: Any]])
             #expect(devices.first?["state"] as? String == "idle" && devices.first?["rssi"] as? Int == -42)
+            #expect(devices.first?["last_cell"] as? String == "cell state unknown: the link was lost")
+            #expect(devices.first?["cell_unknown"] as? Int == 2)
             let runs = try await Self.get(port, "/api/runs?limit=5")
             #expect(runs.body.contains("\"packages\":40") && runs.body.contains("\"state\":\"complete\""))
+            #expect(runs.body.contains("\"cell\":\"cell off confirmed at 1970-01-01T00:50:01.000Z\""), "\(runs.body)")
             let csv = try await Self.get(port, "/runs/1/csv")
             #expect(csv.status == 200 && csv.headers["content-disposition"]?.contains("pico-a-run1.csv") == true)
             #expect(csv.body.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == 41)
@@ -141,6 +160,7 @@ import Testing
             #expect(metrics.contains("hcipico_device_state{device=\"pico-a\",state=\"idle\"} 1"))
             #expect(metrics.contains("hcipico_journal_commit_duration_seconds_count"))
             #expect(metrics.contains("hcipico_log_lines_dropped_total 7"))
+            #expect(metrics.contains("hcipico_device_runs_cell_unknown_total{device=\"pico-a\"} 2"))
             // Every metric says what it is.
             let names = Set(
                 metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }

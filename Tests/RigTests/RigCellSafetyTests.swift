@@ -115,4 +115,35 @@ import Testing
         #expect(journal.runs[1].ended?.complete == true && journal.runs[1].cell == nil)
         await rig.stop(reason: "stopped")
     }
+
+    /// Runs that fail one after another (each followed by `cell_off`) back off after `max_failures`,
+    /// and the rig goes on: the back-off once read the config under the lock it already held.
+    @Test func runsThatFailInARowBackOffAndEachLeavesTheCellOff() async throws {
+        let clock = ManualClock()
+        let journal = MemoryJournal()
+        let device = SimulatedPico(configuration: .fast)
+        device.start()
+        defer { device.stop() }
+        var config = try RigSupervisorTests.device("a", .continuous, script: Self.failsMidRun)
+        config.maximumFailures = 2
+        let rig = RigSupervisorTests.rig(
+            [config],
+            connector: SimulatorConnector(device: device),
+            journal: journal,
+            clock: clock
+        )
+        rig.start()
+        #expect(
+            await eventually(RigSupervisorTests.patience) {
+                if case .waitingToRetry(_, _, let reason) = rig.snapshots.first?.state {
+                    return reason == "2 failed runs in a row"
+                }
+                return false
+            }
+        )
+        #expect(journal.runs.count == 2)
+        #expect(journal.runs.allSatisfy { $0.cell?.hasPrefix("cell off confirmed at ") == true })
+        #expect(device.cell.isOn == false)
+        await rig.stop(reason: "stopped")
+    }
 }

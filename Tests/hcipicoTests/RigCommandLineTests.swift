@@ -83,6 +83,14 @@ import Testing
         // A kill leaves open the runs whose start was committed (up to one per device); a start that
         // was not yet committed left nothing behind. SIGTERM closes the runs in progress as stopped.
         #expect(runs.contains { $0.reason == "rig restarted" }, "\(reasons)")
+        // No run that did not end normally is silent about its cell: killed runs say it is unknown, runs
+        // stopped by SIGTERM that it was switched off.
+        #expect(runs.allSatisfy { $0.state == "complete" || $0.cell != nil }, "\(runs.map { ($0.reason, $0.cell) })")
+        #expect(
+            runs.filter { $0.reason?.hasPrefix("stopped") == true }
+                .allSatisfy { $0.cell?.hasPrefix("cell off confirmed at ") == true },
+            "\(runs.map { ($0.reason, $0.cell) })"
+        )
         #expect(runs.filter { $0.reason?.hasPrefix("stopped") == true }.count <= 3, "\(reasons)")
         #expect(runs.allSatisfy { $0.state == "complete" ? $0.reason == nil : $0.reason != nil })
         // Every run's packages are exactly 0..<packages: nothing committed is missing, nothing is twice.

@@ -416,8 +416,11 @@
       setText(cell('device-run'), fmtInt(r.device_run));
       setText(cell('title'), r.title || DASH);
       badge(cell('badge'), r.state);
-      setText(cell('reason'), r.reason || DASH);
-      cell('reason').classList.toggle('error-text', !!r.reason);
+      // The reason, and what became of the cell after it (or what the run's connection found first).
+      const notes = [r.reason, r.cell, r.found_at_connect].filter(Boolean);
+      setText(cell('reason'), notes.length ? notes.join('; ') : DASH);
+      setAttr(cell('reason'), 'title', notes.join('\n'));
+      cell('reason').classList.toggle('error-text', !!r.reason || (r.cell || '').startsWith('cell state unknown'));
       setText(cell('started'), fmtTime(r.started_at));
       const end = isNum(r.ended_at) ? r.ended_at : r.state === 'running' ? now : NaN;
       const ongoing = isNum(r.ended_at) ? '' : '\u2026';
