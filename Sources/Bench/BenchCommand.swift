@@ -18,6 +18,7 @@ let suites: [BenchSuite] = [
     stackSuite,
     EchoBench.suite,
     endToEndSuite,
+    cellOffSuite,
     SyncCostBench.suite,
     H4Bench.suite,
     PairingBench.suite,

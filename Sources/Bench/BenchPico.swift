@@ -9,9 +9,9 @@ struct BenchPico {
     let peripheral: SimulatedPicoPeripheral
     let session: PicoSession
 
-    static func open() async throws -> BenchPico {
+    static func open(configuration: SimulatedPicoConfiguration = .fast) async throws -> BenchPico {
         let (hostEnd, deviceEnd) = try UnixSocketATTTransport.makePair()
-        let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: .fast)
+        let peripheral = SimulatedPicoPeripheral(transport: deviceEnd, configuration: configuration)
         try peripheral.start()
         let client = try await GATTClient.connect(transport: hostEnd)
         return BenchPico(peripheral: peripheral, session: try await PicoSession.open(client: client, name: "bench"))

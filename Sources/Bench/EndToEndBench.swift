@@ -9,7 +9,8 @@ import PicoSimulator
 /// a sink that checks the sequence: every package's device time (`eb`, from `timer_get`) must be the
 /// previous one plus the loop interval, so a lost or reordered line is caught. Runs CA scripts back to back
 /// for the duration; reports samples/s, CPU time per sample (getrusage, whole process: simulator included)
-/// and RSS after a warm-up run and at the end.
+/// and RSS after a warm-up run and at the end. Every other run also checks each package against run limits
+/// (`RunControl.check`, limits no value reaches), so the two rates side by side are the limit check's cost.
 let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → PicoSession → sink, zero loss") { json in
     let duration = BenchOptions.duration
     let pico = try await BenchPico.open()
@@ -19,31 +20,53 @@ let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → Pic
     let packagesPerRun = 100_000
     let script = try BenchPico.chronoamperometry(seconds: 100)
     let sink = SequenceCheckSink(interval: 1e-3)
-    func oneRun() async throws -> Int {
+    // Limits no value of the run reaches: every package is checked, none stops the run.
+    let limits = RunLimits(maximumCurrent: 1, potentialWindow: -10...10)
+    func oneRun(checked: Bool) async throws -> Int {
         let recorder = RunRecorder(sinks: [sink])
+        let control = RunControl(session: session, limits: limits)
+        defer { control.runEnded() }
         // The simulator on a virtual clock outruns any device: the backlog holds a whole run, so the
         // figure is the pipeline's own rate and nothing is counted as overflowed.
-        let end = try await recorder.record(
-            try await session.run(script, title: "bench", backlogLimit: packagesPerRun + 1)
-        )
+        let run = try await session.run(script, title: "bench", backlogLimit: packagesPerRun + 1)
+        let end =
+            checked
+            ? try await recorder.record(run) { event in
+                if case .package(let package) = event { control.check(package) }
+            }
+            : try await recorder.record(run)
         guard end.complete, end.packages == packagesPerRun, sink.problems == 0 else {
             throw BenchFailure("e2e: run ended \(end), \(sink.problems) sequence problems")
         }
         return end.packages * 2
     }
-    _ = try await oneRun()  // warm-up
+    _ = try await oneRun(checked: false)  // warm-up
+    _ = try await oneRun(checked: true)
     let rssStart = ProcessMemory.residentBytes()
     let cpuStart = ProcessMemory.cpuSeconds()
     let start = ContinuousClock.now
     var samples = 0
     var runs = 0
     var elapsed = 0.0
+    // Per kind of run: samples and seconds, the two kinds alternating.
+    var plain = (samples: 0, seconds: 0.0)
+    var checked = (samples: 0, seconds: 0.0)
     repeat {
-        samples += try await oneRun()
+        let begun = ContinuousClock.now
+        let count = try await oneRun(checked: runs % 2 == 1)
+        let took = BenchSuite.seconds(begun.duration(to: .now))
+        if runs % 2 == 1 {
+            checked.samples += count
+            checked.seconds += took
+        } else {
+            plain.samples += count
+            plain.seconds += took
+        }
+        samples += count
         runs += 1
-        let time = start.duration(to: .now).components
-        elapsed = Double(time.seconds) + Double(time.attoseconds) * 1e-18
-    } while elapsed < duration
+        elapsed = BenchSuite.seconds(start.duration(to: .now))
+    } while elapsed < duration || runs < 2
+    let checkRatio = (Double(checked.samples) / checked.seconds) / (Double(plain.samples) / plain.seconds)
     let cpu = ProcessMemory.cpuSeconds() - cpuStart
     let rssEnd = ProcessMemory.residentBytes()
     let rate = Double(samples) / elapsed
@@ -52,7 +75,8 @@ let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → Pic
         print(
             "{\"suite\":\"e2e\",\"samples\":\(samples),\"runs\":\(runs),\"seconds\":\(elapsed),"
                 + "\"samples_per_s\":\(Int(rate)),\"cpu_ns_per_sample\":\(Int(cpuPerSample)),"
-                + "\"rss_start\":\(rssStart),\"rss_end\":\(rssEnd),\"lost\":0}"
+                + "\"rss_start\":\(rssStart),\"rss_end\":\(rssEnd),\"lost\":0,"
+                + "\"limit_check_ratio\":\(String(format: "%.3f", checkRatio))}"
         )
     } else {
         print("e2e: SimulatedPico (virtual clock) → GATTServer → socketpair → GATTClient → PicoSession → sink")
@@ -60,10 +84,22 @@ let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → Pic
             "  \(samples) samples (\(runs) runs of \(packagesPerRun) packages × 2 values) in \(String(format: "%.1f", elapsed)) s"
         )
         print("  \(Int(rate)) samples/s, 0 lost or out of sequence")
+        print(
+            "  runs checking every package against limits: \(String(format: "%.3f", checkRatio))× the rate of runs "
+                + "that do not (same run, alternating)"
+        )
         print("  CPU \(String(format: "%.0f", cpuPerSample)) ns/sample (whole process, simulator included)")
         print(
             "  RSS \(rssStart / 1024) KiB after warm-up, \(rssEnd / 1024) KiB at the end (Δ \((rssEnd - rssStart) / 1024) KiB)"
         )
+    }
+}
+
+extension BenchSuite {
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
     }
 }
 

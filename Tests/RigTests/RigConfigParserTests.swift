@@ -1,4 +1,5 @@
 import Foundation
+import PicoLink
 import RigCore
 import Testing
 
@@ -249,6 +250,44 @@ import Testing
             #expect(found.contains { $0.hasPrefix(prefix) }, "\(prefix) in \(found)")
         }
         #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test func limitsAreReadAndBadOnesLocated() throws {
+        let good = """
+            [rig]
+            name = "limits"
+
+            [[device]]
+            name = "a"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "once"
+            max_current = "1m"
+            potential_window = "-0.5,1"
+            """
+        guard case .success(let config) = try parse(good) else {
+            Issue.record("a good config was refused")
+            return
+        }
+        #expect(config.devices.first?.limits == RunLimits(maximumCurrent: 1e-3, potentialWindow: -0.5...1))
+        let bad = """
+            [rig]
+            name = "limits"
+
+            [[device]]
+            name = "a"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "once"
+            max_current = "lots"
+            potential_window = "1,-1"
+            """
+        #expect(
+            try problems(bad) == [
+                "9 device \"a\".max_current: \"lots\" is not a current in amperes (\"1m\", \"500u\")",
+                "10 device \"a\".potential_window: \"1,-1\" is not LOW,HIGH in volts (\"-0.5,1\")",
+            ]
+        )
     }
 
     @Test func duplicateNamesAndABadScriptAreLocated() throws {

@@ -146,6 +146,9 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.errorText)")
         let runs = try String(contentsOfFile: csv, encoding: .utf8)
         #expect(runs.contains("# end: incomplete (interrupted (SIGINT)"), "\(runs.suffix(300))")
+        // The aborted run was followed by cell_off, and its record says so; the console said it too.
+        #expect(runs.contains("# cell: cell off confirmed at "), "\(runs.suffix(300))")
+        #expect(outcome.outputText.contains("cell off confirmed at "), "\(outcome.outputText.suffix(300))")
         #expect(runs.hasSuffix("# end: complete, 5 packages\n"), "the next script ran: \(runs.suffix(200))")
         let saved = try String(contentsOf: directory.appendingPathComponent("aborted.csv"), encoding: .utf8)
         #expect(saved.contains("# end: incomplete (interrupted (SIGINT)"), "\(saved.suffix(200))")
