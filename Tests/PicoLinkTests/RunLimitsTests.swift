@@ -12,7 +12,9 @@ import Testing
             loop: 1,
             scan: nil,
             hostTime: 0,
-            values: [PicoValue(variable: .appliedPotential, value: potential), PicoValue(variable: .current, value: current)]
+            values: [
+                PicoValue(variable: .appliedPotential, value: potential), PicoValue(variable: .current, value: current),
+            ]
         )
     }
 
