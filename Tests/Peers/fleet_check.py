@@ -228,9 +228,10 @@ def outage(args, env):
         check(got is not None and got[0] == state and int(got[1]) == count and int(got[2]) == count - 1,
               f"run {uuid[:8]}: {state}, {count} packages in the journal; PostgreSQL has {got}")
         # What became of the cell travels with the run; no run that did not end normally is silent on it.
-        check(got is not None and (got[4] if len(got) > 4 else '') == cell,
+        check(got is not None and (got[3] if len(got) > 3 else '') == cell,
               f"run {uuid[:8]}: the cell in the journal ({cell!r}) is in PostgreSQL ({got})")
-        check(state == "complete" or cell != "", f"run {uuid[:8]}: {state} and says nothing of the cell")
+        check(state == "complete" or cell != "",
+              f"run {uuid[:8]}: {state}; " + (cell or "no cell note (only a complete run may have none)"))
     pg_values = {}
     for uuid, idx, position, variable, value, epoch in psql(args.pg_cluster, args.cluster,
             "SELECT v.run_uuid, v.idx, v.position, v.variable, COALESCE(v.value::text, ''), "
