@@ -13,6 +13,19 @@ extension LinkOpener {
         -> DeviceLink
     {
         let name = "sim:\(kind.rawValue)"
+        if let socket = settings.socket {
+            guard kind == .pico else {
+                throw LinkOpenError("\(name): only a simulated Pico is served on a socket", cause: .badInput)
+            }
+            let transport: UnixSocketATTTransport
+            do throws(SimulatorServer.Failure) {
+                transport = try SimulatorServer.connect(socket)
+            } catch {
+                throw LinkOpenError("cannot reach \(name): \(error)", cause: .simulator)
+            }
+            let client = try await gattClient(over: transport, name: name, mtu: mtu)
+            return DeviceLink(client: client, name: name, path: .simulator(kind, close: {}), logger: logger)
+        }
         let host: UnixSocketATTTransport
         let close: @Sendable () -> Void
         do {

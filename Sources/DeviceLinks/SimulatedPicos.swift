@@ -14,17 +14,23 @@ final class SimulatedPicos: Sendable {
         let key = "\(settings.serialNumber ?? "")|\(settings.fault?.rawValue ?? "")|\(settings.fast)"
         return devices.withLock { devices in
             if let device = devices[key] { return device }
-            var configuration: SimulatedPicoConfiguration = settings.fast ? .fast : SimulatedPicoConfiguration()
-            configuration.abortStopsScript = settings.fault != .ignoresAbort
-            // Noise differs from run to run, as a measurement's does, unless a seed is given.
-            configuration.noiseSeed = settings.seed
-            if let serialNumber = settings.serialNumber { configuration.serialNumber = serialNumber }
-            if let trace { configuration.onCellChange = { cell in trace.notice("sim: \(cell)") } }
-            let device = SimulatedPico(configuration: configuration)
-            device.start()
+            let device = Self.makeDevice(settings, trace: trace)
             devices[key] = device
             return device
         }
+    }
+
+    /// A started simulated Pico as `settings` say; its cell's changes reported to `trace` when given.
+    static func makeDevice(_ settings: SimulatorSettings, trace: Logger?) -> SimulatedPico {
+        var configuration: SimulatedPicoConfiguration = settings.fast ? .fast : SimulatedPicoConfiguration()
+        configuration.abortStopsScript = settings.fault != .ignoresAbort
+        // Noise differs from run to run, as a measurement's does, unless a seed is given.
+        configuration.noiseSeed = settings.seed
+        if let serialNumber = settings.serialNumber { configuration.serialNumber = serialNumber }
+        if let trace { configuration.onCellChange = { cell in trace.notice("sim: \(cell)") } }
+        let device = SimulatedPico(configuration: configuration)
+        device.start()
+        return device
     }
 
     deinit {

@@ -11,6 +11,9 @@ public struct SimulatorSettings: Sendable {
     public var seed: UInt64?
     /// A Pico's serial number (nil: the simulator's own).
     public var serialNumber: String?
+    /// The Unix socket of a simulated Pico served by another process (`SimulatorServer`, `hcipico
+    /// simulate`); nil: a simulator in this process, made with the settings above.
+    public var socket: String?
 
     /// Settings for a simulated device; by default a well-behaved one in real time.
     public init(
@@ -18,8 +21,10 @@ public struct SimulatorSettings: Sendable {
         fault: SimulatorFault? = nil,
         trace: Bool = false,
         seed: UInt64? = nil,
-        serialNumber: String? = nil
+        serialNumber: String? = nil,
+        socket: String? = nil
     ) {
+        self.socket = socket
         self.fast = fast
         self.fault = fault
         self.trace = trace

@@ -12,6 +12,7 @@ struct DeviceConfigParser {
     static let keys: Set<String> = [
         "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
         "max_failures", "failure_backoff", "realtime", "security", "passkey", "max_current", "potential_window",
+        "sim_socket",
     ]
 
     /// The values of `security` (as the command line's `--security`).
@@ -75,6 +76,8 @@ struct DeviceConfigParser {
         if maximumFailures < 1 { problem("max_failures", "must be 1 or more") }
         let failureBackoff = reader.duration(entry, table: table, index: index, key: "failure_backoff") ?? 300
         let realTime = reader.bool(entry, table: table, index: index, key: "realtime")
+        let socket = reader.string(entry, table: table, index: index, key: "sim_socket")
+        if socket != nil, !simulated { problem("sim_socket", "only a simulated device (transport = \"sim\") has it") }
         if realTime != nil, !simulated { problem("realtime", "only a simulated device (transport = \"sim\") has it") }
         let security = reader.string(entry, table: table, index: index, key: "security")
         if let security, !Self.securityModes.contains(security) {
@@ -110,6 +113,7 @@ struct DeviceConfigParser {
             maximumFailures: maximumFailures,
             failureBackoff: failureBackoff,
             realTime: realTime ?? true,
+            simulatorSocket: socket.map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 },
             security: security,
             passkey: passkey.map { UInt32($0) }
         )

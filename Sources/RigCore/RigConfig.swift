@@ -50,6 +50,9 @@ public struct DeviceConfig: Sendable, Equatable {
     public var failureBackoff: Double
     /// Simulated devices only: run the cell model in real time (the default) or as fast as possible.
     public var realTime: Bool
+    /// Simulated devices only: the simulated Pico served on this Unix socket by `hcipico simulate` (nil:
+    /// one in the rig's own process).
+    public var simulatorSocket: String?
     /// `encrypt`, `authenticate` or `auto` (as `--security`), nil to use the link as it comes.
     public var security: String?
     /// The passkey to type when pairing (the device's fixed PIN), 0…999999.
@@ -70,6 +73,7 @@ public struct DeviceConfig: Sendable, Equatable {
         maximumFailures: Int = 5,
         failureBackoff: Double = 300,
         realTime: Bool = true,
+        simulatorSocket: String? = nil,
         security: String? = nil,
         passkey: UInt32? = nil
     ) {
@@ -87,6 +91,7 @@ public struct DeviceConfig: Sendable, Equatable {
         self.maximumFailures = maximumFailures
         self.failureBackoff = failureBackoff
         self.realTime = realTime
+        self.simulatorSocket = simulatorSocket
         self.security = security
         self.passkey = passkey
     }
@@ -99,6 +104,6 @@ public struct DeviceConfig: Sendable, Equatable {
     public func sameConnection(as other: DeviceConfig) -> Bool {
         name == other.name && address == other.address && addressType == other.addressType
             && transport == other.transport && link == other.link && security == other.security
-            && passkey == other.passkey && realTime == other.realTime
+            && passkey == other.passkey && realTime == other.realTime && simulatorSocket == other.simulatorSocket
     }
 }

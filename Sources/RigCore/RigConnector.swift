@@ -37,7 +37,8 @@ public struct RigConnector: DeviceConnector {
         if device.isSimulator {
             options.simulator = SimulatorSettings(
                 fast: !device.realTime,
-                serialNumber: "SIM-" + device.name.uppercased()
+                serialNumber: "SIM-" + device.name.uppercased(),
+                socket: device.simulatorSocket
             )
         }
         // The kernel path: the adapter is watched, and followed when it comes back under another name.

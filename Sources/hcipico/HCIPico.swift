@@ -14,7 +14,7 @@ struct HCIPico: AsyncParsableCommand {
         subcommands: [
             DecodeCommand.self, ScanCommand.self, ConnectCommand.self, ConsoleCommand.self, GATTCommand.self,
             SerialCommand.self, Adapters.self, RTTCommand.self, RigCommand.self, RunsCommand.self,
-            ExportCommand.self, PairCommand.self, BondsCommand.self,
+            ExportCommand.self, PairCommand.self, BondsCommand.self, SimulateCommand.self,
         ]
     )
 

@@ -59,6 +59,9 @@ struct LinkOptions: ParsableArguments {
     @Flag(help: .hidden)
     var simTrace = false
 
+    @Option(help: "Simulator: the simulated Pico served on this Unix socket by 'hcipico simulate'.")
+    var simSocket: String?
+
     @OptionGroup var log: LogOptions
 
     func validate() throws {
@@ -108,7 +111,13 @@ struct LinkOptions: ParsableArguments {
                     prompter: TerminalPairingPrompter.available
                 )
             },
-            simulator: SimulatorSettings(fast: fast, fault: simFault, trace: simTrace, seed: simulatorSeed)
+            simulator: SimulatorSettings(
+                fast: fast,
+                fault: simFault,
+                trace: simTrace,
+                seed: simulatorSeed,
+                socket: simSocket
+            )
         )
         return LinkRequest(target: target, options: options)
     }

@@ -133,4 +133,43 @@ import Testing
         )
         #expect(result.error.contains("hcipico: cell state unknown: "), "\(result.error)")
     }
+
+    /// A host killed (`kill -9`) in the middle of a run leaves the device measuring with its cell on; the
+    /// next `connect` finds the script first, stops it and switches the cell off, and its run's record says
+    /// so. The device is `hcipico simulate`, a process of its own, as an instrument outlives its host.
+    @Test func aKilledHostsScriptIsFoundStoppedAndTheCellSwitchedOffByTheNextConnect() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("pico.sock").path
+        try
+            "e\nvar p\nvar c\ncell_on\nmeas_loop_ca p c 100m 10m 50m\npck_start\npck_add p\npck_add c\npck_end\nendloop\n"
+            .appending("on_finished:\ncell_off\n\n")
+            .write(to: directory.appendingPathComponent("short.mscr"), atomically: true, encoding: .utf8)
+        let device = try CommandProcess(["simulate", "--socket", socket, "--trace"], in: directory)
+        #expect(await device.waitAsync { device.standardError.contains("serving a simulated EmStat Pico") })
+        let killed = try CommandProcess(
+            ["connect", "sim", "--sim-socket", socket, "--technique", "cv", "--csv", "killed.csv", "--quiet"],
+            in: directory
+        )
+        #expect(await killed.waitAsync { killed.text("killed.csv").split(separator: "\n").count >= 20 })
+        killed.send(SIGKILL)
+        #expect(await killed.finishAsync().status == -SIGKILL)
+        #expect(device.standardError.hasSuffix("sim: cell on at 0.0 V\n"), "\(device.standardError)")
+        let next = try await CommandLineTests.offPool {
+            try CommandLineTests.run(
+                ["connect", "sim", "--sim-socket", socket, "--script", "short.mscr", "--csv", "next.csv", "--quiet"],
+                in: directory
+            )
+        }
+        #expect(next.status == 0, "\(next.error)")
+        let found = "a script was still running at connect (its output was arriving): aborted; cell off confirmed at "
+        #expect(next.error.contains("hcipico: " + found), "\(next.error)")
+        let csv = try Self.lines(directory, "next.csv")
+        #expect(csv.contains { $0.hasPrefix("# found_at_connect: " + found) }, "\(csv.prefix(16))")
+        device.send(SIGTERM)
+        _ = await device.finishAsync()
+        // The device's own account: after the second host connected, the first change of its cell is off.
+        let afterReconnect = device.standardError.components(separatedBy: "sim: a host connected").last ?? ""
+        #expect(RunEndingCommandLineTests.firstCellState(afterReconnect) == "sim: cell off", "\(device.standardError)")
+    }
 }

@@ -102,6 +102,77 @@ import Testing
         #expect(try journal.runs().reduce(0) { $0 + $1.packages } >= committedBefore)
     }
 
+    /// The rig killed (`kill -9`) during a run, with the device in a process of its own (`hcipico
+    /// simulate`, as an instrument outlives its host): started again, the journal closes the killed run
+    /// saying its cell state is unknown, and the device's first connection finds the script still
+    /// running, stops it and switches the cell off; the next run's row says so.
+    @Test func killedMidRunTheNextStartFindsTheScriptAndSwitchesTheCellOff() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func config(script: String) -> String {
+            """
+            [rig]
+            name = "kill"
+            journal = "kill.sqlite"
+            [[device]]
+            name = "pico"
+            transport = "sim"
+            sim_socket = "pico.sock"
+            script = "\(script)"
+            schedule = "once"
+            """
+        }
+        try
+            "e\nvar p\nvar c\ncell_on\nmeas_loop_ca p c 100m 10m 50m\npck_start\npck_add p\npck_add c\npck_end\nendloop\n"
+            .appending("on_finished:\ncell_off\n\n")
+            .write(to: directory.appendingPathComponent("short.mscr"), atomically: true, encoding: .utf8)
+        let device = try CommandProcess(
+            ["simulate", "--socket", directory.appendingPathComponent("pico.sock").path, "--trace"],
+            in: directory
+        )
+        #expect(await device.waitAsync { device.standardError.contains("serving a simulated EmStat Pico") })
+        try config(script: "CV.mscr").write(
+            to: directory.appendingPathComponent("rig.toml"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let first = try CommandProcess(["rig", "rig.toml"], in: directory)
+        #expect(await first.waitAsync { first.standardError.contains("run 1 started") }, "\(first.standardError)")
+        #expect(await device.waitAsync { device.standardError.contains("sim: cell on") })
+        // Killed once the run and some of its packages are committed.
+        let journalPath = directory.appendingPathComponent("kill.sqlite").path
+        #expect(
+            await first.waitAsync {
+                ((try? Journal.openForReading(path: journalPath).runs().first?.packages) ?? 0) >= 5
+            }
+        )
+        first.send(SIGKILL)
+        #expect(await first.finishAsync().status == -SIGKILL)
+        try config(script: "short.mscr").write(
+            to: directory.appendingPathComponent("rig.toml"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let second = try CommandProcess(["rig", "rig.toml", "--for", "20s"], in: directory)
+        let ended = await second.finishAsync()
+        #expect(ended.status == 0, "\(second.standardError)")
+        device.send(SIGTERM)
+        _ = await device.finishAsync()
+        let runs = try Journal.openForReading(path: journalPath).runs()
+        #expect(runs.count == 2, "\(runs)")
+        #expect(runs.first?.reason == "rig restarted")
+        #expect(runs.first?.cell?.hasPrefix("cell state unknown: the rig ended without closing this run") == true)
+        let found = try #require(runs.last?.foundAtConnect, "\(runs)")
+        #expect(
+            found.hasPrefix(
+                "a script was still running at connect (its output was arriving): aborted; cell off confirmed at "
+            )
+        )
+        #expect(runs.last?.state == "complete")
+        let afterReconnect = device.standardError.components(separatedBy: "sim: a host connected").last ?? ""
+        #expect(RunEndingCommandLineTests.firstCellState(afterReconnect) == "sim: cell off", "\(device.standardError)")
+    }
+
     @Test func underSystemdItSaysReadyPingsTheWatchdogReloadsAndStops() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -182,10 +182,15 @@ import Testing
     }
 
     /// The simulator's last report of its cell in a `--sim-trace` log (`sim: cell off`, `sim: cell on at 0.5 V`).
-    static func lastCellState(_ log: String) -> String? {
+    static func lastCellState(_ log: String) -> String? { cellStates(log).last }
+
+    /// The simulator's first report of its cell in a log.
+    static func firstCellState(_ log: String) -> String? { cellStates(log).first }
+
+    private static func cellStates(_ log: String) -> [String] {
         log.split(separator: "\n").compactMap { line -> String? in
             guard let range = line.range(of: "sim: cell ") else { return nil }
             return String(line[range.lowerBound...])
-        }.last
+        }
     }
 }
