@@ -5,7 +5,9 @@ import Testing
 /// each fault below ends with the simulated cell off (its `--sim-trace` says so) and `# cell: cell off
 /// confirmed at …` in the outputs, or, where the device cannot be reached, `cell state unknown: …`.
 /// (The signals, and a device that never ends its script after `Z`, are in `RunEndingCommandLineTests`.)
-@Suite struct CellSafetyCommandLineTests {
+/// One at a time: their programs would otherwise add a burst of processes beside the suites that time
+/// how soon a signal ends a program.
+@Suite(.serialized) struct CellSafetyCommandLineTests {
     /// `cell_on`, ten points, then a potential the instrument cannot apply: `!4205` at line 9, after which
     /// the firmware runs no `on_finished:`.
     static let failsMidRun = """
