@@ -57,6 +57,30 @@ import Testing
         #expect(try await link.session.version().device == "EmStat Pico")
     }
 
+    /// A recording that gives up mid-run (its output failed) while a stop's `Z` is on its way (the same
+    /// failure's signal): the stop is waited for, not raced with a second `Z`, and the cell is switched
+    /// off once the device has ended its script.
+    @Test func leaveSafeDuringAStopWaitsForItAndSwitchesTheCellOff() async throws {
+        let (link, run) = try await Self.running(clock: SystemClock())
+        defer { link.close() }
+        let control = RunControl(session: link.session)
+        var packages = 0
+        for try await event in run.events {
+            if case .package = event { packages += 1 }
+            if packages == 3 { break }
+        }
+        // The events are no longer read: only the session sees the script's end.
+        async let stopping: Void = control.stop("output closed")
+        let cell = await control.leaveSafe(scriptEnded: false)
+        await stopping
+        guard case .offConfirmed = cell else {
+            Issue.record("\(cell); \(control.interruption.reason ?? "")")
+            return
+        }
+        #expect(!control.closedTheLink && link.session.isConnected)
+        #expect(try await link.session.version().device == "EmStat Pico")
+    }
+
     @Test func aDeviceThatDoesNotAnswerZHasItsLinkClosedWhenTheReplyIsDue() async throws {
         let clock = ManualClock()
         let (link, run) = try await Self.running(clock: clock)

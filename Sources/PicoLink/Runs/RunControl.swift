@@ -29,6 +29,8 @@ public final class RunControl: Sendable {
     }
     private let state = Mutex(State())
     private let end = Latch<Void>()
+    /// Settled when the first `stop` has done what it does.
+    private let stopFinished = Latch<Void>()
     /// The limits the run's packages are checked against (`check`), and where a breach goes (`enforce`).
     public let limits: RunLimits
     private let breaches: AsyncStream<String>
@@ -104,6 +106,7 @@ public final class RunControl: Sendable {
             return true
         }
         guard first else { return }
+        defer { stopFinished.settle(()) }
         do throws(PicoSessionError) {
             try await session.abort(timeout: abortReplyLimit)
         } catch {
@@ -135,13 +138,21 @@ public final class RunControl: Sendable {
     /// (`scriptEnded` false and the link up) it is aborted first; then the cell is switched off
     /// (`PicoSession.switchCellOff`). With the link gone the cell's state is unknown: the next connection
     /// finds a script left running and switches the cell off then (`PicoSession.takeOver`).
+    ///
+    /// A stop under way (a signal's, which sent `Z` while the recording gave up on a failed output) is
+    /// waited for instead of sending a second `Z`; no stop starts after this.
     public func leaveSafe(scriptEnded: Bool) async -> CellOutcome {
+        let stopUnderWay = state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return state.stopping
+        }
         runEnded()
+        if stopUnderWay { _ = await stopFinished.wait(upTo: abortReplyLimit + endLimit, on: session.clock) }
         guard session.isConnected else {
             if closedTheLink { return .unknown("the link was closed after the device did not stop") }
             return .unknown("the link was lost; the next connection switches the cell off")
         }
-        if !scriptEnded {
+        if !scriptEnded, !stopUnderWay {
             do throws(PicoSessionError) {
                 try await session.abort(timeout: abortReplyLimit)
             } catch {
