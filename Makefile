@@ -24,9 +24,10 @@ demo: deps
 	@Tools/demo.sh
 
 ## test: every test tier: generated code, dependencies, formatting, unit and in-memory tests, peers, docs.
-## The build happens once (in `unit`); the later tiers then run with BUILT=1: the Bumble peer tests alone,
-## then the kernel tier's qemu guest (one CPU) beside the others and check-docs (Tools/test-tiers.sh).
-test: test-deps check-generated check-dependencies lint unit peers-deps $(ATT_RTT)
+## The build happens once (in `unit`, while the peers' .venv/ is installed beside it); the later tiers then
+## run with BUILT=1: the Bumble peer tests alone, then the kernel tier's qemu guest (one CPU) beside the
+## others and check-docs (Tools/test-tiers.sh).
+test: test-deps check-generated check-dependencies lint
 	@Tools/test-tiers.sh "$(MAKE)"
 
 # With BUILT=1 (set by `make test` after its one build) the peer tiers neither build nor install.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The tiers of `make test` after its build and the unit tests, each with BUILT=1: first the Bumble peer
+# The tiers of `make test` after its checks: the build and the unit tests (`unit`), while the peers'
+# pinned .venv/ is installed in the background (network, not CPU); then, each with BUILT=1, the Bumble peer
 # tests (peers-h4) alone, as they restart peers against deadlines; then the kernel tier (a qemu guest on one
 # CPU, the longest tier) in the background, and meanwhile the others in order (tier 1, BLELinux's H4
-# transports, export, fleet, check-docs). The kernel
-# tier's output is kept in a file and shown when it has ended. Exit status: 0 when every tier passed;
-# otherwise 1, after naming the tiers that failed.
+# transports, export, fleet, check-docs). The output of a background step is kept in a file and shown when
+# it has ended. Exit status: 0 when every tier passed; otherwise 1, after naming the tiers that failed (a
+# failed build or unit tier, or a failed install, ends it there).
 # Usage: Tools/test-tiers.sh [MAKE]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,21 @@ make_cmd=${1:-make}
 mkdir -p .build/peers
 kernel_log=.build/peers/kernel-tier.log
 started=$(date +%s)
+
+peers_deps_log=.build/peers/peers-deps.log
+echo "test-tiers: unit (the peers' .venv/ is installed beside it)"
+$make_cmd --no-print-directory peers-deps > "$peers_deps_log" 2>&1 &
+peers_deps=$!
+$make_cmd --no-print-directory unit
+unit_status=$?
+wait "$peers_deps"
+peers_deps_status=$?
+cat "$peers_deps_log"
+if [ "$unit_status" -ne 0 ] || [ "$peers_deps_status" -ne 0 ]; then
+    echo "test-tiers: FAILED: unit exit $unit_status, peers-deps exit $peers_deps_status" >&2
+    exit 1
+fi
+$make_cmd --no-print-directory .build/peers/bin/att_rtt || { echo "test-tiers: FAILED: att_rtt" >&2; exit 1; }
 
 failed=()
 echo "test-tiers: peers-h4 (alone)"

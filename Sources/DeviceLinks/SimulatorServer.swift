@@ -34,21 +34,13 @@ public final class SimulatorServer: Sendable {
     /// device; `settings` as for a simulator in the host's process, its cell's changes and received
     /// writes reported to `logger` with `trace`.
     public init(path: String, settings: SimulatorSettings, logger: Logger) throws(Failure) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw Failure(description: "\(path): not a usable socket path (1 to 107 bytes)")
-        }
+        var address = try Self.address(path)
         var status = stat()
         if lstat(path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFSOCK else {
                 throw Failure(description: "\(path): exists and is not a socket")
             }
             unlink(path)
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
         let descriptor = socket(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -68,8 +60,8 @@ public final class SimulatorServer: Sendable {
         pico = SimulatedPicos.makeDevice(settings, trace: settings.trace ? logger : nil)
     }
 
-    /// A link to the device served on `path`: a connected socket, as a transport.
-    static func connect(_ path: String) throws(Failure) -> UnixSocketATTTransport {
+    /// The socket address of `path`, which must be 1 to 107 bytes long.
+    static func address(_ path: String) throws(Failure) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -79,6 +71,12 @@ public final class SimulatorServer: Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
+        return address
+    }
+
+    /// A link to the device served on `path`: a connected socket, as a transport.
+    static func connect(_ path: String) throws(Failure) -> UnixSocketATTTransport {
+        var address = try Self.address(path)
         let descriptor = socket(AF_UNIX, CInt(SOCK_SEQPACKET.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         let connected = withUnsafePointer(to: &address) {

@@ -105,8 +105,6 @@ final class PicoReceiver: @unchecked Sendable {
     let strayOutput = Atomic<Int>(0)
     /// How many of them `PicoSession.takeOver` has dealt with.
     let strayHandled = Atomic<Int>(0)
-    /// Of those, the empty lines that end a script.
-    let strayEnds = Atomic<Int>(0)
     /// Settled at the next end of a script (this session's run or a stray one) or when the link closes.
     private let scriptEndWaiters = Mutex<[Latch<Void>]>([])
 
@@ -276,7 +274,6 @@ final class PicoReceiver: @unchecked Sendable {
         case .scriptEnd:
             mode.withLock { mode in
                 guard case .run(let context) = mode else {
-                    strayEnds.add(1, ordering: .relaxed)
                     strayArrived()
                     return
                 }

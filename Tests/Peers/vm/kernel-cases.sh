@@ -198,9 +198,10 @@ case_rtt_echo() {
     sed -n 's/.*"median_ms":\([0-9.]*\),"p95_ms":\([0-9.]*\).*"cpu_us_per_rtt":\([0-9.]*\).*/KERNEL-INFO rtt write → notify median \1 ms, p95 \2 ms, CPU \3 µs per round trip (debug build, 100 × 10 bytes)/p' rtt.json
 }
 
-# complete_runs DEVICE: how many complete runs of DEVICE the rig's journal holds now.
+# complete_runs DEVICE: how many complete runs of DEVICE the rig has logged so far (its journal is read once
+# at the end: under TCG each `hcipico runs` takes seconds, which made the polls lag the rig by tens of them).
 complete_runs() {
-    hcipico runs rig.sqlite --json 2>/dev/null | grep -c "\"device\":\"$1\".*\"state\":\"complete\""
+    grep -c "$1: run [0-9]* complete," rig.err
 }
 
 # wait_until SECONDS COMMAND...: polls COMMAND every half second; 1 when it never succeeded.
@@ -250,20 +251,26 @@ case_rig_adapter() {
     wait $rig
     rc=$?
     cat rig.out; grep -v 'complete, 41 packages committed' rig.err
-    hcipico runs rig.sqlite > runs.txt; cat runs.txt
+    hcipico runs rig.sqlite --json > runs.json
     [ $recovered = yes ] || { NOTE="(the rig did not bring hci0 back with both Picos measuring again)"; return 1; }
     [ $rc = 143 ] || { NOTE="(rig exit status $rc after SIGTERM, expected 143)"; return 1; }
     grep -q 'adapter hci0 (.*) is down' rig.err || { NOTE="(no 'is down' line)"; return 1; }
     grep -q '^adapter: hci0 (.*) up: 1 down, 1 brought up' rig.out || { NOTE="(the summary has no adapter line)"; return 1; }
     reconnected=$(grep -c '^pico-[12] .* [1-9][0-9]*  finished' rig.out)
     [ "$reconnected" = 2 ] || { NOTE="(the summary does not show both Picos reconnected)"; return 1; }
-    open=$(hcipico runs rig.sqlite --json | grep -c '"state":"running"')
-    unexplained=$(hcipico runs rig.sqlite --json | grep '"state":"incomplete"' | grep -c '"reason":null')
+    open=$(grep -c '"state":"running"' runs.json)
+    unexplained=$(grep '"state":"incomplete"' runs.json | grep -c '"reason":null')
     [ "$open" = 0 ] && [ "$unexplained" = 0 ] || { NOTE="($open runs left running, $unexplained incomplete without a reason)"; return 1; }
     # HCI Read RSSI through a raw HCI socket on hci0: the peer's controller answers -42 dBm.
-    without_rssi=$(hcipico runs rig.sqlite --json | grep '"state":"complete"' | grep -vc '"rssi":-42')
+    without_rssi=$(grep '"state":"complete"' runs.json | grep -vc '"rssi":-42')
     [ "$without_rssi" = 0 ] || { NOTE="($without_rssi complete runs without the peer's RSSI)"; return 1; }
-    incomplete=$(hcipico runs rig.sqlite --json | grep -c '"state":"incomplete"')
+    # Every run the rig logged as complete is in the journal as complete.
+    for device in pico-1 pico-2; do
+        journaled=$(grep "\"device\":\"$device\"" runs.json | grep -c '"state":"complete"')
+        [ "$journaled" = "$(complete_runs $device)" ] ||
+            { NOTE="($device: $(complete_runs $device) runs logged complete, $journaled in the journal)"; return 1; }
+    done
+    incomplete=$(grep -c '"state":"incomplete"' runs.json)
     NOTE="($(complete_runs pico-1) + $(complete_runs pico-2) complete runs, $incomplete incomplete with their reasons)"
 }
 
