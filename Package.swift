@@ -82,7 +82,11 @@ let package = Package(
         ),
 
         // MARK: Devices
-        .target(name: "PicoSimulator", dependencies: ["Coordination", "BLEHost", "BLEWire"], swiftSettings: strict),
+        .target(
+            name: "PicoSimulator",
+            dependencies: ["Coordination", "BLEHost", "BLEWire", "MethodSCRIPT"],
+            swiftSettings: strict
+        ),
         .target(
             name: "PicoLink",
             dependencies: [
@@ -294,7 +298,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PicoSimulatorTests",
-            dependencies: ["Coordination", "PicoSimulator", "BLEHost", "BLEWire", "BLELinux", "BLETesting"],
+            dependencies: [
+                "Coordination", "PicoSimulator", "MethodSCRIPT", "BLEHost", "BLEWire", "BLELinux", "BLETesting",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

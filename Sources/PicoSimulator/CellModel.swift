@@ -1,4 +1,5 @@
 import Foundation
+import MethodSCRIPT
 
 /// The electrochemical cell behind the simulated working electrode.
 ///
@@ -15,10 +16,28 @@ public enum CellModel: Sendable, Hashable {
 
     /// The model the simulator uses for a script when the configuration says `automatic`: EIS gets a Randles
     /// circuit, voltammetry with peaks (CV, SWV, DPV) a redox couple, LSV and CA the 10 kΩ resistor.
-    public static func automatic(for techniques: [Technique]) -> CellModel {
+    public static func automatic(for techniques: [MeasurementLoopKind]) -> CellModel {
         if techniques.contains(.eis) { return .randles(RandlesCircuit()) }
-        if techniques.contains(where: { [.cv, .swv, .dpv].contains($0) }) { return .redox(RedoxCouple()) }
+        if techniques.contains(where: { [.cv, .swv, .dpv, .npv].contains($0) }) { return .redox(RedoxCouple()) }
         return .dummyCell
+    }
+
+    /// The potential the cell rests at with no current (OCP): 0 V for the resistor and the circuit; for the
+    /// couple, where only one part in a hundred is oxidised (2.3 RT/F · 2 below E0).
+    public var restPotential: Double {
+        switch self {
+        case .resistor, .randles: 0
+        case .redox(let couple): couple.formalPotential - 2 * log(10) / couple.inverseThermalVoltage
+        }
+    }
+
+    /// The DC resistance a constant current meets (CP): R, Rs + Rct, or the couple's interface's.
+    public var resistance: Double {
+        switch self {
+        case .resistor(let ohms): ohms
+        case .randles(let circuit): circuit.seriesResistance + circuit.chargeTransferResistance
+        case .redox(let couple): couple.interface.seriesResistance + couple.interface.chargeTransferResistance
+        }
     }
 
     /// Complex impedance at `frequency` (Hz): real part and imaginary part (negative for capacitive).

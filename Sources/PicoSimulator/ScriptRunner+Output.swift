@@ -1,3 +1,5 @@
+import MethodSCRIPT
+
 extension ScriptRunner {
     static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
@@ -23,8 +25,8 @@ extension ScriptRunner {
 
     /// Appends `<type><value><prefix>[,1<status>,2<range>]` for one package variable to `line`.
     mutating func appendVariable(_ variable: VariableValue) {
-        line.append(variable.type.first)
-        line.append(variable.type.second)
+        line.append(UInt8(truncatingIfNeeded: variable.type.rawValue >> 8))
+        line.append(UInt8(truncatingIfNeeded: variable.type.rawValue))
         if variable.isInteger, variable.value.isFinite, variable.value == variable.value.rounded(),
             abs(variable.value) < Double(PicoValueFormat.offset)
         {

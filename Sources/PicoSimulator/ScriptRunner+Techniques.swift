@@ -1,4 +1,5 @@
 import Foundation
+import MethodSCRIPT
 
 /// The measurement loops. Each point waits for its scheduled time, sets the loop's variables and runs the
 /// loop body (`pck_*`, `timer_get`, …). Sweeps are staircases of `E_step`; the current is sampled at the end of
@@ -15,30 +16,40 @@ extension ScriptRunner {
         return Int(value)
     }
 
-    /// Number of staircase steps from `from` to `to` (rounded to whole steps).
+    /// Number of whole staircase steps from `from` to `to` (a last part step is not taken, as the device
+    /// does: −0.5 V to 0.5 V in 50 mV steps gives 21 points).
     func steps(from: Double, to: Double, step: Double, _ statement: ScriptStatement) throws(RunStop) -> Int {
-        try pointCount((abs(to - from) / step).rounded(), statement)
+        try pointCount((abs(to - from) / step + 1e-9).rounded(.down), statement)
     }
 
     /// Runs the `meas_loop_*` at statement index `index`.
     mutating func measure(_ loop: MeasurementLoop, at index: Int) throws(RunStop) {
         let statement = program.statements[index]
-        guard cellIsOn else { throw fail(ScriptErrorCode.needsCellOn, statement) }
+        // OCP measures with the cell off (error 0014 with it on); every other loop needs it on.
+        if loop.kind == .ocp {
+            guard !cellIsOn else { throw fail(0x0014, statement) }
+        } else {
+            guard cellIsOn else { throw fail(ScriptErrorCode.needsCellOn, statement) }
+        }
         let p = loop.parameters.map { value($0) }
         let bodyRange = (index + 1)..<loop.end
         // The potentials the loop applies must be within the instrument's range, as the firmware checks.
-        for position in loop.technique.potentialParameters where position < p.count {
+        for position in loop.kind.potentialParameters where position < p.count {
             try requirePotential(p[position], statement: statement)
         }
         emitCounter(UInt8(ascii: "M"), measurementLoopCount)
         measurementLoopCount += 1
-        switch loop.technique {
+        switch loop.kind {
         case .ca: try chronoamperometry(loop, p, bodyRange, statement)
         case .lsv: try linearSweep(loop, p, bodyRange, statement)
         case .cv: try cyclicVoltammetry(loop, p, bodyRange, statement)
         case .swv: try squareWave(loop, p, bodyRange, statement)
         case .dpv: try differentialPulse(loop, p, bodyRange, statement)
         case .eis: try impedance(loop, p, bodyRange, statement)
+        case .npv: try normalPulse(loop, p, bodyRange, statement)
+        case .ocp: try openCircuit(loop, p, bodyRange, statement)
+        case .cp: try chronopotentiometry(loop, p, bodyRange, statement)
+        case .pad: throw fail(ScriptErrorCode.scriptCommandUnknown, statement)
         }
         emitMarker(UInt8(ascii: "*"))
     }
@@ -225,8 +236,8 @@ extension ScriptRunner {
             let imaginary = noise.perturb(-z.imaginary, fullScale: 0)
             store(frequency, type: .appliedFrequency, in: loop.outputs[0])
             for (slot, value, type) in [
-                (loop.outputs[1], real, VariableType.impedanceReal),
-                (loop.outputs[2], imaginary, VariableType.impedanceImaginary),
+                (loop.outputs[1], real, VariableType.zReal),
+                (loop.outputs[2], imaginary, VariableType.zImaginary),
             ] {
                 variables[slot] = VariableValue(
                     value: value,
@@ -247,4 +258,77 @@ extension ScriptRunner {
     static let eisSettling = 0.1
     static let eisPeriods = 4.0
     static let eisMinimumIntegration = 0.05
+}
+
+extension ScriptRunner {
+    /// NPV: from the base potential (E_begin), pulses to E_begin + k·E_step for the pulse time at the end
+    /// of each step; the current at the end of each pulse.
+    mutating func normalPulse(
+        _ loop: MeasurementLoop,
+        _ p: [Double],
+        _ body: Range<Int>,
+        _ statement: ScriptStatement
+    ) throws(RunStop) {
+        let (begin, end, step, pulseTime, rate) = (p[0], p[1], p[2], p[3], p[4])
+        for value in [step, pulseTime, rate] where !(value > 0) {
+            throw fail(ScriptErrorCode.mustBePositive, statement)
+        }
+        let interval = step / rate
+        guard pulseTime < interval else { throw fail(ScriptErrorCode.outOfBounds, statement) }
+        let steps = try steps(from: begin, to: end, step: step, statement)
+        let direction = end >= begin ? 1.0 : -1.0
+        for index in 0...steps {
+            let pulse = begin + direction * Double(index) * step
+            cell.apply(begin, at: time)
+            time += interval - pulseTime
+            cell.apply(pulse, at: time)
+            time += pulseTime
+            let current = cell.current(at: time)
+            try waitForSchedule()
+            store(pulse, type: .appliedPotential, in: loop.outputs[0])
+            storeCurrent(current, in: loop.outputs[1])
+            try checkAbort()
+            try execute(body)
+        }
+    }
+
+    /// OCP: the cell off, its rest potential every interval.
+    mutating func openCircuit(
+        _ loop: MeasurementLoop,
+        _ p: [Double],
+        _ body: Range<Int>,
+        _ statement: ScriptStatement
+    ) throws(RunStop) {
+        let (interval, duration) = (p[0], p[1])
+        for value in [interval, duration] where !(value > 0) { throw fail(ScriptErrorCode.mustBePositive, statement) }
+        let count = try pointCount((duration / interval + 1e-9).rounded(.down), statement)
+        for _ in 0..<count {
+            time += interval
+            try waitForSchedule()
+            store(noise.perturb(cell.model.restPotential, fullScale: 0.001), type: .weVsRE, in: loop.outputs[0])
+            try checkAbort()
+            try execute(body)
+        }
+    }
+
+    /// CP: a constant current; the potential it takes across the cell's DC resistance, every interval.
+    mutating func chronopotentiometry(
+        _ loop: MeasurementLoop,
+        _ p: [Double],
+        _ body: Range<Int>,
+        _ statement: ScriptStatement
+    ) throws(RunStop) {
+        let (current, interval, duration) = (p[0], p[1], p[2])
+        for value in [interval, duration] where !(value > 0) { throw fail(ScriptErrorCode.mustBePositive, statement) }
+        let count = try pointCount((duration / interval + 1e-9).rounded(.down), statement)
+        for _ in 0..<count {
+            time += interval
+            try waitForSchedule()
+            let potential = cell.model.restPotential + current * cell.model.resistance
+            store(noise.perturb(potential, fullScale: 0.001), type: .weVsRE, in: loop.outputs[0])
+            storeCurrent(current, in: loop.outputs[1])
+            try checkAbort()
+            try execute(body)
+        }
+    }
 }

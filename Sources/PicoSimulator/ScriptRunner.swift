@@ -1,4 +1,5 @@
 import Coordination
+import MethodSCRIPT
 
 /// Where a running script's reply lines go. `write` receives one whole line including its `\n`, valid only
 /// during the call; `flush` is called before the script sleeps, so that paced output leaves promptly.
@@ -205,7 +206,7 @@ struct ScriptRunner {
         case .setRange(let type, let argument):
             try setRange(type, value(argument), statement)
         case .setRangeMinMax(let type, let low, let high):
-            guard type == .current || type == .appliedPotential || type == .measuredPotential else {
+            guard type == .current || type == .appliedPotential || type == .weVsRE else {
                 throw fail(ScriptErrorCode.badVariableType, statement)
             }
             guard value(low) <= value(high) else { throw fail(ScriptErrorCode.outOfBounds, statement) }
@@ -248,7 +249,7 @@ struct ScriptRunner {
             line.withUnsafeBytes { sink.write($0) }
         case .sendString(let text):
             emit([UInt8(ascii: "T")] + text + [UInt8(ascii: "\n")])
-        case .onFinished, .endLoop, .measure, .loop:
+        case .onFinished, .endLoop, .measure, .loop, .other:
             break
         }
     }
@@ -257,7 +258,7 @@ struct ScriptRunner {
         if type == .current {
             guard value > 0 else { throw fail(ScriptErrorCode.mustBePositive, statement) }
             ranges.fixedRange = value
-        } else if type != .measuredPotential && type != .appliedPotential {
+        } else if type != .weVsRE && type != .appliedPotential {
             throw fail(ScriptErrorCode.badVariableType, statement)
         }
     }
@@ -272,7 +273,7 @@ struct ScriptRunner {
         guard low <= high else { throw fail(ScriptErrorCode.outOfBounds, statement) }
         if type == .current {
             ranges.autorange = (low, high)
-        } else if type != .measuredPotential {
+        } else if type != .weVsRE {
             throw fail(ScriptErrorCode.badVariableType, statement)
         }
     }

@@ -1,5 +1,6 @@
 import Coordination
 import Foundation
+import MethodSCRIPT
 
 /// Sends a running script's lines through the device's notification chunker.
 final class TransmitSink: ScriptOutputSink, Sendable {
@@ -133,6 +134,16 @@ extension SimulatedPico {
         do throws(ScriptError) {
             if let problem { throw problem }
             program = try ScriptParser.parse(lines: lines.map { $0[...] })
+            // A command the checker knows and the simulator does not run is refused by name, not skipped.
+            for statement in program.statements {
+                guard case .other(let name) = statement.instruction else { continue }
+                throw ScriptError(
+                    ScriptErrorCode.scriptCommandUnknown,
+                    line: statement.line,
+                    column: statement.column,
+                    detail: "\(name) is not simulated"
+                )
+            }
         } catch {
             reply("\(error)\n\n")
             return

@@ -69,12 +69,12 @@ import Testing
         defer { link.close() }
         let recorder = RunRecorder(sinks: [])
         var events: [PicoEvent] = []
-        let end = try await recorder.record(try await link.session.run(text: "var c\nfrobnicate 1\n")) {
+        let end = try await recorder.record(try await link.session.run(text: "var c\nstore_var c 5 ja\nset_e c\n")) {
             events.append($0)
         }
         let error = try #require(recorder.deviceErrors.first)
-        #expect(error.line == 2)
-        #expect(error.lineText == "frobnicate 1")
+        #expect(error.line == 3)
+        #expect(error.lineText == "set_e c")
         #expect(error.message == error.code.message && !error.message.isEmpty)
         #expect(!end.complete && end.reason?.contains("!\(error.code.hex)") == true)
         #expect(events.contains { if case .ended = $0 { true } else { false } })
@@ -86,10 +86,10 @@ import Testing
         let link = try await SimulatedPicoSession.make()
         defer { link.close() }
         let recorder = RunRecorder(sinks: [])
-        let script = "e\nvar c\nvar p\nset_pgstat_mode 2\nbogus_cmd 1\n\n"
+        let script = "e\nvar c\nvar p\nset_pgstat_mode 2\nstore_var c 5 ja\nset_e c\n\n"
         _ = try await recorder.record(try await link.session.run(text: script)) { _ in }
         let error = try #require(recorder.deviceErrors.first)
-        #expect(error.line == 5 && error.lineText == "bogus_cmd 1", "\(error)")
-        #expect(error.description.contains("at line 5, column 1: bogus_cmd 1"))
+        #expect(error.line == 6 && error.lineText == "set_e c", "\(error)")
+        #expect(error.description.contains("at line 6, column 1: set_e c"))
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// it, `on_finished:` runs after a normal end and after `Z` but not after an error, and a script goes on
 /// when the host goes away.
 @Suite struct CellTests {
-    static let onThenFails = "e\nset_e 200m\ncell_on\nset_e 5\non_finished:\ncell_off\n\n"
+    static let onThenFails = "e\nvar v\nstore_var v 5 ja\nset_e 200m\ncell_on\nset_e v\non_finished:\ncell_off\n\n"
     static let onAndOff = "e\ncell_on\nwait 10m\non_finished:\ncell_off\n\n"
 
     @Test func anErrorLeavesTheCellOnForTheNextScriptAndCellOffSwitchesItOff() {
@@ -18,7 +18,7 @@ import Testing
         configuration.onCellChange = { cell in changes.withLock { $0.append(cell) } }
         let harness = PicoHarness(configuration: configuration)
         #expect(harness.pico.cell == SimulatedCell())
-        #expect(harness.run(script: Self.onThenFails) == "e\n!4205: Line 3, Col 1\n\n")
+        #expect(harness.run(script: Self.onThenFails) == "e\n!4205: Line 5, Col 1\n\n")
         // The firmware stops at the error: no `on_finished:`, the cell stays on at the potential set.
         #expect(harness.pico.cell == SimulatedCell(isOn: true, potential: 0.2))
         // The next script starts with the cell as the last one left it.

@@ -34,18 +34,20 @@ import Testing
         )
     }
 
+    /// A potential outside the range is refused where it is written: at its own column when it is a number
+    /// (the checker's parser sees it), at the command when it comes from a variable (seen as the loop runs).
     @Test(arguments: [
-        ("set_e 1000000", 4), ("set_e -1800m", 4), ("meas_loop_lsv p c -500m 2500m 10m 100m", 6),
-        ("meas_loop_ca p c 5 100m 1", 6),
+        ("set_e 1000000", 4, 7), ("set_e -1800m", 4, 7), ("meas_loop_lsv p c -500m 2500m 10m 100m", 6, 25),
+        ("meas_loop_ca p c 5 100m 1", 6, 18), ("meas_loop_ca p c v 100m 1", 6, 1),
     ])
-    func aPotentialOutsideTheRangeIsRefusedAsTheFirmwareDoes(line: String, number: Int) {
+    func aPotentialOutsideTheRangeIsRefusedAsTheFirmwareDoes(line: String, number: Int, column: Int) {
         let script =
             number == 4
             ? "e\nvar c\nvar p\n\(line)\ncell_on\n\n"
-            : "e\nvar c\nvar p\nset_pgstat_mode 2\ncell_on\n\(line)\n  pck_start\n  pck_end\nendloop\n\n"
+            : "e\nvar c\nvar p\nstore_var v 5 ja\ncell_on\n\(line)\n  pck_start\n  pck_end\nendloop\n\n"
         let reply = PicoHarness().run(script: script)
         // The device counts lines from the one after `e`.
-        #expect(reply.contains("!4205: Line \(number - 1), Col 1"), "\(line): \(reply)")
+        #expect(reply.contains("!4205: Line \(number - 1), Col \(column)"), "\(line): \(reply)")
     }
 
     @Test func potentialsWithinTheRangeRun() {

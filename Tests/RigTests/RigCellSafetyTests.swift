@@ -11,12 +11,13 @@ import Testing
 /// link (found and switched off on the next connection), the simulated cell is off and the journal, the
 /// device's snapshot and its counters tell what became of it.
 @Suite struct RigCellSafetyTests {
-    /// `cell_on`, a few points, then a potential the instrument cannot apply (`!4205`): the firmware stops
+    /// `cell_on`, a few points, then a potential the instrument cannot apply (`!4205`; from a variable, which no
+    /// checker can see before the run): the firmware stops
     /// at the error and does not run `on_finished:`, so the cell stays on unless the host switches it off.
     static let failsMidRun =
-        "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
+        "e\nvar p\nvar c\nvar v\nstore_var v 5 ja\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
         + "meas_loop_ca p c 200m 10m 100m\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
-        + "set_e 5\n"
+        + "set_e v\n"
         + "on_finished:\n  cell_off\n\n"
 
     @Test func aDeviceErrorMidRunIsFollowedByCellOffAndTheJournalSaysSo() async throws {

@@ -14,6 +14,8 @@ import Testing
         e
         var p
         var c
+        var v
+        store_var v 5 ja
         set_pgstat_mode 2
         set_range ba 50u
         set_e 0
@@ -24,7 +26,7 @@ import Testing
           pck_add c
           pck_end
         endloop
-        set_e 5
+        set_e v
         on_finished:
           cell_off
 

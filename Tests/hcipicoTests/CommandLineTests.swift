@@ -65,7 +65,7 @@ import Testing
     @Test func exitCodesTellOutcomesApart() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "var c\nfrobnicate\n".write(
+        try "var c\nstore_var c 5 ja\nset_e c\n".write(
             to: directory.appendingPathComponent("bad.mscr"),
             atomically: true,
             encoding: .ascii
@@ -75,7 +75,7 @@ import Testing
             try Self.run(["connect", "sim", "--fast", "--script", "bad.mscr"], in: directory)
         }
         #expect(deviceError.status == 3)
-        #expect(deviceError.error.contains("line 2"))
+        #expect(deviceError.error.contains("line 3"))
         let badInput = try await Self.offPool {
             try Self.run(["connect", "sim", "--fast", "--script", "crlf.mscr"], in: directory)
         }

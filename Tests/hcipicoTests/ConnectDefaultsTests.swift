@@ -21,12 +21,16 @@ import Testing
 @Suite struct ConnectDeviceErrorTests {
     @Test func aDeviceErrorIsPrintedOnceWithTheLineOfTheFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).mscr").path
-        try "e\nvar c\nvar p\nset_pgstat_mode 2\nbogus_cmd 1\n\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "e\nvar c\nvar p\nset_pgstat_mode 2\nstore_var c 5 ja\nset_e c\n\n".write(
+            toFile: path,
+            atomically: true,
+            encoding: .utf8
+        )
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try #require(runProgram(try builtHCIPico(), ["connect", "sim", "--fast", "--script", path]))
         #expect(run.status == 3, "\(run.stderr)")
-        #expect(run.stderr.components(separatedBy: "!4001").count == 2, "once: \(run.stderr)")
-        #expect(run.stderr.contains("at line 5, column 1: bogus_cmd 1"), "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "!4205").count == 2, "once: \(run.stderr)")
+        #expect(run.stderr.contains("at line 6, column 1: set_e c"), "\(run.stderr)")
         #expect(run.stderr.contains("run incomplete after 0 packages: the device's error above"), "\(run.stderr)")
     }
 }

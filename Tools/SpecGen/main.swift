@@ -6,6 +6,7 @@ import Foundation
 let generators: [any SpecGenerator] = [
     BLEWireGenerator(),
     MethodSCRIPTGenerator(),
+    MethodGenerator(),
     ExampleScriptsGenerator(),
     PicoSimulatorGenerator(),
 ]

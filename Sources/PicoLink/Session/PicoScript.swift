@@ -1,3 +1,5 @@
+import MethodSCRIPT
+
 /// Why a script was refused before sending.
 public struct PicoScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What in the script the device would refuse or misread.
@@ -14,6 +16,9 @@ public struct PicoScriptError: Error, Sendable, Equatable, CustomStringConvertib
         case tooLarge(bytes: Int, limit: Int)
         /// No script line at all: an empty text, only the `e` line, or only empty lines.
         case empty
+        /// What `ScriptChecker` refuses (an unknown command, a wrong argument, a value out of the
+        /// instrument's bounds, …): the first problem, the device's code for it, and how many more follow.
+        case refused(message: String, code: String, more: Int)
     }
 
     /// 1-based line and column in the text as given; 0 when the error concerns the whole script.
@@ -36,6 +41,8 @@ public struct PicoScriptError: Error, Sendable, Equatable, CustomStringConvertib
         case .emptyLineInside: return place + "empty line inside the script (the device would end the script there)"
         case .tooLarge(let bytes, let limit): return "script of \(bytes) bytes exceeds \(limit) bytes"
         case .empty: return "the script is empty"
+        case .refused(let message, let code, let more):
+            return place + "\(message) (!\(code))" + (more > 0 ? " (and \(more) more)" : "")
         }
     }
 }
@@ -66,9 +73,16 @@ public struct PicoScript: Sendable, Equatable {
     /// - Parameters:
     ///   - text: The script, with or without its own `e` line and trailing empty lines; lines end with `\n`.
     ///   - maximumBytes: The most bytes the framed script may take.
+    ///   - checked: Whether `ScriptChecker` must accept it too (false sends a script the command table
+    ///     does not know, for firmware newer than the table, at the user's word).
     /// - Throws: `PicoScriptError` for the first problem found: a `\r` or non-ASCII byte, no script line,
-    ///   an empty line inside, a line over `maximumLineLength`, or a framed script over `maximumBytes`.
-    public init(_ text: String, maximumBytes: Int = PicoScript.defaultMaximumBytes) throws(PicoScriptError) {
+    ///   an empty line inside, a line over `maximumLineLength`, a framed script over `maximumBytes`, or
+    ///   what the checker refuses.
+    public init(
+        _ text: String,
+        maximumBytes: Int = PicoScript.defaultMaximumBytes,
+        checked: Bool = true
+    ) throws(PicoScriptError) {
         let raw = Array(text.utf8)
         var lines: [[UInt8]] = [[]]
         var column = 0
@@ -101,6 +115,15 @@ public struct PicoScript: Sendable, Equatable {
                     reason: .lineTooLong(length: line.count, limit: Self.maximumLineLength)
                 )
             }
+        }
+        let problems = checked ? ScriptChecker.check(text) : []
+        if let problem = problems.first {
+            let count = problems.count
+            throw PicoScriptError(
+                line: problem.line,
+                column: problem.column,
+                reason: .refused(message: problem.message, code: problem.code.hex, more: count - 1)
+            )
         }
         var bytes: [UInt8] = Array("e\n".utf8)
         for line in lines {

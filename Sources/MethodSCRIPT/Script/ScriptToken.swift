@@ -49,8 +49,9 @@ struct ScriptToken {
     static func isPrintable(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 }
 
-/// Parses MethodSCRIPT numeric literals: `[+-]digits[.digits][suffix]`, suffix one of `afpnum kMGTPE` or `i`
-/// (integer). Examples: `500m`, `-500m`, `10k`, `1M`, `11i`, `4`.
+/// Parses MethodSCRIPT numeric literals: `[+-]digits[suffix]`, suffix one of `afpnum kMGTPE` or `i` (integer),
+/// or `0x…`/`0b…` integers. There is no decimal point: `1.5` is refused, `1500m` is the way to write it.
+/// Examples: `500m`, `-500m`, `10k`, `1M`, `11i`, `4`, `0x1Fi`.
 enum ScriptLiteral {
     static let suffixes: [UInt8: Double] = [
         UInt8(ascii: "a"): 1e-18, UInt8(ascii: "f"): 1e-15, UInt8(ascii: "p"): 1e-12, UInt8(ascii: "n"): 1e-9,
@@ -70,41 +71,49 @@ enum ScriptLiteral {
         let text = token.text
         var index = text.startIndex
         var negative = false
-        if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
-            negative = text[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        var mantissa = 0.0
-        var digits = 0
-        var fractionScale = 1.0
-        var seenPoint = false
-        while index < text.endIndex {
-            let byte = text[index]
-            if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                mantissa = mantissa * 10 + Double(byte - UInt8(ascii: "0"))
-                if seenPoint { fractionScale *= 10 }
-                digits += 1
-            } else if byte == UInt8(ascii: "."), !seenPoint {
-                seenPoint = true
-            } else {
-                break
-            }
+        if text[index] == UInt8(ascii: "-") {
+            negative = true
             index += 1
         }
         func failure(at position: Int) -> ScriptError {
-            ScriptError(
+            let what =
+                position < text.endIndex && text[position] == UInt8(ascii: ".")
+                ? "MethodSCRIPT numbers have no decimal point: write 1500m for 1.5"
+                : "not a number: digits, then one of a f p n u m k M G T P E or i"
+            return ScriptError(
                 ScriptErrorCode.unexpectedCharacter,
                 line: line,
-                column: token.column + position - text.startIndex
+                column: token.column + position - text.startIndex,
+                detail: "\(String(decoding: text, as: UTF8.self)): \(what)"
             )
         }
+        // 0x… and 0b… integers (with or without the i suffix).
+        if text.count > 2, text[index] == UInt8(ascii: "0"),
+            text[index + 1] == UInt8(ascii: "x") || text[index + 1] == UInt8(ascii: "b")
+        {
+            let radix = text[index + 1] == UInt8(ascii: "x") ? 16 : 2
+            var end = text.endIndex
+            if text[end - 1] == UInt8(ascii: "i") { end -= 1 }
+            guard end > index + 2,
+                let number = Int(String(decoding: text[(index + 2)..<end], as: UTF8.self), radix: radix)
+            else { throw failure(at: index + 2) }
+            return (Double(negative ? -number : number), true)
+        }
+        var mantissa = 0.0
+        var digits = 0
+        while index < text.endIndex {
+            let byte = text[index]
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { break }
+            mantissa = mantissa * 10 + Double(byte - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
+        }
         guard digits > 0 else { throw failure(at: index) }
-        var value = mantissa / fractionScale
+        var value = mantissa
         var isInteger = false
         if index < text.endIndex {
             let suffix = text[index]
             if suffix == UInt8(ascii: "i") {
-                guard !seenPoint else { throw failure(at: index) }
                 isInteger = true
             } else if let factor = suffixes[suffix] {
                 value *= factor

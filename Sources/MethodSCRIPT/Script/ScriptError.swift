@@ -1,14 +1,27 @@
 /// A MethodSCRIPT error as the device reports it: a 4-hex-digit code and, for script errors, the 1-based line
 /// (counted from the first line after `e`) and column where it was found. Written as `!4001: Line 3, Col 1`.
 public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The device's error code (`DeviceErrorCode`).
     public let code: UInt16
+    /// The 1-based line, counted from the first line after `e`.
     public let line: Int
+    /// The 1-based column.
     public let column: Int
+    /// What the checker saw, in words (empty when only the code is known).
+    public let detail: String
 
-    public init(_ code: UInt16, line: Int, column: Int) {
+    /// An error of `code` at `line`, `column`, with `detail` for people.
+    public init(_ code: UInt16, line: Int, column: Int, detail: String = "") {
         self.code = code
         self.line = line
         self.column = column
+        self.detail = detail
+    }
+
+    /// The detail, or the device's message for the code: `meas_loop_lsv end = 3 (3 V): must be from -1.7 V
+    /// to 2 V`.
+    public var message: String {
+        detail.isEmpty ? DeviceErrorCode(rawValue: code).message : detail
     }
 
     /// The reply line without its newline, e.g. `!420B: Line 4, Col 14`.
@@ -16,13 +29,14 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
         "!\(ScriptError.hex4(code)): Line \(line), Col \(column)"
     }
 
-    static func hex4(_ code: UInt16) -> String {
+    /// `code` as four uppercase hex digits, e.g. `4205`.
+    public static func hex4(_ code: UInt16) -> String {
         let digits = String(code, radix: 16, uppercase: true)
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }
 
-/// The error codes the simulator uses (from the PalmSens SDK's error table).
+/// The error codes the checker and the simulator use (from the PalmSens SDK's error table).
 public enum ScriptErrorCode {
     /// Communication-level: command not recognized.
     public static let commandUnknown: UInt16 = 0x0003
