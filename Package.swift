@@ -116,6 +116,7 @@ let package = Package(
                 "Coordination",
                 "DeviceLinks",
                 "PicoLink",
+                "MethodSCRIPT",
                 "BLEHost",
                 "BLELinux",
                 "BLEWire",
@@ -276,6 +277,7 @@ let package = Package(
             name: "hcipicoTests",
             dependencies: [
                 "hcipico", "BLETesting", "BLEHost", "BLEWire", "BLELinux", "DeviceLinks", "PicoLink", "RigJournal",
+                "MethodSCRIPT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -51,10 +51,11 @@ struct ConfigReader {
         table name: String,
         index: Int? = nil,
         key: String,
-        required: Bool = false
+        required: Bool = false,
+        missing: String = "missing"
     ) -> String? {
         guard let value = table[key] else {
-            if required { problem(table: name, index: index, key: key, "missing") }
+            if required { problem(table: name, index: index, key: key, missing) }
             return nil
         }
         guard let text = value.string else {

@@ -12,7 +12,7 @@ struct DeviceConfigParser {
     static let keys: Set<String> = [
         "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
         "max_failures", "failure_backoff", "realtime", "security", "passkey", "max_current", "potential_window",
-        "sim_socket",
+        "sim_socket", "method",
     ]
 
     /// The values of `security` (as the command line's `--security`).
@@ -119,12 +119,38 @@ struct DeviceConfigParser {
         )
     }
 
+    /// The device's script: a file (`script`) or a method (`[device.method]`), one of the two.
     private func loadScript(
         _ entry: TOMLTable,
         index: Int,
         reader: inout ConfigReader
     ) -> (path: String, script: PicoScript, text: String)? {
-        guard let path = reader.string(entry, table: "device", index: index, key: "script", required: true) else {
+        if entry["method"] != nil {
+            if entry["script"] != nil {
+                reader.problem(table: "device", index: index, key: "method", "give script or method, not both")
+                return nil
+            }
+            guard let table = reader.table(entry, "method", required: true, parent: "device"),
+                let method = MethodTableReader.read(table, table: "device.method", index: index, reader: &reader),
+                let text = try? method.script()
+            else { return nil }
+            do throws(PicoScriptError) {
+                return ("method \(method.technique.rawValue)", try PicoScript(text), text)
+            } catch {
+                reader.problem(table: "device", index: index, key: "method", "\(error)")
+                return nil
+            }
+        }
+        guard
+            let path = reader.string(
+                entry,
+                table: "device",
+                index: index,
+                key: "script",
+                required: true,
+                missing: "missing: a script file (script = \"cv.mscr\") or a method table ([device.method])"
+            )
+        else {
             return nil
         }
         let full = path.hasPrefix("/") ? path : folder + "/" + path

@@ -25,8 +25,10 @@ struct TOMLKeyLocator {
                 lines[Place(table: table, index: index, key: ""), default: number + 1] = number + 1
             } else if line.hasPrefix("[") {
                 table = Self.name(line.dropFirst().prefix { $0 != "]" })
-                index = 0
-                lines[Place(table: table, index: 0, key: ""), default: number + 1] = number + 1
+                // `[device.method]` after `[[device]]` belongs to that entry of the array.
+                let parent = String(table.prefix { $0 != "." })
+                index = table.contains(".") ? max(0, arrayCounts[parent, default: 0] - 1) : 0
+                lines[Place(table: table, index: index, key: ""), default: number + 1] = number + 1
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                 let key = Self.name(line[..<equals])
                 lines[Place(table: table, index: index, key: key), default: number + 1] = number + 1

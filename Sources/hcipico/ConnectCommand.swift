@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceLinks
 import Foundation
+import MethodSCRIPT
 import PicoLink
 
 /// `hcipico connect sim`: connect, print the version, run one script, show it live and write the sinks.
@@ -28,11 +29,7 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @OptionGroup var limits: RunLimitOptions
 
-    @Option(help: "A MethodSCRIPT file to run.")
-    var script: String?
-
-    @Option(help: "Run the built-in example: \(Technique.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var technique: Technique?
+    @OptionGroup var what: MethodOptions
 
     @Option(
         help: """
@@ -89,15 +86,14 @@ struct ConnectCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if script != nil && technique != nil { throw ValidationError("choose one of --script and --technique") }
         let target = try link.target()
         if case .simulator(let kind) = target, kind != .pico {
             throw ValidationError("connect runs MethodSCRIPT: sim:\(kind.rawValue) is not an EmStat Pico")
         }
         // A real cell is attached to a real device: nothing runs on it that the user did not choose.
-        if case .radio = target, script == nil, technique == nil {
+        if case .radio = target, !what.isGiven {
             throw ValidationError(
-                "say what to run on \(link.device): --script FILE or --technique NAME (the simulator alone runs a CV by default)"
+                "say what to run on \(link.device): --script FILE, --technique NAME or --method FILE (the simulator alone runs a CV by default)"
             )
         }
     }
@@ -107,9 +103,9 @@ struct ConnectCommand: AsyncParsableCommand {
         let (text, title) = try loadScript()
         let picoScript: PicoScript
         do {
-            picoScript = try PicoScript(text)
+            picoScript = try PicoScript(text, checked: !what.unchecked)
         } catch {
-            StandardError.report("\(script ?? title): \(error)")
+            StandardError.report("\(what.script ?? title): \(error)")
             throw ExitStatus.badInput.exitCode
         }
         let request: LinkRequest
@@ -161,7 +157,9 @@ struct ConnectCommand: AsyncParsableCommand {
         }
         var named = outputs.named
         if let btsnoop = link.btsnoop { named.append(OutputCheck.Named("--btsnoop", btsnoop)) }
-        let inputs = script.map { [OutputCheck.Named("--script", $0)] } ?? []
+        let inputs = [("--script", what.script), ("--method", what.method)].compactMap { name, path in
+            path.map { OutputCheck.Named(name, $0) }
+        }
         do {
             try OutputCheck.check(outputs: named, inputs: inputs, overwrite: overwrite)
         } catch {
@@ -172,37 +170,17 @@ struct ConnectCommand: AsyncParsableCommand {
     }
 
     private func loadScript() throws -> (text: String, title: String) {
-        if let script {
+        if let script = what.script {
             guard let data = FileManager.default.contents(atPath: script) else {
                 StandardError.report("--script \(script): cannot be read")
                 throw ExitStatus.badInput.exitCode
             }
             return (String(decoding: data, as: UTF8.self), URL(fileURLWithPath: script).lastPathComponent)
         }
-        let technique = technique ?? .cv
-        return (technique.script, technique.rawValue)
+        // The simulator alone runs the CV method's defaults when nothing is said.
+        let method = try what.resolvedMethod() ?? Method(technique: .cv)
+        return (try method.script(), method.technique.rawValue)
     }
 
     static func fail(_ message: String) { StandardError.report(message) }
-}
-
-/// The built-in example scripts.
-enum Technique: String, ExpressibleByArgument, CaseIterable {
-    case cv, lsv, ca, swv, dpv, eis
-
-    /// `--technique CV` is `cv`.
-    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
-
-    var file: String {
-        switch self {
-        case .cv: "CV.mscr"
-        case .lsv: "LSV_10k.mscr"
-        case .ca: "CA.mscr"
-        case .swv: "SWV.mscr"
-        case .dpv: "DPV.mscr"
-        case .eis: "EIS.mscr"
-        }
-    }
-
-    var script: String { EmbeddedExamples.scripts[file] ?? "" }
 }

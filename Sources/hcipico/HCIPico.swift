@@ -14,7 +14,8 @@ struct HCIPico: AsyncParsableCommand {
         subcommands: [
             DecodeCommand.self, ScanCommand.self, ConnectCommand.self, ConsoleCommand.self, GATTCommand.self,
             SerialCommand.self, Adapters.self, RTTCommand.self, RigCommand.self, RunsCommand.self,
-            ExportCommand.self, PairCommand.self, BondsCommand.self, SimulateCommand.self,
+            ExportCommand.self, PairCommand.self, BondsCommand.self, SimulateCommand.self, MethodsCommand.self,
+            CheckCommand.self,
         ]
     )
 

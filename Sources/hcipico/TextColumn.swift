@@ -6,3 +6,16 @@ enum TextColumn {
         return left ? text + fill : fill + text
     }
 }
+
+extension TextColumn {
+    /// `rows` under `header`, each column left-aligned to its widest cell, two spaces apart.
+    static func table(header: [String], rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : pad(cell, widths[column], left: true)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

@@ -13,7 +13,7 @@ import Testing
             )
         )
         #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.contains("--script FILE or --technique NAME"), "\(run.stderr)")
+        #expect(run.stderr.contains("--script FILE, --technique NAME or --method FILE"), "\(run.stderr)")
     }
 }
 

@@ -241,7 +241,8 @@ struct MethodGenerator: SpecGenerator {
             throw SpecError(file: table.path, line: row.line, message: "the loop's variables do not match the outputs")
         }
         for parameter in parameters {
-            let format = "MethodNumber.text(\(parameter.swift)\(parameter.integer ? ", integer: true" : ""))"
+            // A whole number is written without a prefix; the template adds `i` where the command wants one.
+            let format = "MethodNumber.text(\(parameter.swift))"
             loop = loop.replacingOccurrences(of: "{\(parameter.swift)}", with: "\\(\(format))")
         }
         guard !loop.contains("{") else {

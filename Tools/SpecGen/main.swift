@@ -7,7 +7,6 @@ let generators: [any SpecGenerator] = [
     BLEWireGenerator(),
     MethodSCRIPTGenerator(),
     MethodGenerator(),
-    ExampleScriptsGenerator(),
     PicoSimulatorGenerator(),
 ]
 

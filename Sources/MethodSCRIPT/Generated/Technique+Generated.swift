@@ -353,7 +353,7 @@ public struct CyclicVoltammetry: TechniqueMethod {
     public var appliedPotentials: [Double] { [beginPotential, vertex1Potential, vertex2Potential] }
 
     /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_cv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(vertex1Potential)) \(MethodNumber.text(vertex2Potential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(scanRate)) nscans(\(MethodNumber.text(scans, integer: true)))" }
+    public var loopLine: String { "meas_loop_cv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(vertex1Potential)) \(MethodNumber.text(vertex2Potential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(scanRate)) nscans(\(MethodNumber.text(scans)))" }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
@@ -515,6 +515,7 @@ public struct DifferentialPulseVoltammetry: TechniqueMethod {
         if !(endPotential != beginPotential) { problems.append("the end potential must differ from the begin potential") }
         if !(pulseTime < 0.5 * stepPotential / scanRate) { problems.append("the pulse time must be shorter than half a step (step potential / scan rate)") }
         if !(autorangeMinimum <= autorangeMaximum) { problems.append("the lowest autoranging range must not be above the highest") }
+        if !(stepPotential <= abs(endPotential - beginPotential)) { problems.append("the step potential must not exceed the sweep (the device needs at least one step)") }
         return problems
     }
 }
@@ -658,6 +659,7 @@ public struct SquareWaveVoltammetry: TechniqueMethod {
         var problems: [String] = []
         if !(endPotential != beginPotential) { problems.append("the end potential must differ from the begin potential") }
         if !(autorangeMinimum <= autorangeMaximum) { problems.append("the lowest autoranging range must not be above the highest") }
+        if !(stepPotential <= abs(endPotential - beginPotential)) { problems.append("the step potential must not exceed the sweep (the device needs at least one step)") }
         return problems
     }
 }
@@ -802,6 +804,7 @@ public struct NormalPulseVoltammetry: TechniqueMethod {
         if !(endPotential != beginPotential) { problems.append("the end potential must differ from the begin potential") }
         if !(pulseTime < 0.5 * stepPotential / scanRate) { problems.append("the pulse time must be shorter than half a step (step potential / scan rate)") }
         if !(autorangeMinimum <= autorangeMaximum) { problems.append("the lowest autoranging range must not be above the highest") }
+        if !(stepPotential <= abs(endPotential - beginPotential)) { problems.append("the step potential must not exceed the sweep (the device needs at least one step)") }
         return problems
     }
 }
@@ -1133,7 +1136,7 @@ public struct ElectrochemicalImpedanceSpectroscopy: TechniqueMethod {
     public var appliedPotentials: [Double] { [dcPotential-amplitude*1.5, dcPotential+amplitude*1.5] }
 
     /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_eis f zr zi \(MethodNumber.text(amplitude)) \(MethodNumber.text(maxFrequency)) \(MethodNumber.text(minFrequency)) \(MethodNumber.text(frequencies, integer: true)) \(MethodNumber.text(dcPotential))" }
+    public var loopLine: String { "meas_loop_eis f zr zi \(MethodNumber.text(amplitude)) \(MethodNumber.text(maxFrequency)) \(MethodNumber.text(minFrequency)) \(MethodNumber.text(frequencies))i \(MethodNumber.text(dcPotential))" }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {

@@ -1,0 +1,77 @@
+import ArgumentParser
+import MethodSCRIPT
+import RigCore
+
+/// What to run, for `connect`: a script file, a technique with its parameters, or a method file.
+struct MethodOptions: ParsableArguments {
+    @Option(help: "A MethodSCRIPT file to run (checked before anything connects: 'hcipico check FILE').")
+    var script: String?
+
+    @Option(
+        help: """
+            Run a method of this technique (\(Technique.allCases.map(\.rawValue).joined(separator: ", "))), \
+            its parameters' defaults unless --set ('hcipico methods NAME' lists them).
+            """
+    )
+    var technique: Technique?
+
+    @Option(
+        name: .customLong("set"),
+        help: "A parameter of --technique as KEY=VALUE in SI units (V, s, V/s, Hz, A); repeat it: --set scan_rate=0.05."
+    )
+    var settings: [String] = []
+
+    @Option(help: "Run the method in this TOML file: technique = \"cv\" and its parameters (see README).")
+    var method: String?
+
+    @Flag(help: "Send --script even where the MethodSCRIPT checker refuses it (firmware newer than its table).")
+    var unchecked = false
+
+    /// Whether anything says what to run.
+    var isGiven: Bool { script != nil || technique != nil || method != nil }
+
+    func validate() throws {
+        if [script != nil, technique != nil, method != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --script, --technique and --method")
+        }
+        if !settings.isEmpty, technique == nil { throw ValidationError("--set goes with --technique") }
+        if unchecked, script == nil { throw ValidationError("--unchecked goes with --script") }
+    }
+
+    /// The method of `--technique` and `--set`, or of `--method`; nil for a script. Problems are told
+    /// on standard error, each naming its parameter, and are exit 64.
+    func resolvedMethod() throws -> Method? {
+        if let path = method {
+            do {
+                return try MethodFile.load(path: path)
+            } catch {
+                StandardError.report(error.description)
+                throw ExitStatus.badInput.exitCode
+            }
+        }
+        guard let technique else { return nil }
+        var values: [String: Double] = [:]
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = Double(parts[1]), value.isFinite else {
+                StandardError.report("--set \(setting): not KEY=VALUE with a number in SI units (scan_rate=0.05)")
+                throw ExitStatus.badInput.exitCode
+            }
+            values[parts[0]] = value
+        }
+        do {
+            let method = try Method(technique: technique, values: values)
+            try method.validate()
+            return method
+        } catch {
+            let lines = error.description.split(separator: "\n").map { "--technique \(technique.rawValue): \($0)" }
+            StandardError.report(lines.joined(separator: "\n"))
+            throw ExitStatus.badInput.exitCode
+        }
+    }
+}
+
+extension Technique: ExpressibleByArgument {
+    /// `--technique CV` is `cv`.
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
