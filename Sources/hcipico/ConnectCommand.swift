@@ -170,16 +170,9 @@ struct ConnectCommand: AsyncParsableCommand {
     }
 
     private func loadScript() throws -> (text: String, title: String) {
-        if let script = what.script {
-            guard let data = FileManager.default.contents(atPath: script) else {
-                StandardError.report("--script \(script): cannot be read")
-                throw ExitStatus.badInput.exitCode
-            }
-            return (String(decoding: data, as: UTF8.self), URL(fileURLWithPath: script).lastPathComponent)
-        }
         // The simulator alone runs the CV method's defaults when nothing is said.
-        let method = try what.resolvedMethod() ?? Method(technique: .cv)
-        return (try method.script(), method.technique.rawValue)
+        if let given = try what.scriptText() { return given }
+        return (try Method(technique: .cv).script(), Technique.cv.rawValue)
     }
 
     static func fail(_ message: String) { StandardError.report(message) }

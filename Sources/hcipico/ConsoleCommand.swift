@@ -22,6 +22,8 @@ struct ConsoleCommand: AsyncParsableCommand {
 
     @OptionGroup var limits: RunLimitOptions
 
+    @OptionGroup(title: "A first run, before the prompt") var what: MethodOptions
+
     @Option(help: "Write every run here as CSV, a row per point, with its provenance ('-' is not allowed).")
     var csv: String?
 
@@ -42,8 +44,21 @@ struct ConsoleCommand: AsyncParsableCommand {
         let named = [("--csv", csv), ("--jsonl", jsonl)].compactMap { option, path in
             path.map { OutputCheck.Named(option, $0) }
         }
+        let inputs = [("--script", what.script), ("--method", what.method)].compactMap { name, path in
+            path.map { OutputCheck.Named(name, $0) }
+        }
+        // What the command line says to run first is checked before anything connects.
+        let first = try what.scriptText()
+        if let first {
+            do {
+                _ = try PicoScript(first.text, checked: !what.unchecked)
+            } catch {
+                StandardError.report("\(what.script ?? first.title): \(error)")
+                throw ExitStatus.badInput.exitCode
+            }
+        }
         do {
-            try OutputCheck.check(outputs: named, inputs: [], overwrite: overwrite)
+            try OutputCheck.check(outputs: named, inputs: inputs, overwrite: overwrite)
         } catch {
             StandardError.report(error.description)
             throw ExitStatus.badInput.exitCode
@@ -57,7 +72,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             ConnectCommand.fail(error.description)
             throw error.exitStatus.exitCode
         }
-        let status = await converse(with: session, link: opened, target: target)
+        let status = await converse(with: session, link: opened, target: target, first: first?.text)
         await opened.close()
         if status != .success { throw status.exitCode }
     }
@@ -65,7 +80,8 @@ struct ConsoleCommand: AsyncParsableCommand {
     private func converse(
         with session: PicoSession,
         link opened: DeviceLink,
-        target: DeviceTarget
+        target: DeviceTarget,
+        first: String?
     ) async -> ExitStatus {
         let version: PicoVersion
         let leftover: LeftoverScript?
@@ -100,7 +116,7 @@ struct ConsoleCommand: AsyncParsableCommand {
                 Foundation.exit(reason.exitStatus.rawValue)
             }
         }
-        let status = await console.converse()
+        let status = await console.converse(first: first, firstUnchecked: what.unchecked)
         console.syncFiles()
         return status
     }

@@ -1,6 +1,8 @@
+import ArgumentParser
 import Coordination
 import DeviceLinks
 import Foundation
+import MethodSCRIPT
 import PicoLink
 
 /// One console conversation: lines typed (or piped) become scripts, an empty line runs the script so
@@ -37,6 +39,9 @@ final class ConsoleSession {
         Type MethodSCRIPT lines; an empty line sends them as one script and shows its packages.
           help          this text
           :load FILE    run the script in FILE (as if typed, then an empty line)
+          :method FILE  run the method in a TOML file (technique = "cv" and its parameters)
+          :run NAME [KEY=VALUE …]
+                        run a method: a technique and its parameters ('hcipico methods NAME')
           :save FILE    write the last run: FILE.csv (a row per point), .jsonl, .pstrace.csv or .svg
           :quit         leave (as does Ctrl-D on an empty line)
         Ctrl-C clears the line being typed; during a run it aborts the run (Z), which is kept.
@@ -63,9 +68,14 @@ final class ConsoleSession {
         self.outputs = outputs
     }
 
-    /// Reads and runs until the end of input or `:quit`; returns the exit status.
-    func converse() async -> ExitStatus {
+    /// Runs `first` (the script of the command line's --script, --technique or --method) if any, then
+    /// reads and runs until the end of input or `:quit`; returns the exit status.
+    func converse(first: String? = nil, firstUnchecked: Bool = false) async -> ExitStatus {
         print("\(version.device) \(version.firmware). Type a script; an empty line runs it; 'help' for more.")
+        if let first {
+            await runOne(first, checked: !firstUnchecked)
+            if let reason = stop.reason { return reason.exitStatus }
+        }
         var lines: [String] = []
         while let line = await read(prompt: lines.isEmpty ? "mscript> " : "     ..> ") {
             input.remember(line)
@@ -77,6 +87,13 @@ final class ConsoleSession {
             if lines.isEmpty, command == ":quit" { break }
             if lines.isEmpty, command == ":save" || command.hasPrefix(":save ") {
                 save(to: String(command.dropFirst(5)).trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            if lines.isEmpty, let text = method(command) {
+                if let text = text {
+                    await runOne(text)
+                    if let reason = stop.reason { return reason.exitStatus }
+                }
                 continue
             }
             if lines.isEmpty, command == ":load" || command.hasPrefix(":load ") {
@@ -106,10 +123,10 @@ final class ConsoleSession {
         return await Threads.blocking(name: "console-input") { input.read(prompt: prompt) } ?? nil
     }
 
-    private func runOne(_ text: String) async {
+    private func runOne(_ text: String, checked: Bool = true) async {
         let script: PicoScript
         do {
-            script = try PicoScript(text)
+            script = try PicoScript(text, checked: checked)
         } catch {
             StandardError.report("script: \(error)")
             deviceErrors += 1
@@ -210,6 +227,40 @@ final class ConsoleSession {
     /// `runs.csv` → `runs-run2.csv` (a name without `.csv` gets `-run2` at its end).
     static func runPath(_ path: String, _ run: Int) -> String {
         path.hasSuffix(".csv") ? "\(path.dropLast(4))-run\(run).csv" : "\(path)-run\(run)"
+    }
+
+    /// `:method FILE` or `:run NAME KEY=VALUE …`: `.some(script)` to run, `.some(nil)` when the method was
+    /// refused (reported, each problem named); nil when `command` is neither.
+    private func method(_ command: String) -> String?? {
+        let words = command.split(separator: " ").map(String.init)
+        var arguments: [String]
+        switch words.first {
+        case ":method":
+            guard words.count == 2 else {
+                StandardError.report(":method needs one file name")
+                return .some(nil)
+            }
+            arguments = ["--method", words[1]]
+        case ":run":
+            guard words.count >= 2 else {
+                StandardError.report(":run needs a technique ('hcipico methods' lists them)")
+                return .some(nil)
+            }
+            guard Technique(argument: words[1]) != nil else {
+                StandardError.report(":run: \(MethodError.unknownTechnique(words[1]))")
+                return .some(nil)
+            }
+            arguments = ["--technique", words[1]] + words.dropFirst(2).flatMap { ["--set", $0] }
+        default: return nil
+        }
+        do {
+            let options = try MethodOptions.parse(arguments)
+            guard let method = try options.resolvedMethod() else { return .some(nil) }
+            return .some(try method.script())
+        } catch {
+            if !(error is ExitCode) { StandardError.report("\(words[0]): \(MethodOptions.oneLine(error))") }
+            return .some(nil)
+        }
     }
 
     /// `:load FILE`: the script's text, or nil (reported) when it cannot be read.

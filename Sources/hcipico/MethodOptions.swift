@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MethodSCRIPT
 import RigCore
 
@@ -68,6 +69,26 @@ struct MethodOptions: ParsableArguments {
             StandardError.report(lines.joined(separator: "\n"))
             throw ExitStatus.badInput.exitCode
         }
+    }
+}
+
+extension MethodOptions {
+    /// The script the options say to run, checked (problems reported, exit 64); nil when none is given.
+    func scriptText() throws -> (text: String, title: String)? {
+        if let script {
+            guard let data = FileManager.default.contents(atPath: script) else {
+                StandardError.report("--script \(script): cannot be read")
+                throw ExitStatus.badInput.exitCode
+            }
+            return (String(decoding: data, as: UTF8.self), URL(fileURLWithPath: script).lastPathComponent)
+        }
+        guard let method = try resolvedMethod() else { return nil }
+        return (try method.script(), method.technique.rawValue)
+    }
+
+    /// An argument parser's error in one line (an unknown technique, say).
+    static func oneLine(_ error: any Error) -> String {
+        message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
     }
 }
 
