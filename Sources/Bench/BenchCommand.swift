@@ -28,6 +28,7 @@ let suites: [BenchSuite] = [
     ForwardBench.suite,
     HostFloodBench.suite,
     SoakBench.suite,
+    MethodsBench.suite,
 ]
 /// Suites that run only when named.
 let onlyWhenNamed: Set<String> = [SoakBench.suite.name]

@@ -15,8 +15,8 @@ let cellOffSuite = BenchSuite(name: "cell", summary: "run that failed → cell o
     defer { pico.close() }
     let session = pico.session
     let fails = try PicoScript(
-        "var p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\ncell_on\n"
-            + "meas_loop_ca p c 200m 10m 50m\npck_start\npck_add p\npck_add c\npck_end\nendloop\nset_e 5\n"
+        "var p\nvar c\nvar v\nstore_var v 5 ja\nset_pgstat_mode 2\nset_range ba 50u\ncell_on\n"
+            + "meas_loop_ca p c 200m 10m 50m\npck_start\npck_add p\npck_add c\npck_end\nendloop\nset_e v\n"
             + "on_finished:\ncell_off\n"
     )
     let long = try PicoScript(

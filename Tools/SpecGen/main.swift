@@ -35,6 +35,7 @@ do {
             try FileManager.default.removeItem(at: root.appendingPathComponent("\(folder)/\(name)"))
         }
     }
+    if try ReadmeTechniqueTable().write(root: root) { print("SpecGen: README.md's technique table rewritten") }
     print("SpecGen: \(written.count) files up to date")
 } catch {
     FileHandle.standardError.write(Data("SpecGen: \(error)\n".utf8))

@@ -238,14 +238,17 @@ public struct ScriptParser {
         let token = try arguments.next()
         let argument = try self.argument(token)
         guard case .literal(let number, _) = argument else { return argument }
-        let unit = spec.unit.isEmpty ? "" : " \(spec.unit)"
-        let shown = "\(command.string) \(spec.name) = \(token.string) (\(MethodNumber.plain(number))\(unit))"
+        // Made only for a message: the check itself runs for every number of every script.
+        func shown() -> String {
+            let unit = spec.unit.isEmpty ? "" : " \(spec.unit)"
+            return "\(command.string) \(spec.name) = \(token.string) (\(MethodNumber.plain(number))\(unit))"
+        }
         if spec.kind == .integer, number != number.rounded() {
             throw ScriptError(
                 ScriptErrorCode.badDatatype,
                 line: lineNumber,
                 column: token.column,
-                detail: "\(shown): must be a whole number"
+                detail: "\(shown()): must be a whole number"
             )
         }
         if let bound = spec.bound, !bound.contains(number) {
@@ -256,7 +259,7 @@ public struct ScriptParser {
                 code,
                 line: lineNumber,
                 column: token.column,
-                detail: "\(shown): must be \(bound.bounds)"
+                detail: "\(shown()): must be \(bound.bounds)"
             )
         }
         return argument
