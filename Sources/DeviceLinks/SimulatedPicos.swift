@@ -27,6 +27,7 @@ final class SimulatedPicos: Sendable {
         // Noise differs from run to run, as a measurement's does, unless a seed is given.
         configuration.noiseSeed = settings.seed
         if let serialNumber = settings.serialNumber { configuration.serialNumber = serialNumber }
+        if let cell = settings.cell { configuration.cell = cell }
         if let trace { configuration.onCellChange = { cell in trace.notice("sim: \(cell)") } }
         let device = SimulatedPico(configuration: configuration)
         device.start()

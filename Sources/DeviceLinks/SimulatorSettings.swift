@@ -1,3 +1,5 @@
+import PicoSimulator
+
 /// How a simulated device behaves: in real time or as fast as it can, with a fault on purpose, with its
 /// received writes traced, with a fixed noise seed or serial number.
 public struct SimulatorSettings: Sendable {
@@ -11,6 +13,8 @@ public struct SimulatorSettings: Sendable {
     public var seed: UInt64?
     /// A Pico's serial number (nil: the simulator's own).
     public var serialNumber: String?
+    /// A Pico's cell (nil: chosen per script, `CellModel.automatic(for:)`).
+    public var cell: CellModel?
     /// The Unix socket of a simulated Pico served by another process (`SimulatorServer`, `hcipico
     /// simulate`); nil: a simulator in this process, made with the settings above.
     public var socket: String?
@@ -22,6 +26,7 @@ public struct SimulatorSettings: Sendable {
         trace: Bool = false,
         seed: UInt64? = nil,
         serialNumber: String? = nil,
+        cell: CellModel? = nil,
         socket: String? = nil
     ) {
         self.socket = socket
@@ -30,5 +35,6 @@ public struct SimulatorSettings: Sendable {
         self.trace = trace
         self.seed = seed
         self.serialNumber = serialNumber
+        self.cell = cell
     }
 }

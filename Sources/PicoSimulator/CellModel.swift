@@ -14,6 +14,23 @@ public enum CellModel: Sendable, Hashable {
     /// The 10 kΩ dummy cell.
     public static let dummyCell = CellModel.resistor(ohms: 10_000)
 
+    /// The names `--sim-cell` and a rig's `sim_cell` take: `resistor` (10 kΩ), `resistor:OHMS`, `randles`,
+    /// `redox`; nil for another word. (`auto`, the simulator's own choice per script, is no model.)
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "resistor": self = .dummyCell
+        case "randles": self = .randles(RandlesCircuit())
+        case "redox": self = .redox(RedoxCouple())
+        case let text where text.hasPrefix("resistor:"):
+            guard let ohms = Double(text.dropFirst("resistor:".count)), ohms > 0, ohms.isFinite else { return nil }
+            self = .resistor(ohms: ohms)
+        default: return nil
+        }
+    }
+
+    /// What `init(name:)` takes, for messages.
+    public static let names = "auto, resistor, resistor:OHMS, randles, redox"
+
     /// The model the simulator uses for a script when the configuration says `automatic`: EIS gets a Randles
     /// circuit, voltammetry with peaks (CV, SWV, DPV) a redox couple, LSV and CA the 10 kΩ resistor.
     public static func automatic(for techniques: [MeasurementLoopKind]) -> CellModel {

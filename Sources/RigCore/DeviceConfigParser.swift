@@ -2,6 +2,7 @@ import BLEHost
 import BLEWire
 import Foundation
 import PicoLink
+import PicoSimulator
 import TOMLKit
 
 /// One `[[device]]` entry of a rig config, checked key by key (see `RigConfigParser`).
@@ -12,7 +13,7 @@ struct DeviceConfigParser {
     static let keys: Set<String> = [
         "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
         "max_failures", "failure_backoff", "realtime", "security", "passkey", "max_current", "potential_window",
-        "sim_socket", "method",
+        "sim_socket", "sim_cell", "method",
     ]
 
     /// The values of `security` (as the command line's `--security`).
@@ -79,6 +80,12 @@ struct DeviceConfigParser {
         let socket = reader.string(entry, table: table, index: index, key: "sim_socket")
         if socket != nil, !simulated { problem("sim_socket", "only a simulated device (transport = \"sim\") has it") }
         if realTime != nil, !simulated { problem("realtime", "only a simulated device (transport = \"sim\") has it") }
+        var cell: CellModel?
+        if let name = reader.string(entry, table: table, index: index, key: "sim_cell") {
+            if !simulated { problem("sim_cell", "only a simulated device (transport = \"sim\") has it") }
+            cell = CellModel(name: name)
+            if cell == nil, name != "auto" { problem("sim_cell", "\"\(name)\" is not one of \(CellModel.names)") }
+        }
         let security = reader.string(entry, table: table, index: index, key: "security")
         if let security, !Self.securityModes.contains(security) {
             problem("security", "\"\(security)\" is not one of encrypt, authenticate, auto")
@@ -114,6 +121,7 @@ struct DeviceConfigParser {
             failureBackoff: failureBackoff,
             realTime: realTime ?? true,
             simulatorSocket: socket.map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 },
+            simulatorCell: cell,
             security: security,
             passkey: passkey.map { UInt32($0) }
         )

@@ -1,5 +1,7 @@
 public import BLEHost
 public import PicoLink
+import PicoSimulator
+public import PicoSimulator
 public import RigModel
 
 /// A rig as its TOML file describes it, checked (see `RigConfigParser`).
@@ -53,6 +55,8 @@ public struct DeviceConfig: Sendable, Equatable {
     /// Simulated devices only: the simulated Pico served on this Unix socket by `hcipico simulate` (nil:
     /// one in the rig's own process).
     public var simulatorSocket: String?
+    /// A simulated device's cell (`sim_cell`; nil: chosen per script).
+    public var simulatorCell: CellModel?
     /// `encrypt`, `authenticate` or `auto` (as `--security`), nil to use the link as it comes.
     public var security: String?
     /// The passkey to type when pairing (the device's fixed PIN), 0…999999.
@@ -74,6 +78,7 @@ public struct DeviceConfig: Sendable, Equatable {
         failureBackoff: Double = 300,
         realTime: Bool = true,
         simulatorSocket: String? = nil,
+        simulatorCell: CellModel? = nil,
         security: String? = nil,
         passkey: UInt32? = nil
     ) {
@@ -92,6 +97,7 @@ public struct DeviceConfig: Sendable, Equatable {
         self.failureBackoff = failureBackoff
         self.realTime = realTime
         self.simulatorSocket = simulatorSocket
+        self.simulatorCell = simulatorCell
         self.security = security
         self.passkey = passkey
     }
@@ -105,5 +111,6 @@ public struct DeviceConfig: Sendable, Equatable {
         name == other.name && address == other.address && addressType == other.addressType
             && transport == other.transport && link == other.link && security == other.security
             && passkey == other.passkey && realTime == other.realTime && simulatorSocket == other.simulatorSocket
+            && simulatorCell == other.simulatorCell
     }
 }

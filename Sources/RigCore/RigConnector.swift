@@ -38,6 +38,7 @@ public struct RigConnector: DeviceConnector {
             options.simulator = SimulatorSettings(
                 fast: !device.realTime,
                 serialNumber: "SIM-" + device.name.uppercased(),
+                cell: device.simulatorCell,
                 socket: device.simulatorSocket
             )
         }

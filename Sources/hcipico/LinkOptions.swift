@@ -3,6 +3,7 @@ import BLEHost
 import BLELinux
 import DeviceLinks
 import PicoLink
+import PicoSimulator
 
 /// The DEVICE argument and the options that say how to reach it, shared by every command that talks
 /// to a device: `sim[:KIND]`, or an address over the kernel path or hcipico's own HCI host.
@@ -62,6 +63,14 @@ struct LinkOptions: ParsableArguments {
     @Option(help: "Simulator: the simulated Pico served on this Unix socket by 'hcipico simulate'.")
     var simSocket: String?
 
+    @Option(
+        help: """
+            Simulator: the Pico's cell: auto (by the script: a Randles circuit for EIS, a redox couple for \
+            CV, DPV, SWV and NPV, else a 10 kΩ resistor), resistor, resistor:OHMS, randles or redox.
+            """
+    )
+    var simCell: String = "auto"
+
     @OptionGroup var log: LogOptions
 
     func validate() throws {
@@ -70,6 +79,9 @@ struct LinkOptions: ParsableArguments {
             throw ValidationError("--btsnoop captures a radio link, not a simulator")
         }
         if let passkey, passkey > 999_999 { throw ValidationError("--passkey must be six digits at most (0…999999)") }
+        if simCell != "auto", CellModel(name: simCell) == nil {
+            throw ValidationError("--sim-cell \(simCell): not one of \(CellModel.names)")
+        }
         if passkey != nil, case .radio(_, .kernel) = try target() {
             throw ValidationError(
                 "--passkey needs hcipico's own host (--transport user:hciN, serial:…, tcp:…): on the kernel path "
@@ -116,6 +128,7 @@ struct LinkOptions: ParsableArguments {
                 fault: simFault,
                 trace: simTrace,
                 seed: simulatorSeed,
+                cell: CellModel(name: simCell),
                 socket: simSocket
             )
         )

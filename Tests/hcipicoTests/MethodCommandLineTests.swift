@@ -114,3 +114,92 @@ import Testing
         #expect(connect.status == 64 && connect.error.contains("line 3, column 7"), "\(connect.error)")
     }
 }
+
+/// A rig whose devices each run a method (`[device.method]`, one per technique) records every run complete,
+/// with the number of packages its parameters imply.
+@Suite struct RigMethodCommandLineTests {
+    @Test func aRigOfMethodsRecordsEveryTechniquesPoints() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var config = "[rig]\nname = \"methods\"\njournal = \"rig.sqlite\"\n"
+        for technique in Technique.allCases {
+            config += "\n[[device]]\nname = \"\(technique.rawValue)\"\ntransport = \"sim\"\nrealtime = false\n"
+            config += "schedule = \"once\"\n[device.method]\ntechnique = \"\(technique.rawValue)\"\n"
+        }
+        try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let rig = try await MethodCommandLineTests.run(["rig", "rig.toml", "--for", "6s"], in: directory)
+        #expect(rig.status == 0, "\(rig.error)")
+        let runs = try await MethodCommandLineTests.run(["runs", "rig.sqlite", "--json"], in: directory)
+        for technique in Technique.allCases {
+            let points = Int(try Method(technique: technique).typed.pointCount)
+            let line = runs.output.split(separator: "\n").first { $0.contains("\"device\":\"\(technique.rawValue)\"") }
+            #expect(line?.contains("\"state\":\"complete\"") == true, "\(technique): \(line ?? "no run")")
+            #expect(line?.contains("\"packages\":\(points),") == true, "\(technique): \(line ?? "no run")")
+            #expect(line?.contains("\"script\":\"method \(technique.rawValue)\"") == true, "\(line ?? "")")
+        }
+    }
+}
+
+/// The simulated Pico's cell chosen per run (`--sim-cell`) or per rig device (`sim_cell`).
+@Suite struct SimulatedCellChoiceTests {
+    /// The `c [A]` column of a per-point CSV, by the `p [V]` column.
+    static func currents(_ csv: String) -> [Double: Double] {
+        let rows = csv.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        guard let header = rows.first?.split(separator: ",").map(String.init),
+            let p = header.firstIndex(of: "p [V]"), let c = header.firstIndex(of: "c [A]")
+        else { return [:] }
+        var table: [Double: Double] = [:]
+        for row in rows.dropFirst() {
+            let cells = row.split(separator: ",", omittingEmptySubsequences: false)
+            if let potential = Double(cells[p]), let current = Double(cells[c]) { table[potential] = current }
+        }
+        return table
+    }
+
+    @Test func aResistorOfTheGivenOhmsAnsweredOhmsLaw() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await MethodCommandLineTests.run(
+            ["connect", "sim", "--fast", "--quiet", "--technique", "lsv", "--sim-cell", "resistor:1000", "--csv", "-"],
+            in: directory
+        )
+        #expect(run.status == 0, "\(run.error)")
+        let current = try #require(Self.currents(run.output)[0.5])
+        #expect(abs(current - 0.5e-3) < 0.5e-5, "\(current) A at 0.5 V across 1 kΩ")
+        let bad = try await MethodCommandLineTests.run(["connect", "sim", "--sim-cell", "capacitor"], in: directory)
+        #expect(bad.status == 64 && bad.error.contains("--sim-cell capacitor: not one of auto, resistor"))
+    }
+
+    @Test func aRigDeviceNamesItsCellAndABadNameIsLocated() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = """
+            [rig]
+            name = "cells"
+            journal = "rig.sqlite"
+            [[device]]
+            name = "r"
+            transport = "sim"
+            realtime = false
+            schedule = "once"
+            sim_cell = "resistor:2000"
+            [device.method]
+            technique = "lsv"
+            """
+        try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let rig = try await MethodCommandLineTests.run(["rig", "rig.toml", "--for", "3s"], in: directory)
+        #expect(rig.status == 0, "\(rig.error)")
+        let export = try await MethodCommandLineTests.run(["export", "rig.sqlite", "--out", "out"], in: directory)
+        #expect(export.status == 0, "\(export.error)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
+        let csv = try #require(files.first { $0.hasSuffix(".csv") && !$0.hasSuffix(".pstrace.csv") })
+        let text = try String(contentsOf: directory.appendingPathComponent("out/\(csv)"), encoding: .utf8)
+        let current = try #require(Self.currents(text)[0.5])
+        #expect(abs(current - 0.25e-3) < 0.25e-5, "\(current) A at 0.5 V across 2 kΩ")
+        try config.replacingOccurrences(of: "resistor:2000", with: "diode")
+            .write(to: directory.appendingPathComponent("bad.toml"), atomically: true, encoding: .utf8)
+        let bad = try await MethodCommandLineTests.run(["rig", "bad.toml", "--check"], in: directory)
+        #expect(bad.status == 64)
+        #expect(bad.error.contains("bad.toml:9: device \"r\".sim_cell: \"diode\" is not one of auto"), "\(bad.error)")
+    }
+}
