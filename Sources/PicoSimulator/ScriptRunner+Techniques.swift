@@ -16,6 +16,15 @@ extension ScriptRunner {
         return Int(value)
     }
 
+    /// The points of a loop that measures every `interval` for `duration` (CA, OCP, CP): error 4204 unless
+    /// both are positive, 4029 unless there is at least one.
+    func intervalPoints(_ interval: Double, _ duration: Double, _ statement: ScriptStatement) throws(RunStop) -> Int {
+        try requirePositive(interval, duration, statement: statement)
+        let count = try pointCount((duration / interval + 1e-9).rounded(.down), statement)
+        guard count >= 1 else { throw fail(0x4029, statement) }
+        return count
+    }
+
     /// Number of whole staircase steps from `from` to `to` (a last part step is not taken, as the device
     /// does: −0.5 V to 0.5 V in 50 mV steps gives 21 points).
     func steps(from: Double, to: Double, step: Double, _ statement: ScriptStatement) throws(RunStop) -> Int {
@@ -59,11 +68,11 @@ extension ScriptRunner {
         guard potentialRange.contains(volts) else { throw fail(ScriptErrorCode.outOfBounds, statement) }
     }
 
-    private func requirePositive(_ values: Double..., statement: ScriptStatement) throws(RunStop) {
+    func requirePositive(_ values: Double..., statement: ScriptStatement) throws(RunStop) {
         for value in values where !(value > 0) { throw fail(ScriptErrorCode.mustBePositive, statement) }
     }
 
-    private mutating func point(body: Range<Int>) throws(RunStop) {
+    mutating func point(body: Range<Int>) throws(RunStop) {
         try checkAbort()
         try execute(body)
     }
@@ -75,9 +84,7 @@ extension ScriptRunner {
         _ statement: ScriptStatement
     ) throws(RunStop) {
         let (potential, interval, duration) = (p[0], p[1], p[2])
-        try requirePositive(interval, duration, statement: statement)
-        let count = try pointCount((duration / interval + 1e-9).rounded(.down), statement)
-        guard count >= 1 else { throw fail(0x4029, statement) }
+        let count = try intervalPoints(interval, duration, statement)
         cell.apply(potential, at: time)
         for _ in 0..<count {
             time += interval
@@ -270,9 +277,7 @@ extension ScriptRunner {
         _ statement: ScriptStatement
     ) throws(RunStop) {
         let (begin, end, step, pulseTime, rate) = (p[0], p[1], p[2], p[3], p[4])
-        for value in [step, pulseTime, rate] where !(value > 0) {
-            throw fail(ScriptErrorCode.mustBePositive, statement)
-        }
+        try requirePositive(step, pulseTime, rate, statement: statement)
         let interval = step / rate
         guard pulseTime < interval else { throw fail(ScriptErrorCode.outOfBounds, statement) }
         let steps = try steps(from: begin, to: end, step: step, statement)
@@ -287,8 +292,7 @@ extension ScriptRunner {
             try waitForSchedule()
             store(pulse, type: .appliedPotential, in: loop.outputs[0])
             storeCurrent(current, in: loop.outputs[1])
-            try checkAbort()
-            try execute(body)
+            try point(body: body)
         }
     }
 
@@ -300,14 +304,11 @@ extension ScriptRunner {
         _ statement: ScriptStatement
     ) throws(RunStop) {
         let (interval, duration) = (p[0], p[1])
-        for value in [interval, duration] where !(value > 0) { throw fail(ScriptErrorCode.mustBePositive, statement) }
-        let count = try pointCount((duration / interval + 1e-9).rounded(.down), statement)
-        for _ in 0..<count {
+        for _ in 0..<(try intervalPoints(interval, duration, statement)) {
             time += interval
             try waitForSchedule()
             store(noise.perturb(cell.model.restPotential, fullScale: 0.001), type: .weVsRE, in: loop.outputs[0])
-            try checkAbort()
-            try execute(body)
+            try point(body: body)
         }
     }
 
@@ -319,16 +320,13 @@ extension ScriptRunner {
         _ statement: ScriptStatement
     ) throws(RunStop) {
         let (current, interval, duration) = (p[0], p[1], p[2])
-        for value in [interval, duration] where !(value > 0) { throw fail(ScriptErrorCode.mustBePositive, statement) }
-        let count = try pointCount((duration / interval + 1e-9).rounded(.down), statement)
-        for _ in 0..<count {
+        for _ in 0..<(try intervalPoints(interval, duration, statement)) {
             time += interval
             try waitForSchedule()
             let potential = cell.model.restPotential + current * cell.model.resistance
             store(noise.perturb(potential, fullScale: 0.001), type: .weVsRE, in: loop.outputs[0])
             storeCurrent(current, in: loop.outputs[1])
-            try checkAbort()
-            try execute(body)
+            try point(body: body)
         }
     }
 }

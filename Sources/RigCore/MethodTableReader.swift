@@ -1,6 +1,4 @@
-import Foundation
 import MethodSCRIPT
-import PicoLink
 import TOMLKit
 
 /// Reads a method from TOML: `technique = "cv"` and the technique's parameters in SI units (V, s, V/s, Hz,
@@ -44,46 +42,5 @@ enum MethodTableReader {
             reader.problem(table: name, index: index, key: problem.parameter ?? "technique", problem.message)
         }
         return reader.problems.count == before ? method : nil
-    }
-}
-
-/// A method file (`hcipico connect … --method cv.toml`): `technique` and the parameters at the top level.
-public enum MethodFile {
-    /// The method in the file at `path`, checked.
-    /// - Throws: `ConfigProblems`, each located at its file and line.
-    public static func load(path: String) throws(ConfigProblems) -> Method {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigProblems(problems: [
-                ConfigProblem(
-                    file: path,
-                    line: nil,
-                    key: "",
-                    message: "cannot read it: \(RigConfigParser.reason(error))"
-                )
-            ])
-        }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigProblems(problems: [
-                ConfigProblem(
-                    file: path,
-                    line: error.source.begin.line,
-                    key: "",
-                    message: "column \(error.source.begin.column): \(error.description)"
-                )
-            ])
-        } catch {
-            throw ConfigProblems(problems: [ConfigProblem(file: path, line: nil, key: "", message: "\(error)")])
-        }
-        var reader = ConfigReader(file: path, locator: TOMLKeyLocator(text: text))
-        guard let method = MethodTableReader.read(table, table: "", index: nil, reader: &reader) else {
-            throw ConfigProblems(problems: reader.problems)
-        }
-        return method
     }
 }

@@ -45,35 +45,15 @@ public struct RigConfigParser: Sendable {
 
     /// Reads `path` and checks it.
     public func parse(file path: String) throws(ConfigProblems) -> RigConfig {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigProblems(problems: [
-                ConfigProblem(file: path, line: nil, key: "", message: "cannot read the config: \(Self.reason(error))")
-            ])
-        }
+        let text = try TOMLDocument.read(path, what: "the config")
         return try parse(text: text, file: path)
     }
 
     /// Checks `text`, named `file` in messages; scripts are read relative to `file`'s folder.
     public func parse(text: String, file: String) throws(ConfigProblems) -> RigConfig {
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigProblems(problems: [
-                ConfigProblem(
-                    file: file,
-                    line: error.source.begin.line,
-                    key: "",
-                    message: "column \(error.source.begin.column): \(error.description)"
-                )
-            ])
-        } catch {
-            throw ConfigProblems(problems: [ConfigProblem(file: file, line: nil, key: "", message: "\(error)")])
-        }
-        var reader = ConfigReader(file: file, locator: TOMLKeyLocator(text: text))
+        let document = try TOMLDocument(text: text, file: file)
+        let table = document.table
+        var reader = document.reader(file: file)
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
         reader.unknownKeys(in: table, table: "", allowed: ["rig", "device", "status", "forward"])
         let rig = reader.table(table, "rig", required: true)

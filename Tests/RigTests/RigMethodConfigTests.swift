@@ -6,17 +6,8 @@ import Testing
 /// A rig device may take a method table (`[device.method]`) instead of a script file: the rig renders and
 /// checks it as it reads the config, and every problem is told at its line and key.
 @Suite struct RigMethodConfigTests {
-    static let parser = RigConfigParserTests.parser
-
-    func parse(_ text: String) throws -> Result<RigConfig, ConfigProblems> {
-        let folder = try RigConfigParserTests.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        do throws(ConfigProblems) {
-            return .success(try Self.parser.parse(text: text, file: folder + "/rig.toml"))
-        } catch {
-            return .failure(error)
-        }
-    }
+    /// The config checked as `RigConfigParserTests` checks one.
+    func parse(_ text: String) throws -> Result<RigConfig, ConfigProblems> { try RigConfigParserTests().parse(text) }
 
     @Test func aMethodTableBecomesTheDevicesScript() throws {
         let text = """
