@@ -157,11 +157,8 @@ struct ConnectCommand: AsyncParsableCommand {
         }
         var named = outputs.named
         if let btsnoop = link.btsnoop { named.append(OutputCheck.Named("--btsnoop", btsnoop)) }
-        let inputs = [("--script", what.script), ("--method", what.method)].compactMap { name, path in
-            path.map { OutputCheck.Named(name, $0) }
-        }
         do {
-            try OutputCheck.check(outputs: named, inputs: inputs, overwrite: overwrite)
+            try OutputCheck.check(outputs: named, inputs: what.inputs, overwrite: overwrite)
         } catch {
             StandardError.report(error.description)
             throw ExitStatus.badInput.exitCode

@@ -44,9 +44,6 @@ struct ConsoleCommand: AsyncParsableCommand {
         let named = [("--csv", csv), ("--jsonl", jsonl)].compactMap { option, path in
             path.map { OutputCheck.Named(option, $0) }
         }
-        let inputs = [("--script", what.script), ("--method", what.method)].compactMap { name, path in
-            path.map { OutputCheck.Named(name, $0) }
-        }
         // What the command line says to run first is checked before anything connects.
         let first = try what.scriptText()
         if let first {
@@ -58,7 +55,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             }
         }
         do {
-            try OutputCheck.check(outputs: named, inputs: inputs, overwrite: overwrite)
+            try OutputCheck.check(outputs: named, inputs: what.inputs, overwrite: overwrite)
         } catch {
             StandardError.report(error.description)
             throw ExitStatus.badInput.exitCode

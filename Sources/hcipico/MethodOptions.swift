@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MethodSCRIPT
+import PicoLink
 import RigCore
 
 /// What to run, for `connect`: a script file, a technique with its parameters, or a method file.
@@ -30,6 +31,12 @@ struct MethodOptions: ParsableArguments {
 
     /// Whether anything says what to run.
     var isGiven: Bool { script != nil || technique != nil || method != nil }
+
+    /// The files read, which no output may name (`OutputCheck`).
+    var inputs: [OutputCheck.Named] {
+        [("--script", script), ("--method", method)].compactMap { name, path in path.map { OutputCheck.Named(name, $0) }
+        }
+    }
 
     func validate() throws {
         if [script != nil, technique != nil, method != nil].filter({ $0 }).count > 1 {
