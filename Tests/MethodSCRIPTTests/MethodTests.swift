@@ -12,7 +12,8 @@ import Testing
         let script = try method.script()
         #expect(script.hasPrefix("e\n") && script.hasSuffix("endloop\non_finished:\n  cell_off\n\n"))
         #expect(ScriptChecker.check(script).isEmpty, "\(script)\n\(ScriptChecker.check(script))")
-        #expect(script.contains(technique == .ocp ? "meas_loop_ocp" : "meas_loop_\(technique.rawValue) "))
+        let loop = technique == .ma ? "ca" : technique.rawValue
+        #expect(script.contains("meas_loop_\(loop) "), "\(script)")
         #expect(script.contains("cell_on") == (technique != .ocp), "OCP keeps the cell off")
     }
 
@@ -114,5 +115,36 @@ import Testing
         #expect(method.technique == .swv && method.values["frequency"] == 25)
         #expect(try Method(technique: .swv, values: ["frequency": 25]) == method)
         #expect(try method.script().contains("meas_loop_swv p c f r -500m 500m 5m 25m 25\n"))
+    }
+
+    /// Multistep amperometry: each level with a time is a CA loop at its potential, the levels run in turn
+    /// `cycles` times inside a counted `loop`, a level of no time is left out, and the points are the
+    /// cycles times each level's intervals.
+    @Test func multistepAmperometryRunsItsLevelsInTurnCyclesTimes() throws {
+        var ma = MultistepAmperometry()
+        (ma.level1Potential, ma.level1Time, ma.level2Potential, ma.level2Time) = (0.1, 1, -0.2, 0.5)
+        (ma.level3Potential, ma.level3Time, ma.intervalTime, ma.cycles) = (0.6, 0.3, 0.1, 4)
+        #expect(ma.pointCount == 4 * (10 + 5 + 3))
+        let script = try ma.method.script()
+        #expect(ScriptChecker.check(script).isEmpty, "\(ScriptChecker.check(script))")
+        let loops = script.split(separator: "\n").filter { $0.contains("meas_loop_ca") }
+        #expect(
+            loops.map { String($0) } == [
+                "  meas_loop_ca p c 100m 100m 1", "  meas_loop_ca p c -200m 100m 500m",
+                "  meas_loop_ca p c 600m 100m 300m",
+            ]
+        )
+        #expect(script.contains("store_var cycle 0i ja\nloop cycle < 4i\n"))
+        #expect(script.contains("  add_var cycle 1i\nendloop\non_finished:"))
+        #expect(script.contains("set_range_minmax da -200m 600m\n"), "the window spans the used levels only")
+        #expect(script.contains("set_e 100m\ncell_on\n"))
+        // One cycle of one level: a plain CA loop, no counter.
+        var once = MultistepAmperometry()
+        (once.level2Time, once.cycles) = (0, 1)
+        let plain = try once.method.script()
+        #expect(!plain.contains("cycle") && plain.components(separatedBy: "meas_loop_ca").count == 2, "\(plain)")
+        // A level shorter than an interval is refused by its number.
+        let short = try Method(technique: .ma, values: ["level2_time": 0.05, "interval_time": 0.1])
+        #expect(short.problems().map(\.message) == ["level 2 must last at least one interval time (or 0 to skip it)"])
     }
 }

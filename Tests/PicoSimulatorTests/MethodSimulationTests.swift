@@ -55,7 +55,8 @@ import Testing
         let quick: [String: ClosedRange<Double>] = [
             "run_time": 0.5...20, "interval_time": 0.05...1, "scans": 1...3, "frequencies": 2...40,
             "step_potential": 0.002...0.05, "equilibration_time": 0...0.5, "scan_rate": 0.01...1,
-            "pulse_time": 0.001...0.1, "frequency": 1...100, "min_frequency": 0.1...1000,
+            "pulse_time": 0.001...0.1, "frequency": 1...100, "min_frequency": 0.1...1000, "cycles": 1...3,
+            "level1_time": 0.05...2, "level2_time": 0...2, "level3_time": 0...2, "level4_time": 0...2,
         ]
         let low = max(parameter.minimum ?? -2, quick[parameter.key]?.lowerBound ?? -.infinity)
         let high = min(parameter.maximum ?? 2, quick[parameter.key]?.upperBound ?? .infinity)

@@ -93,7 +93,9 @@ struct GATTCommandPeerTests {
                 let outcome = await program.finishAsync()
                 let took = ContinuousClock.now - sent
                 #expect(outcome.status == status, "\(outcome.errorText)")
-                #expect(took < .seconds(2), "took \(took)")
+                // Promptly, not by a timeout: the peer's events below show the turn-off was done, so this
+                // bound only catches a hang (a loaded machine took 2.3 s).
+                #expect(took < .seconds(5), "took \(took)")
                 // The peer reports what it handled as it goes: wait (bounded) for the turn-off and the
                 // disconnection of this connection.
                 func count(_ text: String, _ also: String = "") -> Int {

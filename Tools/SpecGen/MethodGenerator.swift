@@ -101,6 +101,9 @@ struct MethodGenerator: SpecGenerator {
             body += "            arguments: [\(arguments.joined(separator: ", "))],\n"
             body += "            kind: .\(Self.camelCase(kind)),\n"
             body += "            simulated: \(simulated),\n"
+            let instruments = (row.optional("instruments") ?? "").split(separator: " ")
+            body +=
+                "            onlyOn: [\(instruments.map { SwiftLiteral.quoted(String($0)) }.joined(separator: ", "))],\n"
             body += "            meaning: \(SwiftLiteral.quoted(try row.required("meaning", in: table)))\n"
             body += "        ),\n"
         }
@@ -235,21 +238,15 @@ struct MethodGenerator: SpecGenerator {
         rules: [(rule: String, message: String)]
     ) throws -> String {
         let outputs = try row.required("outputs", in: table).split(separator: " ")
-        var loop = try row.required("loop", in: table)
-        let variables = loop.split(separator: " ").dropFirst().prefix { !$0.hasPrefix("{") }
+        let loops = try Self.loops(try row.required("loop", in: table), parameters: parameters, row: row, table: table)
+        let variables = loops[0].line.split(separator: " ").dropFirst().prefix { !$0.hasPrefix("\\(") }
         guard variables.count == outputs.count else {
             throw SpecError(file: table.path, line: row.line, message: "the loop's variables do not match the outputs")
         }
-        for parameter in parameters {
-            // A whole number is written without a prefix; the template adds `i` where the command wants one.
-            let format = "MethodNumber.text(\(parameter.swift))"
-            loop = loop.replacingOccurrences(of: "{\(parameter.swift)}", with: "\\(\(format))")
-        }
-        guard !loop.contains("{") else {
-            throw SpecError(file: table.path, line: row.line, message: "unknown parameter in loop '\(loop)'")
-        }
         let start = row.optional("start_potential") ?? ""
-        let potentials = (row.optional("potentials") ?? "").split(separator: " ").map(String.init)
+        let potentials = (row.optional("potentials") ?? "").split(separator: ";")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let cycles = row.optional("cycles") ?? ""
         let interval = row.optional("point_interval") ?? ""
         var s = "\n/// \(name): \(meaning) (`Specs/methodscript/techniques.csv`).\n"
         s += "public struct \(type): TechniqueMethod {\n"
@@ -293,8 +290,20 @@ struct MethodGenerator: SpecGenerator {
         s += "    public var startPotential: Double? { \(start.isEmpty ? "nil" : start) }\n\n"
         s += "    /// Every potential the measurement applies at its extremes.\n"
         s += "    public var appliedPotentials: [Double] { [\(potentials.joined(separator: ", "))] }\n\n"
-        s += "    /// The measurement loop's line.\n"
-        s += "    public var loopLine: String { \"\(loop)\" }\n\n"
+        s += "    /// How many times the measurement loops run in turn.\n"
+        s += "    public var repetitions: Int { \(cycles.isEmpty ? "1" : "Int(\(cycles))") }\n\n"
+        s += "    /// The measurement loops' lines, run one after the other.\n"
+        s += "    public var loopLines: [String] {\n"
+        if loops.allSatisfy({ $0.condition == nil }) {
+            s += "        [\(loops.map { "\"\($0.line)\"" }.joined(separator: ", "))]\n    }\n\n"
+        } else {
+            s += "        var lines: [String] = []\n"
+            for loop in loops {
+                let append = "lines.append(\"\(loop.line)\")"
+                s += loop.condition.map { "        if \($0) { \(append) }\n" } ?? "        \(append)\n"
+            }
+            s += "        return lines\n    }\n\n"
+        }
         s += "    /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.\n"
         s += "    public func ruleViolations() -> [String] {\n        var problems: [String] = []\n"
         for rule in rules {
@@ -302,6 +311,33 @@ struct MethodGenerator: SpecGenerator {
         }
         s += "        return problems\n    }\n}\n"
         return s
+    }
+
+    /// The `loop` cell's measurement loops, split at `|`, each with the Swift condition of its optional
+    /// `[condition]` prefix and its line with `{parameter}` replaced by the value's MethodSCRIPT text.
+    private static func loops(
+        _ cell: String,
+        parameters: [Parameter],
+        row: CSVTable.Row,
+        table: CSVTable
+    ) throws -> [(condition: String?, line: String)] {
+        try cell.split(separator: "|").map { segment in
+            var text = segment.trimmingCharacters(in: .whitespaces)
+            var condition: String?
+            if text.hasPrefix("["), let end = text.firstIndex(of: "]") {
+                condition = String(text[text.index(after: text.startIndex)..<end])
+                text = text[text.index(after: end)...].trimmingCharacters(in: .whitespaces)
+            }
+            for parameter in parameters {
+                // A whole number is written without a prefix; the template adds `i` where the command wants one.
+                let format = "MethodNumber.text(\(parameter.swift))"
+                text = text.replacingOccurrences(of: "{\(parameter.swift)}", with: "\\(\(format))")
+            }
+            guard !text.contains("{"), !text.isEmpty else {
+                throw SpecError(file: table.path, line: row.line, message: "unknown parameter in loop '\(text)'")
+            }
+            return (condition, text)
+        }
     }
 
     // MARK: Helpers

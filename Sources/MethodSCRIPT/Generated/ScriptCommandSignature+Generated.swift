@@ -9,6 +9,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .declare, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "declares a variable"
         ),
         "array": ScriptCommandSignature(
@@ -16,6 +17,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .declare, unit: "", bound: nil), .init(name: "size", kind: .integer, unit: "", bound: .count)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "declares an array of size elements"
         ),
         "store_var": ScriptCommandSignature(
@@ -23,6 +25,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .target, unit: "", bound: nil), .init(name: "value", kind: .value, unit: "", bound: nil), .init(name: "type", kind: .type, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "stores a value with its variable type (declaring the variable if needed)"
         ),
         "copy_var": ScriptCommandSignature(
@@ -30,6 +33,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "source", kind: .variable, unit: "", bound: nil), .init(name: "destination", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "copies one variable to another"
         ),
         "add_var": ScriptCommandSignature(
@@ -37,6 +41,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil), .init(name: "operand", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "adds to a variable"
         ),
         "sub_var": ScriptCommandSignature(
@@ -44,6 +49,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil), .init(name: "operand", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "subtracts from a variable"
         ),
         "mul_var": ScriptCommandSignature(
@@ -51,6 +57,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil), .init(name: "operand", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "multiplies a variable"
         ),
         "div_var": ScriptCommandSignature(
@@ -58,6 +65,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil), .init(name: "operand", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "divides a variable"
         ),
         "pow_var": ScriptCommandSignature(
@@ -65,6 +73,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil), .init(name: "exponent", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "raises a variable to a power"
         ),
         "log_var": ScriptCommandSignature(
@@ -72,6 +81,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "natural logarithm of a variable"
         ),
         "int_to_float": ScriptCommandSignature(
@@ -79,6 +89,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "converts an integer variable to a float"
         ),
         "float_to_int": ScriptCommandSignature(
@@ -86,6 +97,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "converts a float variable to an integer (rounding down)"
         ),
         "alter_vartype": ScriptCommandSignature(
@@ -93,6 +105,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil), .init(name: "type", kind: .type, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "changes a variable's type"
         ),
         "array_set": ScriptCommandSignature(
@@ -100,6 +113,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "array", kind: .variable, unit: "", bound: nil), .init(name: "index", kind: .integer, unit: "", bound: nil), .init(name: "value", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets an array element"
         ),
         "array_get": ScriptCommandSignature(
@@ -107,6 +121,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "array", kind: .variable, unit: "", bound: nil), .init(name: "index", kind: .integer, unit: "", bound: nil), .init(name: "destination", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "reads an array element"
         ),
         "wait": ScriptCommandSignature(
@@ -114,6 +129,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "duration", kind: .value, unit: "s", bound: .nonnegative)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "waits"
         ),
         "set_int": ScriptCommandSignature(
@@ -121,6 +137,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "interval", kind: .value, unit: "s", bound: .positive)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "starts an interval timer for await_int"
         ),
         "await_int": ScriptCommandSignature(
@@ -128,6 +145,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "waits for the next tick of set_int"
         ),
         "timer_start": ScriptCommandSignature(
@@ -135,6 +153,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "starts the script timer"
         ),
         "timer_get": ScriptCommandSignature(
@@ -142,6 +161,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "reads the script timer (seconds; type eb)"
         ),
         "get_time": ScriptCommandSignature(
@@ -149,6 +169,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "reads the device time"
         ),
         "abort": ScriptCommandSignature(
@@ -156,6 +177,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "ends the script"
         ),
         "send_string": ScriptCommandSignature(
@@ -163,6 +185,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "text", kind: .string, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "sends a T line"
         ),
         "set_e": ScriptCommandSignature(
@@ -170,6 +193,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .value, unit: "V", bound: .potential)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "sets the applied potential"
         ),
         "set_i": ScriptCommandSignature(
@@ -177,6 +201,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "current", kind: .value, unit: "A", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: ["EmStat4", "Nexus"],
             meaning: "sets the applied current (galvanostat)"
         ),
         "cell_on": ScriptCommandSignature(
@@ -184,6 +209,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "switches the cell on"
         ),
         "cell_off": ScriptCommandSignature(
@@ -191,6 +217,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "switches the cell off"
         ),
         "set_pgstat_chan": ScriptCommandSignature(
@@ -198,6 +225,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "channel", kind: .integer, unit: "", bound: .channel)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "selects the potentiostat channel the next commands set"
         ),
         "set_pgstat_mode": ScriptCommandSignature(
@@ -205,6 +233,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "mode", kind: .integer, unit: "", bound: .pgstatMode)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "sets the channel's mode (0 off; 2 low speed; 3 high speed; 4 max range)"
         ),
         "set_max_bandwidth": ScriptCommandSignature(
@@ -212,6 +241,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "bandwidth", kind: .value, unit: "Hz", bound: .positive)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "sets the maximum bandwidth of the measurement"
         ),
         "set_range": ScriptCommandSignature(
@@ -219,6 +249,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "type", kind: .type, unit: "", bound: nil), .init(name: "value", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "sets the range for a variable type (ba current; ab potential) by the largest expected value"
         ),
         "set_autoranging": ScriptCommandSignature(
@@ -226,6 +257,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "type", kind: .type, unit: "", bound: nil), .init(name: "minimum", kind: .value, unit: "", bound: nil), .init(name: "maximum", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "limits autoranging for a variable type"
         ),
         "set_range_minmax": ScriptCommandSignature(
@@ -233,6 +265,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "type", kind: .type, unit: "", bound: nil), .init(name: "minimum", kind: .value, unit: "", bound: nil), .init(name: "maximum", kind: .value, unit: "", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "declares the span of a variable type (da: the applied potentials)"
         ),
         "set_cr": ScriptCommandSignature(
@@ -240,6 +273,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "current", kind: .value, unit: "A", bound: nil)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "sets the current range (old form of set_range ba)"
         ),
         "set_pot_range": ScriptCommandSignature(
@@ -247,6 +281,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "minimum", kind: .value, unit: "V", bound: .potential), .init(name: "maximum", kind: .value, unit: "V", bound: .potential)],
             kind: .statement,
             simulated: true,
+            onlyOn: [],
             meaning: "declares the applied potential span (old form of set_range_minmax da)"
         ),
         "set_acquisition_frac_autoadjust": ScriptCommandSignature(
@@ -254,6 +289,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "mains", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "adjusts the acquisition to the mains frequency (50 or 60 Hz)"
         ),
         "set_e_aux": ScriptCommandSignature(
@@ -261,6 +297,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .value, unit: "V", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets the auxiliary DAC"
         ),
         "set_bipot_mode": ScriptCommandSignature(
@@ -268,6 +305,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "mode", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets the bipotentiostat mode"
         ),
         "set_bipot_potential": ScriptCommandSignature(
@@ -275,6 +313,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .value, unit: "V", bound: .potential)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets the second working electrode's potential"
         ),
         "meas": ScriptCommandSignature(
@@ -282,6 +321,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "duration", kind: .value, unit: "s", bound: .positive), .init(name: "name", kind: .variable, unit: "", bound: nil), .init(name: "type", kind: .type, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "measures one variable type for a duration"
         ),
         "pck_start": ScriptCommandSignature(
@@ -289,6 +329,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .packageStart,
             simulated: true,
+            onlyOn: [],
             meaning: "starts a data package"
         ),
         "pck_add": ScriptCommandSignature(
@@ -296,6 +337,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil)],
             kind: .packageAdd,
             simulated: true,
+            onlyOn: [],
             meaning: "adds a variable to the package"
         ),
         "pck_end": ScriptCommandSignature(
@@ -303,6 +345,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .packageEnd,
             simulated: true,
+            onlyOn: [],
             meaning: "sends the package"
         ),
         "set_script_output": ScriptCommandSignature(
@@ -310,6 +353,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "channel", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "where output goes (0 none; 1 communication; 2 file; 3 both)"
         ),
         "set_gpio_cfg": ScriptCommandSignature(
@@ -317,6 +361,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "mask", kind: .integer, unit: "", bound: nil), .init(name: "mode", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "configures GPIO pins"
         ),
         "set_gpio_pullup": ScriptCommandSignature(
@@ -324,6 +369,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "mask", kind: .integer, unit: "", bound: nil), .init(name: "enable", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets GPIO pull-ups"
         ),
         "set_gpio": ScriptCommandSignature(
@@ -331,6 +377,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "value", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets the GPIO outputs"
         ),
         "get_gpio": ScriptCommandSignature(
@@ -338,6 +385,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "name", kind: .variable, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "reads the GPIO inputs"
         ),
         "set_gpio_msk": ScriptCommandSignature(
@@ -345,6 +393,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "mask", kind: .integer, unit: "", bound: nil), .init(name: "value", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets masked GPIO outputs"
         ),
         "i2c_config": ScriptCommandSignature(
@@ -352,6 +401,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "clock", kind: .value, unit: "Hz", bound: .positive), .init(name: "address_bits", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "configures I2C"
         ),
         "mux_config": ScriptCommandSignature(
@@ -359,6 +409,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "type", kind: .integer, unit: "", bound: nil), .init(name: "flags", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "configures a multiplexer"
         ),
         "mux_set_channel": ScriptCommandSignature(
@@ -366,6 +417,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "channel", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "selects a multiplexer channel"
         ),
         "hibernate": ScriptCommandSignature(
@@ -373,6 +425,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "sources", kind: .integer, unit: "", bound: nil), .init(name: "duration", kind: .value, unit: "s", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sleeps until a wake source"
         ),
         "notify_led": ScriptCommandSignature(
@@ -380,6 +433,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "state", kind: .integer, unit: "", bound: nil)],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "sets the notification LED"
         ),
         "loop": ScriptCommandSignature(
@@ -387,6 +441,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "condition", kind: .condition, unit: "", bound: nil)],
             kind: .loop,
             simulated: true,
+            onlyOn: [],
             meaning: "repeats its body while the condition holds"
         ),
         "breakloop": ScriptCommandSignature(
@@ -394,6 +449,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .statement,
             simulated: false,
+            onlyOn: [],
             meaning: "leaves the innermost loop"
         ),
         "endloop": ScriptCommandSignature(
@@ -401,6 +457,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .endLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "ends a loop or measurement loop"
         ),
         "if": ScriptCommandSignature(
@@ -408,6 +465,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "condition", kind: .condition, unit: "", bound: nil)],
             kind: .if,
             simulated: false,
+            onlyOn: [],
             meaning: "runs its body when the condition holds"
         ),
         "elseif": ScriptCommandSignature(
@@ -415,6 +473,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "condition", kind: .condition, unit: "", bound: nil)],
             kind: .elseIf,
             simulated: false,
+            onlyOn: [],
             meaning: "another condition of an if"
         ),
         "else": ScriptCommandSignature(
@@ -422,6 +481,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .else,
             simulated: false,
+            onlyOn: [],
             meaning: "the branch when no condition held"
         ),
         "endif": ScriptCommandSignature(
@@ -429,6 +489,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .endIf,
             simulated: false,
+            onlyOn: [],
             meaning: "ends an if"
         ),
         "on_finished:": ScriptCommandSignature(
@@ -436,6 +497,7 @@ extension ScriptCommandSignature {
             arguments: [],
             kind: .onFinished,
             simulated: true,
+            onlyOn: [],
             meaning: "what runs when the script ends or is aborted"
         ),
         "meas_loop_lsv": ScriptCommandSignature(
@@ -443,6 +505,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "begin", kind: .value, unit: "V", bound: .potential), .init(name: "end", kind: .value, unit: "V", bound: .potential), .init(name: "step", kind: .value, unit: "V", bound: .positive), .init(name: "scan_rate", kind: .value, unit: "V/s", bound: .positive)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "linear sweep voltammetry"
         ),
         "meas_loop_cv": ScriptCommandSignature(
@@ -450,6 +513,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "begin", kind: .value, unit: "V", bound: .potential), .init(name: "vertex1", kind: .value, unit: "V", bound: .potential), .init(name: "vertex2", kind: .value, unit: "V", bound: .potential), .init(name: "step", kind: .value, unit: "V", bound: .positive), .init(name: "scan_rate", kind: .value, unit: "V/s", bound: .positive), .init(name: "nscans", kind: .block, unit: "", bound: .count)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "cyclic voltammetry"
         ),
         "meas_loop_dpv": ScriptCommandSignature(
@@ -457,6 +521,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "begin", kind: .value, unit: "V", bound: .potential), .init(name: "end", kind: .value, unit: "V", bound: .potential), .init(name: "step", kind: .value, unit: "V", bound: .positive), .init(name: "pulse", kind: .value, unit: "V", bound: nil), .init(name: "pulse_time", kind: .value, unit: "s", bound: .positive), .init(name: "scan_rate", kind: .value, unit: "V/s", bound: .positive)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "differential pulse voltammetry"
         ),
         "meas_loop_swv": ScriptCommandSignature(
@@ -464,6 +529,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "forward", kind: .variable, unit: "", bound: nil), .init(name: "reverse", kind: .variable, unit: "", bound: nil), .init(name: "begin", kind: .value, unit: "V", bound: .potential), .init(name: "end", kind: .value, unit: "V", bound: .potential), .init(name: "step", kind: .value, unit: "V", bound: .positive), .init(name: "amplitude", kind: .value, unit: "V", bound: nil), .init(name: "frequency", kind: .value, unit: "Hz", bound: .positive)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "square-wave voltammetry"
         ),
         "meas_loop_npv": ScriptCommandSignature(
@@ -471,6 +537,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "begin", kind: .value, unit: "V", bound: .potential), .init(name: "end", kind: .value, unit: "V", bound: .potential), .init(name: "step", kind: .value, unit: "V", bound: .positive), .init(name: "pulse_time", kind: .value, unit: "s", bound: .positive), .init(name: "scan_rate", kind: .value, unit: "V/s", bound: .positive)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "normal pulse voltammetry"
         ),
         "meas_loop_ca": ScriptCommandSignature(
@@ -478,6 +545,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "potential_dc", kind: .value, unit: "V", bound: .potential), .init(name: "interval", kind: .value, unit: "s", bound: .positive), .init(name: "run_time", kind: .value, unit: "s", bound: .positive)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "chronoamperometry"
         ),
         "meas_loop_pad": ScriptCommandSignature(
@@ -485,6 +553,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "potential_dc", kind: .value, unit: "V", bound: .potential), .init(name: "pulse_potential", kind: .value, unit: "V", bound: .potential), .init(name: "pulse_time", kind: .value, unit: "s", bound: .positive), .init(name: "interval", kind: .value, unit: "s", bound: .positive), .init(name: "run_time", kind: .value, unit: "s", bound: .positive), .init(name: "mode", kind: .integer, unit: "", bound: .padMode)],
             kind: .measurementLoop,
             simulated: false,
+            onlyOn: [],
             meaning: "pulsed amperometric detection"
         ),
         "meas_loop_ocp": ScriptCommandSignature(
@@ -492,6 +561,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "interval", kind: .value, unit: "s", bound: .positive), .init(name: "run_time", kind: .value, unit: "s", bound: .positive)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "open circuit potentiometry"
         ),
         "meas_loop_cp": ScriptCommandSignature(
@@ -499,6 +569,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "potential", kind: .variable, unit: "", bound: nil), .init(name: "current", kind: .variable, unit: "", bound: nil), .init(name: "current_dc", kind: .value, unit: "A", bound: .current), .init(name: "interval", kind: .value, unit: "s", bound: .positive), .init(name: "run_time", kind: .value, unit: "s", bound: .positive)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: ["EmStat4", "Nexus"],
             meaning: "chronopotentiometry"
         ),
         "meas_loop_eis": ScriptCommandSignature(
@@ -506,6 +577,7 @@ extension ScriptCommandSignature {
             arguments: [.init(name: "frequency", kind: .variable, unit: "", bound: nil), .init(name: "z_real", kind: .variable, unit: "", bound: nil), .init(name: "z_imaginary", kind: .variable, unit: "", bound: nil), .init(name: "amplitude", kind: .value, unit: "V", bound: .eisAmplitude), .init(name: "frequency_start", kind: .value, unit: "Hz", bound: .eisFrequency), .init(name: "frequency_end", kind: .value, unit: "Hz", bound: .eisFrequency), .init(name: "points", kind: .integer, unit: "", bound: .count), .init(name: "potential_dc", kind: .value, unit: "V", bound: .potential)],
             kind: .measurementLoop,
             simulated: true,
+            onlyOn: [],
             meaning: "electrochemical impedance spectroscopy"
         ),
     ]

@@ -15,6 +15,8 @@ public enum Technique: String, Sendable, CaseIterable {
     case npv
     /// Chronoamperometry.
     case ca
+    /// Multistep amperometry.
+    case ma
     /// Open circuit potentiometry.
     case ocp
     /// Electrochemical impedance spectroscopy.
@@ -29,6 +31,7 @@ public enum Technique: String, Sendable, CaseIterable {
         case .swv: "Square-wave voltammetry"
         case .npv: "Normal pulse voltammetry"
         case .ca: "Chronoamperometry"
+        case .ma: "Multistep amperometry"
         case .ocp: "Open circuit potentiometry"
         case .eis: "Electrochemical impedance spectroscopy"
         }
@@ -43,6 +46,7 @@ public enum Technique: String, Sendable, CaseIterable {
         case .swv: "a staircase with a square wave on top; forward minus reverse current"
         case .npv: "pulses of growing height from the begin potential; the current at the end of each pulse"
         case .ca: "a constant potential; the current every interval"
+        case .ma: "up to four potential levels held in turn (a level with no time is skipped); cycles times; the current every interval"
         case .ocp: "the cell off; the potential every interval"
         case .eis: "a sine of the amplitude (RMS) on the DC potential at frequencies spaced evenly in log from the highest to the lowest"
         }
@@ -57,6 +61,7 @@ public enum Technique: String, Sendable, CaseIterable {
         case .swv: SquareWaveVoltammetry.parameters
         case .npv: NormalPulseVoltammetry.parameters
         case .ca: Chronoamperometry.parameters
+        case .ma: MultistepAmperometry.parameters
         case .ocp: OpenCircuitPotentiometry.parameters
         case .eis: ElectrochemicalImpedanceSpectroscopy.parameters
         }
@@ -71,6 +76,7 @@ public enum Technique: String, Sendable, CaseIterable {
         case .swv: SquareWaveVoltammetry(values: values)
         case .npv: NormalPulseVoltammetry(values: values)
         case .ca: Chronoamperometry(values: values)
+        case .ma: MultistepAmperometry(values: values)
         case .ocp: OpenCircuitPotentiometry(values: values)
         case .eis: ElectrochemicalImpedanceSpectroscopy(values: values)
         }
@@ -198,8 +204,13 @@ public struct LinearSweepVoltammetry: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [beginPotential, endPotential] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_lsv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(scanRate))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_lsv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(scanRate))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
@@ -352,8 +363,13 @@ public struct CyclicVoltammetry: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [beginPotential, vertex1Potential, vertex2Potential] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_cv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(vertex1Potential)) \(MethodNumber.text(vertex2Potential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(scanRate)) nscans(\(MethodNumber.text(scans)))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_cv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(vertex1Potential)) \(MethodNumber.text(vertex2Potential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(scanRate)) nscans(\(MethodNumber.text(scans)))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
@@ -506,8 +522,13 @@ public struct DifferentialPulseVoltammetry: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [beginPotential, endPotential, beginPotential+pulsePotential, endPotential+pulsePotential] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_dpv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(pulsePotential)) \(MethodNumber.text(pulseTime)) \(MethodNumber.text(scanRate))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_dpv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(pulsePotential)) \(MethodNumber.text(pulseTime)) \(MethodNumber.text(scanRate))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
@@ -651,8 +672,13 @@ public struct SquareWaveVoltammetry: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [beginPotential-amplitude, beginPotential+amplitude, endPotential-amplitude, endPotential+amplitude] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_swv p c f r \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(amplitude)) \(MethodNumber.text(frequency))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_swv p c f r \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(amplitude)) \(MethodNumber.text(frequency))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
@@ -795,8 +821,13 @@ public struct NormalPulseVoltammetry: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [beginPotential, endPotential] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_npv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(pulseTime)) \(MethodNumber.text(scanRate))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_npv p c \(MethodNumber.text(beginPotential)) \(MethodNumber.text(endPotential)) \(MethodNumber.text(stepPotential)) \(MethodNumber.text(pulseTime)) \(MethodNumber.text(scanRate))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
@@ -920,13 +951,224 @@ public struct Chronoamperometry: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [potential] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_ca p c \(MethodNumber.text(potential)) \(MethodNumber.text(intervalTime)) \(MethodNumber.text(runTime))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_ca p c \(MethodNumber.text(potential)) \(MethodNumber.text(intervalTime)) \(MethodNumber.text(runTime))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
         var problems: [String] = []
         if !(intervalTime <= runTime) { problems.append("the interval time must not exceed the run time") }
+        if !(autorangeMinimum <= autorangeMaximum) { problems.append("the lowest autoranging range must not be above the highest") }
+        return problems
+    }
+}
+
+/// Multistep amperometry: up to four potential levels held in turn (a level with no time is skipped); cycles times; the current every interval (`Specs/methodscript/techniques.csv`).
+public struct MultistepAmperometry: TechniqueMethod {
+    /// `.ma`.
+    public static let technique = Technique.ma
+    /// The output variables of its measurement loop, in order.
+    public static let outputs = ["potential", "current"]
+    /// The script's names for them (`var` and `pck_add`).
+    public static let variables = ["p", "c"]
+    /// Its parameters in the table's order.
+    public static let parameters: [MethodParameter] = [
+        MethodParameter(
+            key: "level1_potential", unit: "V",
+            minimum: -1.7, maximum: 2.0, minimumExcluded: false,
+            defaultValue: 0.2, isInteger: false,
+            meaning: "the first level's potential (held during the equilibration time)"
+        ),
+        MethodParameter(
+            key: "level1_time", unit: "s",
+            minimum: 0.0, maximum: 3600.0, minimumExcluded: true,
+            defaultValue: 2.0, isInteger: false,
+            meaning: "how long the first level is held"
+        ),
+        MethodParameter(
+            key: "level2_potential", unit: "V",
+            minimum: -1.7, maximum: 2.0, minimumExcluded: false,
+            defaultValue: 0.4, isInteger: false,
+            meaning: "the second level's potential"
+        ),
+        MethodParameter(
+            key: "level2_time", unit: "s",
+            minimum: 0.0, maximum: 3600.0, minimumExcluded: false,
+            defaultValue: 2.0, isInteger: false,
+            meaning: "how long the second level is held (0: no second level)"
+        ),
+        MethodParameter(
+            key: "level3_potential", unit: "V",
+            minimum: -1.7, maximum: 2.0, minimumExcluded: false,
+            defaultValue: 0.0, isInteger: false,
+            meaning: "the third level's potential"
+        ),
+        MethodParameter(
+            key: "level3_time", unit: "s",
+            minimum: 0.0, maximum: 3600.0, minimumExcluded: false,
+            defaultValue: 0.0, isInteger: false,
+            meaning: "how long the third level is held (0: no third level)"
+        ),
+        MethodParameter(
+            key: "level4_potential", unit: "V",
+            minimum: -1.7, maximum: 2.0, minimumExcluded: false,
+            defaultValue: 0.0, isInteger: false,
+            meaning: "the fourth level's potential"
+        ),
+        MethodParameter(
+            key: "level4_time", unit: "s",
+            minimum: 0.0, maximum: 3600.0, minimumExcluded: false,
+            defaultValue: 0.0, isInteger: false,
+            meaning: "how long the fourth level is held (0: no fourth level)"
+        ),
+        MethodParameter(
+            key: "interval_time", unit: "s",
+            minimum: 0.0, maximum: 3600.0, minimumExcluded: true,
+            defaultValue: 0.1, isInteger: false,
+            meaning: "time between points"
+        ),
+        MethodParameter(
+            key: "cycles", unit: "",
+            minimum: 1.0, maximum: 1000.0, minimumExcluded: false,
+            defaultValue: 3.0, isInteger: true,
+            meaning: "how many times the levels are run in turn"
+        ),
+        MethodParameter(
+            key: "equilibration_time", unit: "s",
+            minimum: 0.0, maximum: 3600.0, minimumExcluded: false,
+            defaultValue: 0.0, isInteger: false,
+            meaning: "how long the start potential is held before the measurement"
+        ),
+        MethodParameter(
+            key: "current_range", unit: "A",
+            minimum: 0.0, maximum: 0.005, minimumExcluded: true,
+            defaultValue: 0.0001, isInteger: false,
+            meaning: "the current range the measurement starts in (the largest current expected)"
+        ),
+        MethodParameter(
+            key: "autorange_minimum", unit: "A",
+            minimum: 0.0, maximum: 0.005, minimumExcluded: true,
+            defaultValue: 0.0000001, isInteger: false,
+            meaning: "the lowest current range autoranging may choose"
+        ),
+        MethodParameter(
+            key: "autorange_maximum", unit: "A",
+            minimum: 0.0, maximum: 0.005, minimumExcluded: true,
+            defaultValue: 0.005, isInteger: false,
+            meaning: "the highest current range autoranging may choose"
+        ),
+    ]
+
+    /// The first level's potential (held during the equilibration time) (V).
+    public var level1Potential: Double = 0.2
+    /// How long the first level is held (s).
+    public var level1Time: Double = 2.0
+    /// The second level's potential (V).
+    public var level2Potential: Double = 0.4
+    /// How long the second level is held (0: no second level) (s).
+    public var level2Time: Double = 2.0
+    /// The third level's potential (V).
+    public var level3Potential: Double = 0.0
+    /// How long the third level is held (0: no third level) (s).
+    public var level3Time: Double = 0.0
+    /// The fourth level's potential (V).
+    public var level4Potential: Double = 0.0
+    /// How long the fourth level is held (0: no fourth level) (s).
+    public var level4Time: Double = 0.0
+    /// Time between points (s).
+    public var intervalTime: Double = 0.1
+    /// How many times the levels are run in turn.
+    public var cycles: Double = 3.0
+    /// How long the start potential is held before the measurement (s).
+    public var equilibrationTime: Double = 0.0
+    /// The current range the measurement starts in (the largest current expected) (A).
+    public var currentRange: Double = 0.0001
+    /// The lowest current range autoranging may choose (A).
+    public var autorangeMinimum: Double = 0.0000001
+    /// The highest current range autoranging may choose (A).
+    public var autorangeMaximum: Double = 0.005
+
+    /// The table's defaults.
+    public init() {}
+
+    /// `values` (by parameter key, as in `values`) over the defaults; other keys are ignored.
+    public init(values: [String: Double]) {
+        if let value = values["level1_potential"] { level1Potential = value }
+        if let value = values["level1_time"] { level1Time = value }
+        if let value = values["level2_potential"] { level2Potential = value }
+        if let value = values["level2_time"] { level2Time = value }
+        if let value = values["level3_potential"] { level3Potential = value }
+        if let value = values["level3_time"] { level3Time = value }
+        if let value = values["level4_potential"] { level4Potential = value }
+        if let value = values["level4_time"] { level4Time = value }
+        if let value = values["interval_time"] { intervalTime = value }
+        if let value = values["cycles"] { cycles = value }
+        if let value = values["equilibration_time"] { equilibrationTime = value }
+        if let value = values["current_range"] { currentRange = value }
+        if let value = values["autorange_minimum"] { autorangeMinimum = value }
+        if let value = values["autorange_maximum"] { autorangeMaximum = value }
+    }
+
+    /// Every parameter by its key.
+    public var values: [String: Double] {
+        [
+            "level1_potential": level1Potential,
+            "level1_time": level1Time,
+            "level2_potential": level2Potential,
+            "level2_time": level2Time,
+            "level3_potential": level3Potential,
+            "level3_time": level3Time,
+            "level4_potential": level4Potential,
+            "level4_time": level4Time,
+            "interval_time": intervalTime,
+            "cycles": cycles,
+            "equilibration_time": equilibrationTime,
+            "current_range": currentRange,
+            "autorange_minimum": autorangeMinimum,
+            "autorange_maximum": autorangeMaximum,
+        ]
+    }
+
+    /// How many points the measurement makes.
+    public var pointCount: Double { cycles * ((level1Time / intervalTime + 1e-9).rounded(.down) + (level2Time / intervalTime + 1e-9).rounded(.down) + (level3Time / intervalTime + 1e-9).rounded(.down) + (level4Time / intervalTime + 1e-9).rounded(.down)) }
+
+    /// The bandwidth the script asks for (Hz).
+    public var bandwidth: Double { 6 / intervalTime }
+
+    /// Seconds between points, when they come at a steady rate.
+    public var pointInterval: Double? { intervalTime }
+
+    /// The potential held before and at the start of the measurement (nil: the cell stays off).
+    public var startPotential: Double? { level1Potential }
+
+    /// Every potential the measurement applies at its extremes.
+    public var appliedPotentials: [Double] { [level1Potential, level2Time > 0 ? level2Potential : level1Potential, level3Time > 0 ? level3Potential : level1Potential, level4Time > 0 ? level4Potential : level1Potential] }
+
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { Int(cycles) }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        var lines: [String] = []
+        lines.append("meas_loop_ca p c \(MethodNumber.text(level1Potential)) \(MethodNumber.text(intervalTime)) \(MethodNumber.text(level1Time))")
+        if level2Time > 0 { lines.append("meas_loop_ca p c \(MethodNumber.text(level2Potential)) \(MethodNumber.text(intervalTime)) \(MethodNumber.text(level2Time))") }
+        if level3Time > 0 { lines.append("meas_loop_ca p c \(MethodNumber.text(level3Potential)) \(MethodNumber.text(intervalTime)) \(MethodNumber.text(level3Time))") }
+        if level4Time > 0 { lines.append("meas_loop_ca p c \(MethodNumber.text(level4Potential)) \(MethodNumber.text(intervalTime)) \(MethodNumber.text(level4Time))") }
+        return lines
+    }
+
+    /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
+    public func ruleViolations() -> [String] {
+        var problems: [String] = []
+        if !(intervalTime <= level1Time) { problems.append("the first level must last at least one interval time") }
+        if !(level2Time == 0 || level2Time >= intervalTime) { problems.append("level 2 must last at least one interval time (or 0 to skip it)") }
+        if !(level3Time == 0 || level3Time >= intervalTime) { problems.append("level 3 must last at least one interval time (or 0 to skip it)") }
+        if !(level4Time == 0 || level4Time >= intervalTime) { problems.append("level 4 must last at least one interval time (or 0 to skip it)") }
         if !(autorangeMinimum <= autorangeMaximum) { problems.append("the lowest autoranging range must not be above the highest") }
         return problems
     }
@@ -993,8 +1235,13 @@ public struct OpenCircuitPotentiometry: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_ocp p \(MethodNumber.text(intervalTime)) \(MethodNumber.text(runTime))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_ocp p \(MethodNumber.text(intervalTime)) \(MethodNumber.text(runTime))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {
@@ -1135,8 +1382,13 @@ public struct ElectrochemicalImpedanceSpectroscopy: TechniqueMethod {
     /// Every potential the measurement applies at its extremes.
     public var appliedPotentials: [Double] { [dcPotential-amplitude*1.5, dcPotential+amplitude*1.5] }
 
-    /// The measurement loop's line.
-    public var loopLine: String { "meas_loop_eis f zr zi \(MethodNumber.text(amplitude)) \(MethodNumber.text(maxFrequency)) \(MethodNumber.text(minFrequency)) \(MethodNumber.text(frequencies))i \(MethodNumber.text(dcPotential))" }
+    /// How many times the measurement loops run in turn.
+    public var repetitions: Int { 1 }
+
+    /// The measurement loops' lines, run one after the other.
+    public var loopLines: [String] {
+        ["meas_loop_eis f zr zi \(MethodNumber.text(amplitude)) \(MethodNumber.text(maxFrequency)) \(MethodNumber.text(minFrequency)) \(MethodNumber.text(frequencies))i \(MethodNumber.text(dcPotential))"]
+    }
 
     /// What the technique's rules (`Specs/methodscript/technique-rules.csv`) refuse.
     public func ruleViolations() -> [String] {

@@ -1,7 +1,7 @@
 /// Writes a method's MethodSCRIPT the way PalmSens' own examples set up a measurement: the second channel
 /// off, the mode, the bandwidth, the applied potential span, the current range and its autoranging, the
-/// start potential, the cell on, the equilibration wait, the loop with one package per point, and
-/// `on_finished: cell_off` always.
+/// start potential, the cell on, the equilibration wait, the loops with one package per point (repeated in
+/// a counted `loop` when the method has cycles), and `on_finished: cell_off` always.
 enum MethodScriptRenderer {
     /// The potentiostat modes (`set_pgstat_mode`).
     enum Mode: Int {
@@ -61,9 +61,18 @@ enum MethodScriptRenderer {
             lines.append("cell_on")
             if let wait = values["equilibration_time"], wait > 0 { lines.append("wait \(MethodNumber.text(wait))") }
         }
-        lines.append(method.loopLine)
-        lines +=
-            ["  pck_start"] + names.map { "  pck_add \($0)" } + ["  pck_end", "endloop", "on_finished:", "  cell_off"]
+        let repeated = method.repetitions > 1
+        let indent = repeated ? "  " : ""
+        if repeated {
+            lines.append("store_var cycle 0i ja")
+            lines.append("loop cycle < \(method.repetitions)i")
+        }
+        for loop in method.loopLines {
+            lines.append(indent + loop)
+            lines += (["  pck_start"] + names.map { "  pck_add \($0)" } + ["  pck_end", "endloop"]).map { indent + $0 }
+        }
+        if repeated { lines += ["  add_var cycle 1i", "endloop"] }
+        lines += ["on_finished:", "  cell_off"]
         return lines.joined(separator: "\n") + "\n\n"
     }
 

@@ -21,8 +21,10 @@ public protocol TechniqueMethod: Sendable, Hashable {
     var startPotential: Double? { get }
     /// Every potential the measurement applies at its extremes.
     var appliedPotentials: [Double] { get }
-    /// The measurement loop's line.
-    var loopLine: String { get }
+    /// How many times the measurement loops run in turn (the renderer wraps them in a `loop`).
+    var repetitions: Int { get }
+    /// The measurement loops' lines, run one after the other, each with one package per point.
+    var loopLines: [String] { get }
     /// What the technique's rules refuse, in words.
     func ruleViolations() -> [String]
 }

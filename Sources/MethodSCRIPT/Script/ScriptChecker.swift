@@ -1,6 +1,7 @@
 /// Checks any MethodSCRIPT before it is sent, with the command table of `Specs/methodscript/commands.csv`
 /// and the instrument's limits: unknown commands, wrong argument counts or types, undeclared variables,
-/// unbalanced loops and packages, and numbers out of the EmStat Pico's bounds, each located.
+/// unbalanced loops and packages, numbers out of the EmStat Pico's bounds and commands only other
+/// instruments have (the galvanostat's), each located.
 public enum ScriptChecker {
     /// One problem, located in the text as given.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -39,10 +40,29 @@ public enum ScriptChecker {
                 )
             )
         }
-        for line in lines {
-            do throws(ScriptError) { try parser.parseLine(line) } catch { record(error) }
+        for (index, line) in lines.enumerated() {
+            do throws(ScriptError) {
+                try parser.parseLine(line)
+                try refuseOtherInstruments(line, number: index + 1)
+            } catch { record(error) }
         }
         do throws(ScriptError) { _ = try parser.finish() } catch { record(error) }
         return problems
+    }
+
+    /// The parser takes what the simulator runs; the checker also refuses, by name, a command the table
+    /// gives to other instruments only (`meas_loop_cp` and `set_i`: the EmStat Pico has no galvanostat).
+    private static func refuseOtherInstruments(_ line: ArraySlice<UInt8>, number: Int) throws(ScriptError) {
+        let start = line.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? line.endIndex
+        let end = line[start...].firstIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } ?? line.endIndex
+        let word = String(decoding: line[start..<end], as: UTF8.self)
+        guard let signature = ScriptCommandSignature.table[word], !signature.onlyOn.isEmpty else { return }
+        throw ScriptError(
+            ScriptErrorCode.scriptCommandUnknown,
+            line: number,
+            column: start - line.startIndex + 1,
+            detail: "\(word) is for the \(signature.onlyOn.joined(separator: " and ")) only (\(signature.meaning)); "
+                + "the EmStat Pico does not have it"
+        )
     }
 }

@@ -71,6 +71,9 @@ public struct ScriptCommandSignature: Sendable {
     public let kind: Kind
     /// Whether the simulator runs it (a command it does not run is refused there by name).
     public let simulated: Bool
+    /// The only instruments that have it, when the EmStat Pico does not (empty: every instrument, the Pico
+    /// too); the checker refuses such a command.
+    public let onlyOn: [String]
     /// What it does.
     public let meaning: String
 }
