@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PicoLink", targets: ["PicoLink"]),
         .library(name: "BLEDiagnostics", targets: ["BLEDiagnostics"]),
         .library(name: "DeviceLinks", targets: ["DeviceLinks"]),
+        .library(name: "PicoAnalysis", targets: ["PicoAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Complex numbers for the impedance fits (PicoAnalysis).
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         // The fleet side of the rig: forwarding to PostgreSQL, the status page and /metrics (the CLI only).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -47,6 +50,17 @@ let package = Package(
         // Whole buffers into columns, on one or more threads, and a census of a transcript's packages (hcipico
         // decode, Bench, tests): beside the streaming decoder a device session needs, not in it.
         .target(name: "MethodSCRIPTBatch", dependencies: ["MethodSCRIPT"], swiftSettings: strict),
+
+        // Results from a run's points: voltammetric peaks (Savitzky–Golay smoothing, scipy's peak finding,
+        // baselines) and equivalent-circuit fits of impedance spectra (Levenberg–Marquardt).
+        .target(
+            name: "PicoAnalysis",
+            dependencies: [
+                .product(name: "ComplexModule", package: "swift-numerics"),
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: strict
+        ),
 
         // One of each waiting primitive: a one-shot latch, a first-come gate.
         .target(name: "Coordination", swiftSettings: strict),
@@ -252,6 +266,11 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .testTarget(
+            name: "PicoAnalysisTests",
+            dependencies: ["PicoAnalysis", .product(name: "ComplexModule", package: "swift-numerics")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "MethodSCRIPTTests",
             dependencies: [

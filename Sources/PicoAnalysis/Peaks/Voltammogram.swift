@@ -1,0 +1,47 @@
+/// The points of a voltammetric run: each point's potential, current and scan, in the order measured.
+public struct Voltammogram: Sendable, Hashable {
+    /// The applied potentials (V).
+    public var potentials: [Double]
+    /// The currents (A): for DPV and SWV the difference current, or whichever one is to be analysed.
+    public var currents: [Double]
+    /// Each point's scan (1, 2, …); all 1 for a single sweep.
+    public var scans: [Int]
+
+    /// A voltammogram of equally many potentials, currents and scans (all scan 1 when none are given).
+    public init(potentials: [Double], currents: [Double], scans: [Int]? = nil) {
+        precondition(potentials.count == currents.count, "a current for each potential")
+        self.potentials = potentials
+        self.currents = currents
+        self.scans = scans ?? [Int](repeating: 1, count: potentials.count)
+        precondition(self.scans.count == potentials.count, "a scan for each potential")
+    }
+
+    /// The runs of points within one scan in which the potential keeps one direction: a sweep. A point
+    /// where the potential turns ends one sweep and begins the next.
+    public var sweeps: [(scan: Int, range: Range<Int>, rising: Bool)] {
+        var result: [(scan: Int, range: Range<Int>, rising: Bool)] = []
+        var start = 0
+        while start < potentials.count {
+            var end = start + 1
+            while end < potentials.count, scans[end] == scans[start] { end += 1 }
+            // [start, end) is one scan; split it where the potential turns.
+            var from = start
+            var direction = 0
+            for i in (start + 1)..<max(start + 1, end) {
+                let step = potentials[i] - potentials[i - 1]
+                let sign = step > 0 ? 1 : (step < 0 ? -1 : 0)
+                if sign == 0 { continue }
+                if direction == 0 {
+                    direction = sign
+                } else if sign != direction {
+                    result.append((scans[start], from..<i, direction > 0))
+                    from = i - 1
+                    direction = sign
+                }
+            }
+            result.append((scans[start], from..<end, direction >= 0))
+            start = end
+        }
+        return result
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Voltammograms and spectra whose peaks and parameters are known: Gaussian peaks on a sloping line,
+/// with seeded noise when asked.
+enum SyntheticCurves {
+    /// A deterministic generator (SplitMix64), so a noisy curve is the same in every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// One Gaussian peak: centre (V), height (A), standard deviation (V).
+    struct Bump {
+        var centre: Double
+        var height: Double
+        var sigma: Double
+    }
+
+    /// A sweep from `from` to `to` in `step`, with `bumps` on the line `offset + slope · E`, and Gaussian
+    /// noise of `noise` A (Box–Muller over a seeded generator).
+    static func sweep(
+        from: Double,
+        to: Double,
+        step: Double,
+        bumps: [Bump],
+        offset: Double = 1e-7,
+        slope: Double = 2e-7,
+        noise: Double = 0,
+        seed: UInt64 = 7
+    ) -> (potentials: [Double], currents: [Double]) {
+        var generator = Seeded(state: seed)
+        let count = Int((abs(to - from) / step).rounded()) + 1
+        let direction: Double = to >= from ? 1 : -1
+        var potentials: [Double] = []
+        var currents: [Double] = []
+        for i in 0..<count {
+            let e = from + direction * Double(i) * step
+            var current = offset + slope * e
+            for bump in bumps {
+                current += bump.height * exp(-pow(e - bump.centre, 2) / (2 * bump.sigma * bump.sigma))
+            }
+            if noise > 0 {
+                let u1 = Double.random(in: Double.ulpOfOne..<1, using: &generator)
+                let u2 = Double.random(in: 0..<1, using: &generator)
+                current += noise * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+            }
+            potentials.append(e)
+            currents.append(current)
+        }
+        return (potentials, currents)
+    }
+
+    /// Frequencies from `high` to `low`, `count` of them evenly spaced in log.
+    static func frequencies(high: Double = 100_000, low: Double = 0.1, count: Int = 51) -> [Double] {
+        (0..<count).map { high * pow(low / high, Double($0) / Double(count - 1)) }
+    }
+}
