@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # Creates .venv/ in the checkout with the pinned Bumble the test peers in Tests/Peers/ use, the
 # pinned numpy that Tests/Peers/export-check.sh loads exported files with, the pinned Selenium that
-# drives Debian's chromium (chromium-driver) over the rig's status page, and the pinned
-# prometheus-client whose parser reads the rig's /metrics.
+# drives Debian's chromium (chromium-driver) over the rig's status page, the pinned
+# prometheus-client whose parser reads the rig's /metrics, and the analysis anchors (scipy for peaks,
+# impedance.py for circuit fits) that Tests/Peers/analysis_anchor.py runs.
 # Idempotent: returns at once when the pinned versions are already installed. Fails loudly.
 #
 #   Tools/install-peers.sh            create or check .venv/
 #   PYTHON=python3.11 Tools/install-peers.sh
 set -euo pipefail
 
-BUMBLE_VERSION=0.0.236
-NUMPY_VERSION=2.4.6
-SELENIUM_VERSION=4.51.0
-PROMETHEUS_CLIENT_VERSION=0.26.0
+# package==version, each checked after the install.
+pins=(
+    bumble==0.0.236
+    numpy==2.4.6
+    selenium==4.51.0
+    prometheus-client==0.26.0
+    scipy==1.17.1
+    impedance==1.7.1
+    pandas==3.1.1 # impedance.py imports it without declaring it
+)
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
 python=${PYTHON:-python3}
@@ -21,10 +28,14 @@ installed_version() {  # the version of package $1 in .venv, empty when it is no
     "$venv/bin/python" -c 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$1" 2>/dev/null || true
 }
 
-if [ -x "$venv/bin/python" ] && [ "$(installed_version bumble)" = "$BUMBLE_VERSION" ] \
-    && [ "$(installed_version numpy)" = "$NUMPY_VERSION" ] \
-    && [ "$(installed_version selenium)" = "$SELENIUM_VERSION" ] \
-    && [ "$(installed_version prometheus-client)" = "$PROMETHEUS_CLIENT_VERSION" ]; then
+all_installed() {  # every pin at its version in .venv
+    [ -x "$venv/bin/python" ] || return 1
+    for pin in "${pins[@]}"; do
+        [ "$(installed_version "${pin%%==*}")" = "${pin#*==}" ] || return 1
+    done
+}
+
+if all_installed; then
     exit 0
 fi
 
@@ -37,18 +48,13 @@ if [ ! -x "$venv/bin/python" ]; then
         exit 1
     }
 fi
-pins=("bumble==$BUMBLE_VERSION" "numpy==$NUMPY_VERSION" "selenium==$SELENIUM_VERSION"
-    "prometheus-client==$PROMETHEUS_CLIENT_VERSION")
 echo "install-peers: installing ${pins[*]} from PyPI"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pins[@]}" || {
     echo "install-peers: pip install ${pins[*]} failed" >&2
     exit 1
 }
-for pin in "bumble $BUMBLE_VERSION" "numpy $NUMPY_VERSION" "selenium $SELENIUM_VERSION" \
-    "prometheus-client $PROMETHEUS_CLIENT_VERSION"; do
-    set -- $pin
-    got=$(installed_version "$1")
-    [ "$got" = "$2" ] || { echo "install-peers: $1 is '$got' after install, wanted $2" >&2; exit 1; }
+for pin in "${pins[@]}"; do
+    got=$(installed_version "${pin%%==*}")
+    [ "$got" = "${pin#*==}" ] || { echo "install-peers: ${pin%%==*} is '$got' after install, wanted ${pin#*==}" >&2; exit 1; }
 done
-echo "install-peers: bumble $BUMBLE_VERSION, numpy $NUMPY_VERSION, selenium $SELENIUM_VERSION and" \
-    "prometheus-client $PROMETHEUS_CLIENT_VERSION ready in $venv"
+echo "install-peers: ${pins[*]} ready in $venv"

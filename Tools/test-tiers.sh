@@ -2,7 +2,8 @@
 # The tiers of `make test` after its checks: the build and the unit tests (`unit`), while the peers'
 # pinned .venv/ is installed in the background (network, not CPU); then, each with BUILT=1, the kernel tier
 # (a qemu guest on one CPU, the longest tier) in the background, and meanwhile the others in order on the
-# other CPU (the Bumble peer tests, tier 1, BLELinux's H4 transports, export, fleet, check-docs). The output
+# other CPU (the Bumble peer tests, tier 1, BLELinux's H4 transports, export, fleet, the analysis anchors,
+# check-docs). The output
 # of a background step is kept in a file and shown when it has ended. Exit status: 0 when every tier
 # passed; otherwise 1, after naming the tiers that failed (a failed build or unit tier, or a failed install,
 # ends it there).
@@ -35,7 +36,7 @@ kernel=$!
 stop_kernel() { kill -TERM -- "$kernel" 2>/dev/null || true; }
 trap stop_kernel INT TERM
 
-for tier in peers-h4 peers-tier1 peers-h4-blelinux peers-export peers-fleet check-docs; do
+for tier in peers-h4 peers-tier1 peers-h4-blelinux peers-export peers-fleet peers-analysis check-docs; do
     echo "test-tiers: $tier (the kernel tier runs beside it)"
     $make_cmd --no-print-directory BUILT=1 "$tier" || failed+=("$tier")
 done
