@@ -219,6 +219,7 @@ let package = Package(
                 "DeviceLinks",
                 "PicoLink",
                 "PicoSimulator",
+                "PicoAnalysis",
                 "RigCore",
                 "RigModel",
                 "RigJournal",

@@ -23,6 +23,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
     case securityFailed = 7
     /// A run passed a limit (`--max-current`, `--potential-window`, `--max-run`) and was stopped there.
     case limitPassed = 8
+    /// A circuit fit did not converge (`analyze`): no numbers are given for it; the other results are.
+    case analysisFailed = 9
     /// The kernel has no Bluetooth support (`EAFNOSUPPORT`).
     case noBluetooth = 10
     /// No such adapter, or no adapter at all.

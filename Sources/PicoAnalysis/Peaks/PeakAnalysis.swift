@@ -1,5 +1,6 @@
 /// Finds the peaks of a voltammogram: per scan and sweep, the current (its sign turned so that the
-/// sweep's peaks are maxima) optionally smoothed, its maxima found as scipy's `find_peaks` finds them,
+/// sweep's peaks are maxima: positive while the potential rises, negative while it falls, the other way
+/// round for a reversed current) optionally smoothed, its maxima found as scipy's `find_peaks` finds them,
 /// and each measured against its baseline.
 public enum PeakAnalysis {
     /// Every peak of `voltammogram` with `settings`; `scanRate` (V/s), when the sweeps have one, turns each
@@ -19,7 +20,7 @@ public enum PeakAnalysis {
             }
             sweepNumber += 1
             guard sweep.range.count >= 3 else { continue }
-            let sign: Double = sweep.rising ? 1 : -1
+            let sign: Double = sweep.rising != voltammogram.reversed ? 1 : -1
             let potentials = Array(voltammogram.potentials[sweep.range])
             let raw = voltammogram.currents[sweep.range].map { $0 * sign }
             let curve = smoothed(raw, settings)

@@ -1,7 +1,8 @@
-/// One peak of a voltammogram. Currents follow IUPAC's sign: an anodic peak (found while the potential
-/// rises) is positive, a cathodic one (while it falls) negative; `height` and `area` take the same sign.
+/// One peak of a voltammogram. Currents follow IUPAC's sign: a peak found while the potential rises is
+/// positive (anodic), one while it falls negative (cathodic), the other way round for a square wave's
+/// reverse current; `height` and `area` take the peak's sign.
 public struct VoltammetricPeak: Sendable, Hashable, Codable {
-    /// Whether the potential rose or fell where the peak was found.
+    /// Whether the potential rose (anodic) or fell (cathodic) in the sweep where the peak was found.
     public enum Direction: String, Sendable, Hashable, Codable {
         /// The potential rising: an oxidation, a positive current peak.
         case anodic

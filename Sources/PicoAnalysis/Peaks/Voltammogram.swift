@@ -6,12 +6,16 @@ public struct Voltammogram: Sendable, Hashable {
     public var currents: [Double]
     /// Each point's scan (1, 2, …); all 1 for a single sweep.
     public var scans: [Int]
+    /// Whether the current's peaks have the sign opposite to the sweep's (a square wave's reverse current:
+    /// negative peaks while the potential rises).
+    public var reversed: Bool
 
     /// A voltammogram of equally many potentials, currents and scans (all scan 1 when none are given).
-    public init(potentials: [Double], currents: [Double], scans: [Int]? = nil) {
+    public init(potentials: [Double], currents: [Double], scans: [Int]? = nil, reversed: Bool = false) {
         precondition(potentials.count == currents.count, "a current for each potential")
         self.potentials = potentials
         self.currents = currents
+        self.reversed = reversed
         self.scans = scans ?? [Int](repeating: 1, count: potentials.count)
         precondition(self.scans.count == potentials.count, "a scan for each potential")
     }

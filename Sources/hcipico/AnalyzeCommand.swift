@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import PicoAnalysis
+
+/// `hcipico analyze FILE.csv`: the peaks of each voltammogram and an equivalent-circuit fit of each
+/// impedance spectrum in a per-point CSV, as a table or JSON.
+struct AnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Find the peaks of voltammograms and fit a circuit to impedance spectra in a per-point CSV.",
+        discussion: """
+            Reads a CSV written by `connect --csv` or `export` (or by PalmSens' C example). For each run, \
+            a voltammogram's peaks per scan and sweep (each current column: for SWV the difference, forward \
+            and reverse currents), or the fit of --circuit to a spectrum. Peaks: Savitzky–Golay smoothing, \
+            maxima kept by their prominence and width as scipy's find_peaks keeps them, a baseline between \
+            each peak's feet (or --baseline E1,E2), the height above it, the width at half height, the area \
+            and, with --scan-rate, the charge; anodic peaks positive, cathodic negative. Fits: \
+            Levenberg–Marquardt from values guessed from the data, each value with its standard error, and \
+            chi-squared. Exit status: 0; 9 when a fit did not converge (the other results are still \
+            printed); 64 for a file or an option that cannot be used.
+            """
+    )
+
+    @Argument(help: "A per-point CSV (connect --csv, export).")
+    var file: String
+
+    @Option(help: "Circuit for impedance spectra, in Boukamp's code: R(RC), R(Q(RW)), … (R, C, L, Q, W).")
+    var circuit = "R(RC)"
+
+    @Option(help: "Weighting of the fit: unit, modulus or proportional.")
+    var weighting: FitWeighting = .modulus
+
+    @Option(name: .customLong("max-iterations"), help: "Most iterations a fit may take before it is given up.")
+    var maximumIterations = 500
+
+    @Option(help: "Smoothing window in points (odd), auto, or off.")
+    var smooth = "auto"
+
+    @Option(
+        name: .customLong("min-height"),
+        help: "Smallest peak prominence kept, in A (default: 2 % of the sweep's span)."
+    )
+    var minimumHeight: Double?
+
+    @Option(name: .customLong("min-width"), help: "Narrowest peak kept, in V (its width at half prominence).")
+    var minimumWidth: Double = 0
+
+    @Flag(help: "Merge neighbouring peaks not resolved at half height into the highest.")
+    var merge = false
+
+    @Option(help: "Baseline: feet (between each peak's feet) or E1,E2 (through the curve at two potentials, V).")
+    var baseline = "feet"
+
+    @Option(name: .customLong("scan-rate"), help: "The sweeps' scan rate in V/s, to give each peak's charge.")
+    var scanRate: Double?
+
+    @Flag(help: "Print JSON instead of tables.")
+    var json = false
+
+    func validate() throws {
+        _ = try settings()
+        guard maximumIterations >= 1 else { throw ValidationError("--max-iterations: at least 1") }
+        do { _ = try EquivalentCircuit(circuit) } catch { throw ValidationError("--circuit \(circuit): \(error)") }
+    }
+
+    /// The peak settings the options give.
+    func settings() throws -> PeakSettings {
+        var settings = PeakSettings(minimumHeight: minimumHeight, minimumWidth: minimumWidth, mergeOverlapping: merge)
+        switch smooth {
+        case "auto": settings.smoothingWindow = 0
+        case "off": settings.smoothingWindow = nil
+        default:
+            guard let window = Int(smooth), window >= 3, window % 2 == 1 else {
+                throw ValidationError("--smooth \(smooth): an odd number of points from 3, auto or off")
+            }
+            settings.smoothingWindow = window
+        }
+        if baseline != "feet" {
+            let parts = baseline.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2, parts[0] != parts[1] else {
+                throw ValidationError("--baseline \(baseline): feet, or two different potentials E1,E2 in V")
+            }
+            settings.baseline = .through(parts[0], parts[1])
+        }
+        return settings
+    }
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            StandardError.report("\(file): cannot be read")
+            throw ExitStatus.badInput.exitCode
+        }
+        let table: PointTable
+        do {
+            table = try PointTable(csv: String(decoding: data, as: UTF8.self))
+        } catch {
+            StandardError.report("\(file): \(error)")
+            throw ExitStatus.badInput.exitCode
+        }
+        let runs = RunData.runs(of: table)
+        guard !runs.isEmpty else {
+            StandardError.report("\(file): no potential and current, or frequency and impedance, columns")
+            throw ExitStatus.badInput.exitCode
+        }
+        let report = try AnalysisReport(
+            runs: runs,
+            settings: settings(),
+            scanRate: scanRate,
+            circuit: EquivalentCircuit(circuit),
+            weighting: weighting,
+            maximumIterations: maximumIterations
+        )
+        print(json ? report.json : report.text)
+        for failure in report.failures { StandardError.report("\(file): run \(failure.run): \(failure.error)") }
+        if !report.failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }
+    }
+}
+
+extension FitWeighting: ExpressibleByArgument {}
