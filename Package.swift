@@ -62,6 +62,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Curves and spectra with known answers, for the analysis tests and Bench (not a product).
+        .target(name: "AnalysisSamples", swiftSettings: strict),
+
         // One of each waiting primitive: a one-shot latch, a first-come gate.
         .target(name: "Coordination", swiftSettings: strict),
 
@@ -259,6 +262,9 @@ let package = Package(
                 "RigJournal",
                 "RigForward",
                 "RigModel",
+                "PicoAnalysis",
+                "AnalysisSamples",
+                .product(name: "ComplexModule", package: "swift-numerics"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -269,7 +275,9 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "PicoAnalysisTests",
-            dependencies: ["PicoAnalysis", .product(name: "ComplexModule", package: "swift-numerics")],
+            dependencies: [
+                "PicoAnalysis", "AnalysisSamples", .product(name: "ComplexModule", package: "swift-numerics"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

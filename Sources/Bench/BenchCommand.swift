@@ -29,6 +29,7 @@ let suites: [BenchSuite] = [
     HostFloodBench.suite,
     SoakBench.suite,
     MethodsBench.suite,
+    AnalysisBench.suite,
 ]
 /// Suites that run only when named.
 let onlyWhenNamed: Set<String> = [SoakBench.suite.name]

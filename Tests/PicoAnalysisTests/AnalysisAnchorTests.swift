@@ -1,3 +1,4 @@
+import AnalysisSamples
 import ComplexModule
 import Foundation
 import PicoAnalysis
@@ -13,25 +14,9 @@ let analysisPython = ProcessInfo.processInfo.environment["HCIPICO_ANALYSIS_PYTHO
 @Suite(.enabled(if: analysisPython != nil, "needs HCIPICO_ANALYSIS_PYTHON (make peers-analysis)"))
 struct AnalysisAnchorTests {
     static let python = analysisPython
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Peers/analysis_anchor.py")
-
     /// Runs the anchor over `jobs` and returns its results.
     static func anchor(_ jobs: [[String: Any]]) throws -> [[String: Any]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(python))
-        process.arguments = [script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: jobs))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        try AnalysisAnchor.run(jobs, python: URL(fileURLWithPath: try #require(python)))
     }
 
     /// Sweeps with one to three peaks, with and without noise, smoothed or not.

@@ -1,3 +1,4 @@
+import AnalysisSamples
 import ComplexModule
 import Foundation
 import PicoAnalysis

@@ -26,4 +26,28 @@ import Testing
         #expect(PeakFinder.peaks(y).map(\.index) == [2, 5])
         #expect(PeakFinder.peaks(y, minimumWidth: 1.3).map(\.index) == [2])
     }
+
+    /// The one-pass bases `peaks` uses are those of the scan from each maximum, on random curves with
+    /// flat stretches and repeated values.
+    @Test func theOnePassBasesAreTheScans() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<600 {
+            // Few values (many flat stretches and ties), many (noise), or a random walk (long runs).
+            let count = Int.random(in: 3...80, using: &generator)
+            var y: [Double] = []
+            for _ in 0..<count {
+                switch round % 3 {
+                case 0: y.append(Double(Int.random(in: 0...6, using: &generator)))
+                case 1: y.append(Double(Int.random(in: 0...1_000, using: &generator)))
+                default: y.append((y.last ?? 0) + Double(Int.random(in: -3...3, using: &generator)))
+                }
+            }
+            for peak in PeakFinder.localMaxima(y) {
+                let scanned = PeakFinder.prominence(of: peak, in: y)
+                let found = PeakFinder.peaks(y).first { $0.index == peak }
+                #expect(found?.leftBase == scanned.left && found?.rightBase == scanned.right, "\(y) \(peak)")
+                #expect(found?.prominence == scanned.prominence)
+            }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import AnalysisSamples
 import Foundation
 import PicoAnalysis
 import Testing

@@ -30,14 +30,12 @@ public enum PeakAnalysis {
                 let baselineAtTop = base(potentials[top])
                 let area = self.area(curve, potentials, from: found.leftBase, to: found.rightBase, over: base)
                 // The width at half the height above the baseline, between the feet.
-                let detrended = potentials.indices.map { curve[$0] - base(potentials[$0]) }
                 let half = PeakFinder.width(
                     of: top,
-                    in: detrended,
-                    prominence: detrended[top],
+                    prominence: curve[top] - baselineAtTop,
                     bases: (found.leftBase, found.rightBase),
                     relative: 0.5
-                )
+                ) { curve[$0] - base(potentials[$0]) }
                 let right = interpolate(potentials, at: half.right)
                 let left = interpolate(potentials, at: half.left)
                 result.append(
@@ -69,7 +67,7 @@ public enum PeakAnalysis {
         _ potentials: [Double],
         from first: Int,
         to last: Int,
-        over base: (Double) -> Double
+        over base: Line
     ) -> Double {
         guard last > first else { return 0 }
         var area = 0.0
@@ -86,7 +84,7 @@ public enum PeakAnalysis {
     static func smoothed(_ values: [Double], _ settings: PeakSettings) -> [Double] {
         guard let asked = settings.smoothingWindow else { return values }
         let window = asked == 0 ? SavitzkyGolay.automaticWindow(for: values.count) : asked
-        guard window <= values.count, let filter = SavitzkyGolay(window: window, order: settings.smoothingOrder)
+        guard window <= values.count, let filter = SavitzkyGolay.cached(window: window, order: settings.smoothingOrder)
         else { return values }
         return filter.smooth(values)
     }
@@ -99,8 +97,10 @@ public enum PeakAnalysis {
     ) -> [PeakFinder.Candidate] {
         let span = (curve.max() ?? 0) - (curve.min() ?? 0)
         let threshold = settings.minimumHeight ?? 0.02 * span
-        let steps = zip(potentials.dropFirst(), potentials).map { abs($0 - $1) }.sorted()
-        let step = steps.isEmpty ? 0 : steps[steps.count / 2]
+        // A sweep keeps one direction: its mean step.
+        let step =
+            potentials.count > 1
+            ? abs(potentials[potentials.count - 1] - potentials[0]) / Double(potentials.count - 1) : 0
         let minimumWidth = step > 0 ? settings.minimumWidth / step : 0
         let found = PeakFinder.peaks(curve, minimumProminence: threshold, minimumWidth: minimumWidth)
         return settings.mergeOverlapping ? merged(found, curve) : found
@@ -138,13 +138,22 @@ public enum PeakAnalysis {
         return result
     }
 
+    /// A straight line through (e1, i1) with `slope`; flat at `i1` when the two points share a potential.
+    struct Line {
+        let e1: Double
+        let i1: Double
+        let slope: Double
+
+        func callAsFunction(_ potential: Double) -> Double { i1 + slope * (potential - e1) }
+    }
+
     /// The baseline as a function of potential.
     static func baseline(
         for peak: PeakFinder.Candidate,
         curve: [Double],
         potentials: [Double],
         _ kind: PeakSettings.Baseline
-    ) -> (Double) -> Double {
+    ) -> Line {
         let (e1, i1, e2, i2): (Double, Double, Double, Double)
         switch kind {
         case .feet:
@@ -154,9 +163,8 @@ public enum PeakAnalysis {
             (e1, i1) = (a, value(of: curve, at: a, potentials: potentials))
             (e2, i2) = (b, value(of: curve, at: b, potentials: potentials))
         }
-        guard e2 != e1 else { return { _ in (i1 + i2) / 2 } }
-        let slope = (i2 - i1) / (e2 - e1)
-        return { i1 + slope * ($0 - e1) }
+        guard e2 != e1 else { return Line(e1: e1, i1: (i1 + i2) / 2, slope: 0) }
+        return Line(e1: e1, i1: i1, slope: (i2 - i1) / (e2 - e1))
     }
 
     /// The potential at a fractional sample index.

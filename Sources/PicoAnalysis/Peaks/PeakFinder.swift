@@ -30,8 +30,12 @@ public enum PeakFinder {
         relativeHeight: Double = 0.5
     ) -> [Candidate] {
         var found: [Candidate] = []
-        for index in localMaxima(y) {
-            let (prominence, left, right) = prominence(of: index, in: y)
+        let maxima = localMaxima(y)
+        guard !maxima.isEmpty else { return found }
+        let (leftBases, rightBases) = bases(y)
+        for index in maxima {
+            let (left, right) = (leftBases[index], rightBases[index])
+            let prominence = y[index] - max(y[left], y[right])
             guard prominence >= minimumProminence else { continue }
             let edges = width(of: index, in: y, prominence: prominence, bases: (left, right), relative: relativeHeight)
             let width = edges.right - edges.left
@@ -72,6 +76,73 @@ public enum PeakFinder {
         return maxima
     }
 
+    /// For every sample that is not inside a strictly rising or falling run (the ends, extrema and flat
+    /// stretches: the only samples a base can be), the bases `prominence(of:in:)` would find for it; other
+    /// entries are 0. One pass each way over those samples: a stack of the samples still higher than all
+    /// after them, each with the lowest sample of the stretch it stands for (the rightmost of equals on the
+    /// left, the leftmost on the right, as the scans keep them).
+    static func bases(_ y: [Double]) -> (left: [Int], right: [Int]) {
+        let n = y.count
+        var left = [Int](repeating: 0, count: n)
+        var right = [Int](repeating: 0, count: n)
+        guard n > 0 else { return (left, right) }
+        // The stack: its samples' indices and, for each, the lowest sample of its stretch.
+        let points = UnsafeMutablePointer<Int>.allocate(capacity: n)
+        let indices = UnsafeMutablePointer<Int>.allocate(capacity: n)
+        let lowests = UnsafeMutablePointer<Int>.allocate(capacity: n)
+        defer {
+            points.deallocate()
+            indices.deallocate()
+            lowests.deallocate()
+        }
+        y.withUnsafeBufferPointer { y in
+            var pointCount = 0
+            for i in 0..<n {
+                if i > 0, i < n - 1 {
+                    let (before, here, after) = (y[i - 1], y[i], y[i + 1])
+                    if (before < here && here < after) || (before > here && here > after) { continue }
+                }
+                points[pointCount] = i
+                pointCount += 1
+            }
+            left.withUnsafeMutableBufferPointer { left in
+                var count = 0
+                for k in 0..<pointCount {
+                    let i = points[k]
+                    var lowest = i
+                    let value = y[i]
+                    while count > 0, y[indices[count - 1]] <= value {
+                        if y[lowests[count - 1]] < y[lowest] { lowest = lowests[count - 1] }
+                        count -= 1
+                    }
+                    left[i] = lowest
+                    indices[count] = i
+                    lowests[count] = lowest
+                    count += 1
+                }
+            }
+            right.withUnsafeMutableBufferPointer { right in
+                var count = 0
+                var k = pointCount - 1
+                while k >= 0 {
+                    let i = points[k]
+                    var lowest = i
+                    let value = y[i]
+                    while count > 0, y[indices[count - 1]] <= value {
+                        if y[lowests[count - 1]] < y[lowest] { lowest = lowests[count - 1] }
+                        count -= 1
+                    }
+                    right[i] = lowest
+                    indices[count] = i
+                    lowests[count] = lowest
+                    count += 1
+                    k -= 1
+                }
+            }
+        }
+        return (left, right)
+    }
+
     /// The prominence of the maximum at `peak` and its bases: on each side the lowest sample before one
     /// higher than the maximum (or the end).
     public static func prominence(of peak: Int, in y: [Double]) -> (prominence: Double, left: Int, right: Int) {
@@ -108,15 +179,27 @@ public enum PeakFinder {
         bases: (left: Int, right: Int),
         relative: Double
     ) -> (left: Double, right: Double) {
-        let height = y[peak] - prominence * relative
+        width(of: peak, prominence: prominence, bases: bases, relative: relative) { y[$0] }
+    }
+
+    /// The same crossing for a curve given sample by sample (only the samples from the peak out to the
+    /// crossings are read).
+    static func width(
+        of peak: Int,
+        prominence: Double,
+        bases: (left: Int, right: Int),
+        relative: Double,
+        _ y: (Int) -> Double
+    ) -> (left: Double, right: Double) {
+        let height = y(peak) - prominence * relative
         var i = peak
-        while bases.left < i, height < y[i] { i -= 1 }
+        while bases.left < i, height < y(i) { i -= 1 }
         var left = Double(i)
-        if y[i] < height { left += (height - y[i]) / (y[i + 1] - y[i]) }
+        if y(i) < height { left += (height - y(i)) / (y(i + 1) - y(i)) }
         i = peak
-        while i < bases.right, height < y[i] { i += 1 }
+        while i < bases.right, height < y(i) { i += 1 }
         var right = Double(i)
-        if y[i] < height { right -= (height - y[i]) / (y[i - 1] - y[i]) }
+        if y(i) < height { right -= (height - y(i)) / (y(i - 1) - y(i)) }
         return (left, right)
     }
 }

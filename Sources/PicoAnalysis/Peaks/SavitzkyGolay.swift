@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Savitzky–Golay smoothing: each point replaced by the value at it of the least-squares polynomial of
 /// `order` through the `window` points around it; the first and last `window / 2` points take the values
 /// of the polynomial through the first and last `window` points (what scipy's `savgol_filter` does in its
@@ -18,31 +20,37 @@ public struct SavitzkyGolay: Sendable, Hashable {
         // V: window × (order + 1) powers of the positions around the centre; the fit's values are
         // V (VᵀV)⁻¹ Vᵀ y.
         let half = window / 2
-        var gram = DenseMatrix(rows: order + 1, columns: order + 1)
-        var powers = [[Double]](repeating: [], count: window)
+        let terms = order + 1
+        var gram = DenseMatrix(rows: terms, columns: terms)
+        var powers = [Double](repeating: 0, count: window * terms)
         for i in 0..<window {
-            let t = Double(i - half)
             var p = 1.0
-            for _ in 0...order {
-                powers[i].append(p)
-                p *= t
+            for k in 0..<terms {
+                powers[i * terms + k] = p
+                p *= Double(i - half)
             }
         }
-        for r in 0...order {
-            for c in 0...order {
-                gram[r, c] = (0..<window).reduce(0) { $0 + powers[$1][r] * powers[$1][c] }
+        for r in 0..<terms {
+            for c in 0..<terms {
+                var sum = 0.0
+                for i in 0..<window { sum += powers[i * terms + r] * powers[i * terms + c] }
+                gram[r, c] = sum
             }
         }
         guard let inverse = gram.inverse() else { return nil }
         var projection = [[Double]](repeating: [Double](repeating: 0, count: window), count: window)
+        var a = [Double](repeating: 0, count: terms)
         for i in 0..<window {
-            // a_i = V[i] (VᵀV)⁻¹, then projection[i][j] = a_i · V[j].
-            var a = [Double](repeating: 0, count: order + 1)
-            for c in 0...order {
-                for r in 0...order { a[c] += powers[i][r] * inverse[r, c] }
+            // a = V[i] (VᵀV)⁻¹, then projection[i][j] = a · V[j].
+            for c in 0..<terms {
+                var sum = 0.0
+                for r in 0..<terms { sum += powers[i * terms + r] * inverse[r, c] }
+                a[c] = sum
             }
             for j in 0..<window {
-                projection[i][j] = (0...order).reduce(0) { $0 + a[$1] * powers[j][$1] }
+                var sum = 0.0
+                for k in 0..<terms { sum += a[k] * powers[j * terms + k] }
+                projection[i][j] = sum
             }
         }
         self.projection = projection
@@ -55,11 +63,30 @@ public struct SavitzkyGolay: Sendable, Hashable {
         let half = window / 2
         var result = [Double](repeating: 0, count: n)
         values.withUnsafeBufferPointer { y in
-            let centre = projection[half]
-            for i in half..<(n - half) {
-                var sum = 0.0
-                for j in 0..<window { sum += centre[j] * y[i - half + j] }
-                result[i] = sum
+            projection[half].withUnsafeBufferPointer { centre in
+                result.withUnsafeMutableBufferPointer { out in
+                    // Four points at a time: four independent sums instead of one chain of additions.
+                    var i = half
+                    while i + 3 < n - half {
+                        var (s0, s1, s2, s3) = (0.0, 0.0, 0.0, 0.0)
+                        let start = i - half
+                        for j in 0..<window {
+                            let weight = centre[j]
+                            s0 += weight * y[start + j]
+                            s1 += weight * y[start + j + 1]
+                            s2 += weight * y[start + j + 2]
+                            s3 += weight * y[start + j + 3]
+                        }
+                        (out[i], out[i + 1], out[i + 2], out[i + 3]) = (s0, s1, s2, s3)
+                        i += 4
+                    }
+                    while i < n - half {
+                        var sum = 0.0
+                        for j in 0..<window { sum += centre[j] * y[i - half + j] }
+                        out[i] = sum
+                        i += 1
+                    }
+                }
             }
             for i in 0..<half {
                 var left = 0.0
@@ -76,6 +103,17 @@ public struct SavitzkyGolay: Sendable, Hashable {
         }
         return result
     }
+
+    /// The filter of `window` and `order`, made once and kept (at most a few dozen are ever asked for).
+    public static func cached(window: Int, order: Int) -> SavitzkyGolay? {
+        let key = window << 8 | order
+        if let filter = cache.withLock({ $0[key] }) { return filter }
+        guard let filter = SavitzkyGolay(window: window, order: order) else { return nil }
+        cache.withLock { $0[key] = filter }
+        return filter
+    }
+
+    private static let cache = Mutex<[Int: SavitzkyGolay]>([:])
 
     /// The window for `count` points when none is given: about a twentieth of them, odd, from 5 to 31
     /// points, and never more than there are.

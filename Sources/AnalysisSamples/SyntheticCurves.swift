@@ -1,12 +1,18 @@
 import Foundation
 
-/// Voltammograms and spectra whose peaks and parameters are known: Gaussian peaks on a sloping line,
-/// with seeded noise when asked.
-enum SyntheticCurves {
+/// Voltammograms and spectra whose peaks and parameters are known, for the analysis tests and Bench:
+/// Gaussian peaks on a sloping line, with seeded noise when asked, and log-spaced frequencies.
+public enum SyntheticCurves {
     /// A deterministic generator (SplitMix64), so a noisy curve is the same in every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
+    public struct Seeded: RandomNumberGenerator {
+        /// The generator's state.
+        public var state: UInt64
+
+        /// A generator starting from `state`.
+        public init(state: UInt64) { self.state = state }
+
+        /// The next 64 random bits.
+        public mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,15 +22,25 @@ enum SyntheticCurves {
     }
 
     /// One Gaussian peak: centre (V), height (A), standard deviation (V).
-    struct Bump {
-        var centre: Double
-        var height: Double
-        var sigma: Double
+    public struct Bump: Sendable {
+        /// Where it peaks (V).
+        public var centre: Double
+        /// Its height (A), negative for a dip.
+        public var height: Double
+        /// Its standard deviation (V).
+        public var sigma: Double
+
+        /// A peak of `height` at `centre`, `sigma` wide.
+        public init(centre: Double, height: Double, sigma: Double) {
+            self.centre = centre
+            self.height = height
+            self.sigma = sigma
+        }
     }
 
     /// A sweep from `from` to `to` in `step`, with `bumps` on the line `offset + slope · E`, and Gaussian
     /// noise of `noise` A (Box–Muller over a seeded generator).
-    static func sweep(
+    public static func sweep(
         from: Double,
         to: Double,
         step: Double,
@@ -57,7 +73,7 @@ enum SyntheticCurves {
     }
 
     /// Frequencies from `high` to `low`, `count` of them evenly spaced in log.
-    static func frequencies(high: Double = 100_000, low: Double = 0.1, count: Int = 51) -> [Double] {
+    public static func frequencies(high: Double = 100_000, low: Double = 0.1, count: Int = 51) -> [Double] {
         (0..<count).map { high * pow(low / high, Double($0) / Double(count - 1)) }
     }
 }
