@@ -44,6 +44,27 @@ import Testing
         #expect(csv.contains("# end: complete, \(points) packages"), "\(technique): \(csv.suffix(200))")
     }
 
+    /// Every technique from a method file (its technique and one parameter set to its default), through
+    /// `check` and then `connect --method`.
+    @Test(arguments: Technique.allCases)
+    func everyTechniqueRunsFromAMethodFile(technique: Technique) async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try #require(technique.parameters.first)
+        try "technique = \"\(technique.rawValue)\"\n\(first.key) = \(first.defaultValue)\n"
+            .write(to: directory.appendingPathComponent("method.toml"), atomically: true, encoding: .utf8)
+        let check = try await Self.run(["check", "method.toml"], in: directory)
+        let points = Int(try Method(technique: technique).typed.pointCount)
+        #expect(check.output == "method.toml: ok (\(technique.rawValue), \(points) points)\n", "\(check.output)")
+        let result = try await Self.run(
+            ["connect", "sim", "--fast", "--quiet", "--method", "method.toml", "--csv", "run.csv"],
+            in: directory
+        )
+        #expect(result.status == 0, "\(result.error)")
+        let csv = try String(contentsOf: directory.appendingPathComponent("run.csv"), encoding: .utf8)
+        #expect(csv.contains("# end: complete, \(points) packages"), "\(technique): \(csv.suffix(200))")
+    }
+
     @Test func aMethodFileRunsAndItsProblemsAreLocated() async throws {
         let directory = try CommandLineTests.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
