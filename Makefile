@@ -25,8 +25,8 @@ demo: deps
 
 ## test: every test tier: generated code, dependencies, formatting, unit and in-memory tests, peers, docs.
 ## The build happens once (in `unit`, while the peers' .venv/ is installed beside it); the later tiers then
-## run with BUILT=1: the kernel tier's qemu guest (one CPU) beside the Bumble peer tests, the other peer
-## tiers and check-docs (Tools/test-tiers.sh).
+## run with BUILT=1: the Bumble peer tests alone, then the kernel tier's qemu guest (one CPU) beside the
+## other peer tiers and check-docs (Tools/test-tiers.sh).
 test: test-deps check-generated check-dependencies lint
 	@Tools/test-tiers.sh "$(MAKE)"
 

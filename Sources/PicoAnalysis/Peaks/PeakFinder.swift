@@ -105,40 +105,25 @@ public enum PeakFinder {
                 points[pointCount] = i
                 pointCount += 1
             }
-            left.withUnsafeMutableBufferPointer { left in
+            // One pass over the points, forward or backward, each given the lowest sample of its stretch.
+            func pass(forward: Bool, into result: UnsafeMutableBufferPointer<Int>) {
                 var count = 0
-                for k in 0..<pointCount {
-                    let i = points[k]
+                for step in 0..<pointCount {
+                    let i = points[forward ? step : pointCount - 1 - step]
                     var lowest = i
                     let value = y[i]
                     while count > 0, y[indices[count - 1]] <= value {
                         if y[lowests[count - 1]] < y[lowest] { lowest = lowests[count - 1] }
                         count -= 1
                     }
-                    left[i] = lowest
+                    result[i] = lowest
                     indices[count] = i
                     lowests[count] = lowest
                     count += 1
                 }
             }
-            right.withUnsafeMutableBufferPointer { right in
-                var count = 0
-                var k = pointCount - 1
-                while k >= 0 {
-                    let i = points[k]
-                    var lowest = i
-                    let value = y[i]
-                    while count > 0, y[indices[count - 1]] <= value {
-                        if y[lowests[count - 1]] < y[lowest] { lowest = lowests[count - 1] }
-                        count -= 1
-                    }
-                    right[i] = lowest
-                    indices[count] = i
-                    lowests[count] = lowest
-                    count += 1
-                    k -= 1
-                }
-            }
+            left.withUnsafeMutableBufferPointer { pass(forward: true, into: $0) }
+            right.withUnsafeMutableBufferPointer { pass(forward: false, into: $0) }
         }
         return (left, right)
     }
