@@ -49,7 +49,9 @@ if [ ! -x "$venv/bin/python" ]; then
     }
 fi
 echo "install-peers: installing ${pins[*]} from PyPI"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pins[@]}" || {
+# --no-compile: the packages' bytecode is made when they are first imported, not for every module at once
+# while `make test` builds beside this on the same two CPUs.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile "${pins[@]}" || {
     echo "install-peers: pip install ${pins[*]} failed" >&2
     exit 1
 }
