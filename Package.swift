@@ -134,6 +134,7 @@ let package = Package(
                 "DeviceLinks",
                 "PicoLink",
                 "PicoSimulator",
+                "PicoAnalysis",
                 "MethodSCRIPT",
                 "BLEHost",
                 "BLELinux",
@@ -147,7 +148,8 @@ let package = Package(
         .target(
             name: "RigJournal",
             dependencies: [
-                "Coordination", "PicoLink", "MethodSCRIPT", .product(name: "GRDB", package: "GRDB.swift"),
+                "Coordination", "PicoLink", "PicoAnalysis", "MethodSCRIPT",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -183,7 +185,7 @@ let package = Package(
             name: "RigService",
             dependencies: [
                 "RigCore", "RigModel", "RigJournal", "RigForward", "RigStatus", "DeviceLinks", "PicoLink", "CSystemd",
-                "Coordination",
+                "Coordination", "PicoAnalysis",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -317,7 +319,9 @@ let package = Package(
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "BLETesting"], swiftSettings: strict),
         .testTarget(
             name: "RigServiceTests",
-            dependencies: ["RigService", "RigCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RigService", "RigCore", "RigJournal", "PicoAnalysis", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -351,7 +355,7 @@ let package = Package(
             name: "RigTests",
             dependencies: [
                 "Coordination", "RigCore", "RigModel", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost",
-                "BLETesting", "MethodSCRIPT",
+                "BLETesting", "MethodSCRIPT", "PicoAnalysis",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

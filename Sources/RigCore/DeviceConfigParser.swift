@@ -1,6 +1,7 @@
 import BLEHost
 import BLEWire
 import Foundation
+import PicoAnalysis
 import PicoLink
 import PicoSimulator
 import TOMLKit
@@ -9,11 +10,13 @@ import TOMLKit
 struct DeviceConfigParser {
     let folder: String
     let transportCheck: RigConfigParser.TransportCheck
+    /// The rig's analysis settings (nil: off), which `[device.analysis]` changes for this device.
+    var analysis: AnalysisSettings? = AnalysisSettings()
 
     static let keys: Set<String> = [
         "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
         "max_failures", "failure_backoff", "realtime", "security", "passkey", "max_current", "potential_window",
-        "sim_socket", "sim_cell", "method",
+        "sim_socket", "sim_cell", "method", "analysis",
     ]
 
     /// The values of `security` (as the command line's `--security`).
@@ -104,8 +107,18 @@ struct DeviceConfigParser {
                 )
             }
         }
+        var analysis = self.analysis
+        if entry["analysis"] != nil, let table = reader.table(entry, "analysis", required: true, parent: "device") {
+            analysis = AnalysisTableReader.read(
+                table,
+                table: "device.analysis",
+                index: index,
+                base: analysis,
+                reader: &reader
+            )
+        }
         guard reader.problems.count == before, let name, let script, let schedule else { return nil }
-        return DeviceConfig(
+        var device = DeviceConfig(
             name: name,
             address: address,
             addressType: addressType,
@@ -125,6 +138,8 @@ struct DeviceConfigParser {
             security: security,
             passkey: passkey.map { UInt32($0) }
         )
+        device.analysis = analysis
+        return device
     }
 
     /// The device's script: a file (`script`) or a method (`[device.method]`), one of the two.

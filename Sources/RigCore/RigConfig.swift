@@ -1,4 +1,5 @@
 public import BLEHost
+public import PicoAnalysis
 public import PicoLink
 import PicoSimulator
 public import PicoSimulator
@@ -15,6 +16,9 @@ public struct RigConfig: Sendable, Equatable {
     public var status: StatusConfig?
     /// `[forward.postgres]`: forwarding the journal to PostgreSQL (nil: none).
     public var forward: PostgresForwardConfig?
+    /// `[analysis]`: how each run is analysed as it ends, for devices without their own settings and
+    /// for runs of devices no longer in the config (nil: the analysis is off).
+    public var analysis: AnalysisSettings? = AnalysisSettings()
 
     public init(name: String, journal: String, devices: [DeviceConfig]) {
         self.name = name
@@ -61,6 +65,9 @@ public struct DeviceConfig: Sendable, Equatable {
     public var security: String?
     /// The passkey to type when pairing (the device's fixed PIN), 0…999999.
     public var passkey: UInt32?
+    /// `[device.analysis]` over the rig's `[analysis]`: how each of its runs is analysed as it ends
+    /// (nil: not at all).
+    public var analysis: AnalysisSettings? = AnalysisSettings()
 
     public init(
         name: String,

@@ -1,6 +1,7 @@
 import BLEHost
 import BLEWire
 import Foundation
+import PicoAnalysis
 import PicoLink
 import TOMLKit
 
@@ -18,6 +19,9 @@ import TOMLKit
 /// transport = "kernel:hci0"
 /// script = "CV.mscr"               # relative to this file
 /// every = "10m"                    # or schedule = "once" | "continuous", or at = ["08:00", "20:00"]
+///
+/// [analysis]                         # optional: how each run is analysed as it ends
+/// circuit = "R(Q(RW))"
 /// ```
 public struct RigConfigParser: Sendable {
     /// Checks a transport other than `sim` (the CLI knows the forms); returns a problem or nil.
@@ -55,7 +59,7 @@ public struct RigConfigParser: Sendable {
         let table = document.table
         var reader = document.reader(file: file)
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        reader.unknownKeys(in: table, table: "", allowed: ["rig", "device", "status", "forward"])
+        reader.unknownKeys(in: table, table: "", allowed: ["rig", "device", "status", "forward", "analysis"])
         let rig = reader.table(table, "rig", required: true)
         let name = rig.flatMap { reader.string($0, table: "rig", key: "name", required: true) } ?? ""
         if !name.isEmpty, !Self.isName(name) {
@@ -73,6 +77,11 @@ public struct RigConfigParser: Sendable {
         let status = reader.table(table, "status", required: false).flatMap { fleet.status($0, reader: &reader) }
         let forward = reader.table(table, "forward", required: false).flatMap { fleet.forward($0, reader: &reader) }
 
+        var analysis: AnalysisSettings? = AnalysisSettings()
+        if let table = reader.table(table, "analysis", required: false) {
+            analysis = AnalysisTableReader.read(table, table: "analysis", base: analysis, reader: &reader)
+        }
+
         var devices: [(index: Int, device: DeviceConfig)] = []
         guard let entries = table["device"] else {
             reader.problem(table: "", key: "", "no [[device]] table: a rig needs at least one device")
@@ -87,7 +96,7 @@ public struct RigConfigParser: Sendable {
                 reader.problem(table: "device", index: index, key: "", "each device must be a table")
                 continue
             }
-            let parser = DeviceConfigParser(folder: folder, transportCheck: transportCheck)
+            let parser = DeviceConfigParser(folder: folder, transportCheck: transportCheck, analysis: analysis)
             if let device = parser.parse(entry, index: index, reader: &reader) { devices.append((index, device)) }
         }
         // Names as written, whether or not the rest of their table is good: every problem at once.
@@ -108,6 +117,7 @@ public struct RigConfigParser: Sendable {
         var config = RigConfig(name: name, journal: journalPath, devices: devices.map(\.device))
         config.status = status
         config.forward = forward
+        config.analysis = analysis
         return config
     }
 

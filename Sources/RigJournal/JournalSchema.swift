@@ -30,6 +30,8 @@ import MethodSCRIPT
 /// normally (`cell off confirmed at …`, `cell state unknown: …`); `runs.found_at_connect` what the run's
 /// connection found first when the device was still running an earlier script.
 ///
+/// Version 6 (analysis): `run_analyses`, `peaks`, `circuit_fits`, `fit_parameters` (see `version6`).
+///
 /// Version 3 (unique run numbers): a device's `device_run` is unique within the journal (an index
 /// enforces it). Journals from before, where a rig restart or a reload began each device's count at 1
 /// again, have their runs renumbered 1, 2, 3… per device in the order they were recorded; each change
@@ -61,8 +63,63 @@ enum JournalSchema {
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN cell TEXT")
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN found_at_connect TEXT")
         }
+        migrator.registerMigration("v6: analyses, peaks, circuit fits") { db in
+            try db.execute(sql: version6)
+        }
         return migrator
     }
+
+    /// Each ended run's analysis (`JournalAnalyser`): `run_analyses` one row per run analysed, its
+    /// `kind` (`peaks`, `fit`, `none`), the results as JSON (`RunAnalysis`) and, for `none`, why; the
+    /// same results as rows for SQL: `peaks` keyed by run, current column, scan and order, `circuit_fits`
+    /// one row per fitted (or failed) run, `fit_parameters` one row per parameter.
+    private static let version6 = """
+        CREATE TABLE run_analyses (
+            run_id INTEGER PRIMARY KEY REFERENCES runs (id),
+            analysed_at REAL NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('peaks', 'fit', 'none')),
+            results TEXT,
+            note TEXT
+        );
+        CREATE TABLE peaks (
+            run_id INTEGER NOT NULL REFERENCES runs (id),
+            curve TEXT NOT NULL,
+            scan INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            sweep INTEGER NOT NULL,
+            direction TEXT NOT NULL,
+            potential REAL NOT NULL,
+            peak_current REAL NOT NULL,
+            baseline_current REAL,
+            height REAL,
+            prominence REAL,
+            width REAL,
+            area REAL,
+            charge REAL,
+            left_foot REAL,
+            right_foot REAL,
+            PRIMARY KEY (run_id, curve, scan, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE circuit_fits (
+            run_id INTEGER PRIMARY KEY REFERENCES runs (id),
+            circuit TEXT NOT NULL,
+            weighting TEXT,
+            converged INTEGER NOT NULL,
+            iterations INTEGER,
+            chi_squared REAL,
+            reduced_chi_squared REAL,
+            failure TEXT
+        );
+        CREATE TABLE fit_parameters (
+            run_id INTEGER NOT NULL REFERENCES runs (id),
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            unit TEXT NOT NULL,
+            value REAL NOT NULL,
+            std_error REAL,
+            PRIMARY KEY (run_id, position)
+        ) WITHOUT ROWID;
+        """
 
     /// Numbers every device's runs 1, 2, 3… by their row order where they are not so already, records
     /// each change in `run_renumbering`, and has the forwarder send those runs' rows again (their

@@ -6,6 +6,8 @@ import RigJournal
 /// The rig's `RunJournal` on the SQLite journal's writer.
 struct JournalRecorder: RunJournal {
     let writer: JournalWriter
+    /// Told when a run's end is committed (the analysis waits for it).
+    var onRunEnded: @Sendable () -> Void = {}
 
     func nextRunNumber(device: String) async throws -> Int {
         try writer.nextRunNumber(device: device)
@@ -31,6 +33,7 @@ struct JournalRecorder: RunJournal {
             run,
             JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed, cell: cell)
         )
+        onRunEnded()
     }
 
     func flush() async throws {

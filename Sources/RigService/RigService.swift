@@ -9,7 +9,8 @@ import ServiceLifecycle
 import UnixSignals
 
 /// A rig, run as one swift-service-lifecycle `ServiceGroup`: its signals, the fleet side (the
-/// forwarder, the status server), the journal's writer, the radio side (adapters, shared hosts), the
+/// forwarder, the status server), the journal's writer, the analysis of ended runs, the radio side
+/// (adapters, shared hosts), the
 /// systemd heartbeat, `--for`, and the devices, started in that order and shut down in the reverse
 /// one once the devices' service ends (the first of a signal, `--for`, every schedule done, the
 /// journal or the status server failing).
@@ -104,10 +105,11 @@ public enum RigService {
         let ending = Latch<RigEnding>()
         let clock = settings.clock
         let connector = RigConnector(timeout: .seconds(20), logger: logger, clock: clock)
+        let analyses = RunAnalyses(journal: opened, config: config, clock: clock, logger: logger)
         let rig = Rig(
             config: config,
             connector: connector,
-            journal: JournalRecorder(writer: writer),
+            journal: JournalRecorder(writer: writer, onRunEnded: analyses.runEnded),
             clock: clock,
             logger: logger,
             toolVersion: settings.toolVersion,
@@ -134,7 +136,7 @@ public enum RigService {
                 clock: clock,
                 reload: {
                     notifier.reloading()
-                    await reload(rig, settings: settings, logger: logger)
+                    await reload(rig, analyses: analyses, settings: settings, logger: logger)
                     notifier.ready(status: RigStatusLine.text(rig, writer: writer))
                 },
                 exitNow: settings.exitNow
@@ -156,6 +158,8 @@ public enum RigService {
             services.append(ForwardingService(forwarder: forwarder, patience: .seconds(2), clock: clock))
         }
         services.append(JournalCommits(writer: writer))
+        // Shut down after the devices (services end in the reverse order), to analyse their last runs.
+        services.append(AnalysisService(analyses: analyses))
         services.append(RadioKeeping(adapters: connector.adapters, hosts: connector.hosts))
         if notifier.isActive {
             services.append(
@@ -201,12 +205,13 @@ public enum RigService {
     }
 
     /// SIGHUP: a config with problems is reported (by `loadConfig`) and changes nothing.
-    static func reload(_ rig: Rig, settings: Settings, logger: Logger) async {
+    static func reload(_ rig: Rig, analyses: RunAnalyses, settings: Settings, logger: Logger) async {
         logger.info("SIGHUP: reloading \(settings.configPath)")
         guard let config = settings.loadConfig() else {
             logger.error("\(settings.configPath): the config has problems (above); the rig goes on with the one it has")
             return
         }
+        analyses.reloaded(config)
         let report = await rig.reload(config)
         if report.needsRestart.isEmpty {
             logger.info("reloaded: \(report)")

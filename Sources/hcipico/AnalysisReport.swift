@@ -5,24 +5,8 @@ import PicoAnalysis
 struct AnalysisReport {
     let analyses: [RunAnalysis]
 
-    init(
-        runs: [RunData],
-        settings: PeakSettings,
-        scanRate: Double?,
-        circuit: EquivalentCircuit,
-        weighting: FitWeighting,
-        maximumIterations: Int
-    ) {
-        analyses = runs.map {
-            RunAnalysis(
-                $0,
-                settings: settings,
-                scanRate: scanRate,
-                circuit: circuit,
-                weighting: weighting,
-                maximumIterations: maximumIterations
-            )
-        }
+    init(runs: [RunData], settings: AnalysisSettings) {
+        analyses = runs.map { RunAnalysis($0, settings: settings) }
     }
 
     /// The fits that did not converge, by run.
@@ -84,49 +68,9 @@ struct AnalysisReport {
 
     /// `{"runs": [{"run": 1, "peaks": {"c": [...]}}, {"run": 2, "fit": {...}}]}`.
     var json: String {
-        let runs: [[String: Any]] = analyses.map { analysis in
-            var object: [String: Any] = ["run": analysis.run]
-            var peaks: [String: Any] = [:]
-            for result in analysis.results {
-                switch result {
-                case .peaks(let current, let found): peaks[current] = found.map(Self.object)
-                case .fit(let fit):
-                    object["fit"] =
-                        [
-                            "circuit": fit.circuit.code, "weighting": fit.weighting.rawValue,
-                            "iterations": fit.iterations,
-                            "chi_squared": fit.chiSquared, "reduced_chi_squared": fit.reducedChiSquared,
-                            "parameters": fit.circuit.parameters.enumerated().map { index, parameter in
-                                [
-                                    "name": parameter.name, "unit": parameter.unit, "value": fit.values[index],
-                                    "error": Self.finite(fit.standardErrors[index]),
-                                ] as [String: Any]
-                            },
-                            "residuals": fit.residuals.map { [$0.real, $0.imaginary] },
-                        ] as [String: Any]
-                case .fitFailed(let circuit, let error):
-                    object["fit"] = ["circuit": circuit.code, "error": error.description]
-                }
-            }
-            if !peaks.isEmpty { object["peaks"] = peaks }
-            return object
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: ["runs": runs], options: [.sortedKeys])) ?? Data()
+        let data = (try? RunAnalysis.encoder.encode(["runs": analyses])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
-
-    static func object(_ peak: VoltammetricPeak) -> [String: Any] {
-        [
-            "scan": peak.scan, "sweep": peak.sweep, "direction": peak.direction.rawValue, "index": peak.index,
-            "potential": peak.potential, "current": peak.current, "baseline_current": peak.baselineCurrent,
-            "height": peak.height, "prominence": peak.prominence, "width": peak.width, "area": peak.area,
-            "charge": peak.charge.map { $0 as Any } ?? NSNull(), "left_foot": peak.leftFoot,
-            "right_foot": peak.rightFoot,
-        ]
-    }
-
-    /// A value for JSON: null for NaN or infinity.
-    static func finite(_ value: Double) -> Any { value.isFinite ? value : NSNull() }
 
     /// Four significant digits.
     static func number(_ value: Double) -> String {

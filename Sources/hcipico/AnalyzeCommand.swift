@@ -59,30 +59,23 @@ struct AnalyzeCommand: ParsableCommand {
 
     func validate() throws {
         _ = try settings()
-        guard maximumIterations >= 1 else { throw ValidationError("--max-iterations: at least 1") }
-        do { _ = try EquivalentCircuit(circuit) } catch { throw ValidationError("--circuit \(circuit): \(error)") }
     }
 
-    /// The peak settings the options give.
-    func settings() throws -> PeakSettings {
-        var settings = PeakSettings(minimumHeight: minimumHeight, minimumWidth: minimumWidth, mergeOverlapping: merge)
-        switch smooth {
-        case "auto": settings.smoothingWindow = 0
-        case "off": settings.smoothingWindow = nil
-        default:
-            guard let window = Int(smooth), window >= 3, window % 2 == 1 else {
-                throw ValidationError("--smooth \(smooth): an odd number of points from 3, auto or off")
-            }
-            settings.smoothingWindow = window
+    /// The settings the options give, checked as a rig's `[analysis]` table is.
+    func settings() throws -> AnalysisSettings {
+        var given: [(String, String)] = [
+            ("smooth", smooth), ("min_width", "\(minimumWidth)"), ("merge", "\(merge)"), ("baseline", baseline),
+            ("circuit", circuit), ("weighting", weighting.rawValue), ("max_iterations", "\(maximumIterations)"),
+        ]
+        if let minimumHeight { given.append(("min_height", "\(minimumHeight)")) }
+        if let scanRate { given.append(("scan_rate", "\(scanRate)")) }
+        var settings = AnalysisSettings()
+        do throws(AnalysisSettings.SettingError) {
+            for (name, value) in given { settings = try settings.with(name, value) }
+            return settings
+        } catch {
+            throw ValidationError("--\(error.setting.replacingOccurrences(of: "_", with: "-")) \(error.message)")
         }
-        if baseline != "feet" {
-            let parts = baseline.split(separator: ",").compactMap { Double($0) }
-            guard parts.count == 2, parts[0] != parts[1] else {
-                throw ValidationError("--baseline \(baseline): feet, or two different potentials E1,E2 in V")
-            }
-            settings.baseline = .through(parts[0], parts[1])
-        }
-        return settings
     }
 
     func run() throws {
@@ -102,14 +95,7 @@ struct AnalyzeCommand: ParsableCommand {
             StandardError.report("\(file): no potential and current, or frequency and impedance, columns")
             throw ExitStatus.badInput.exitCode
         }
-        let report = try AnalysisReport(
-            runs: runs,
-            settings: settings(),
-            scanRate: scanRate,
-            circuit: EquivalentCircuit(circuit),
-            weighting: weighting,
-            maximumIterations: maximumIterations
-        )
+        let report = try AnalysisReport(runs: runs, settings: settings())
         print(json ? report.json : report.text)
         for failure in report.failures { StandardError.report("\(file): run \(failure.run): \(failure.error)") }
         if !report.failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }

@@ -1,5 +1,5 @@
 /// Why a circuit was not fitted: no numbers are given for a fit that did not converge.
-public enum CircuitFitError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum CircuitFitError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Fewer points than the fit needs (each point gives two numbers; there must be more than parameters).
     case tooFewPoints(points: Int, parameters: Int)
     /// An initial value of the wrong count or out of bounds (every value positive, a CPE's n at most 1).

@@ -11,6 +11,13 @@ public struct PointTable: Sendable {
         public let unit: String
         /// Its values.
         public var values: [Double]
+
+        /// A column.
+        public init(name: String, unit: String, values: [Double]) {
+            self.name = name
+            self.unit = unit
+            self.values = values
+        }
     }
 
     /// Why a table was refused, at its 1-based line.
@@ -31,6 +38,12 @@ public struct PointTable: Sendable {
 
     /// PalmSens' column names and the units they carry.
     static let palmSensUnits = ["Potential": "V", "Current": "A", "Frequency": "Hz", "Zreal": "Ω", "Zimag": "Ω"]
+
+    /// A table of `columns` (of equal length).
+    public init(metadata: [String: String] = [:], columns: [Column]) {
+        self.metadata = metadata
+        self.columns = columns
+    }
 
     /// Reads `text`.
     public init(csv text: String) throws(ReadError) {

@@ -1,9 +1,8 @@
-import Coordination
 import Synchronization
 
 /// Wakes one waiting task, or the next one to wait when none waits yet (a signal is never lost, and
-/// several signals before a wait count once).
-final class WakeSignal: Sendable {
+/// several signals before a wait count once): the forwarder's new commits, the rig's ended runs.
+public final class WakeSignal: Sendable {
     private struct State {
         var signalled = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -13,9 +12,10 @@ final class WakeSignal: Sendable {
     private let clock: any TimeSource
 
     /// A signal whose waits are bounded on `clock`.
-    init(clock: any TimeSource) { self.clock = clock }
+    public init(clock: any TimeSource) { self.clock = clock }
 
-    func signal() {
+    /// Wakes the waiting task, or the next wait.
+    public func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.signalled = true
@@ -29,7 +29,7 @@ final class WakeSignal: Sendable {
 
     /// Returns at the next signal (at once if one came since the last wait), after `timeout`, or when
     /// the task is cancelled.
-    func wait(upTo timeout: Duration) async {
+    public func wait(upTo timeout: Duration) async {
         let generation = state.withLock { state -> UInt64? in
             if state.signalled {
                 state.signalled = false

@@ -1,0 +1,34 @@
+import PicoAnalysis
+
+/// A run's analysis as the journal keeps it: peaks, a circuit fit, or nothing and why.
+public struct StoredAnalysis: Sendable, Equatable {
+    /// What was done.
+    public enum Kind: String, Sendable, Equatable {
+        /// Peaks of voltammograms.
+        case peaks
+        /// A circuit fitted to a spectrum (or not, with why).
+        case fit
+        /// Nothing to analyse: `note` says why.
+        case none
+    }
+
+    /// The journal's row id of the run.
+    public var run: Int64
+    /// What was done.
+    public var kind: Kind
+    /// When, seconds since the Unix epoch.
+    public var analysedAt: Double
+    /// The results (nil for `none`).
+    public var results: RunAnalysis?
+    /// Why there are no results (`none`).
+    public var note: String?
+
+    /// An analysis of `run`.
+    public init(run: Int64, kind: Kind, analysedAt: Double, results: RunAnalysis? = nil, note: String? = nil) {
+        self.run = run
+        self.kind = kind
+        self.analysedAt = analysedAt
+        self.results = results
+        self.note = note
+    }
+}
