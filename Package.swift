@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "RigForward",
             dependencies: [
-                "Coordination", "RigJournal", "RigModel", "MethodSCRIPT",
+                "Coordination", "RigJournal", "RigModel", "MethodSCRIPT", "PicoAnalysis",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),

@@ -14,6 +14,8 @@ public struct ForwarderStatus: Sendable, Equatable {
     public var state: State = .starting
     /// Packages this process has seen PostgreSQL commit.
     public var forwardedPackages: Int = 0
+    /// Runs' analyses this process has seen PostgreSQL commit.
+    public var forwardedAnalyses: Int = 0
     /// Committed journal packages not yet in PostgreSQL, and how old the oldest is (seconds).
     public var lagPackages: Int = 0
     public var lagSeconds: Double = 0

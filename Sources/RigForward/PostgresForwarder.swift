@@ -13,7 +13,8 @@ import Synchronization
 /// packages and their values by `COPY`. The journal's position moves only after that commit, so a
 /// crash or an outage anywhere resends; on every (re)connect the positions of unfinished runs are
 /// taken from PostgreSQL, whose primary keys — (rig, run UUID, package index) — refuse a duplicate
-/// outright, so a resend can never store a package twice. Failures are retried with back-off (1 s
+/// outright, so a resend can never store a package twice. Once the packages are up to date, the runs'
+/// analyses follow (`PostgresAnalyses`), each once its run is there. Failures are retried with back-off (1 s
 /// doubling to 30 s), for as long as the outage lasts.
 public final class PostgresForwarder: Sendable {
     /// The journal's name for this sink (its positions are kept under it).
@@ -125,6 +126,16 @@ public final class PostgresForwarder: Sendable {
                         try updateLag()
                         lastLag = now
                     }
+                    continue
+                }
+                let analyses = try journal.analysesToForward(sink: Self.sink, limit: 50)
+                if !analyses.isEmpty {
+                    try await bounded(connection, Self.operationLimit) { [rig, logger] in
+                        try await PostgresAnalyses.send(analyses, rig: rig, over: connection, logger: logger)
+                    }
+                    try journal.confirmForwarded(sink: Self.sink, analyses: analyses)
+                    state.withLock { $0.forwardedAnalyses += analyses.count }
+                    failures = 0
                     continue
                 }
                 failures = 0

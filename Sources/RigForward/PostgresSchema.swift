@@ -13,6 +13,9 @@ import PostgresNIO
 /// - `package_values`: one row per value, in SI base units (NULL for the device's NaN).
 /// - `variable_types`: MethodSCRIPT's variable types (quantity, unit).
 /// - `samples`: a view with one row per value and its time, device and quantity, for Grafana and SQL.
+/// - From version 4, each run's analysis (`PostgresAnalyses`): `run_analyses` (the results as `jsonb`),
+///   `peaks`, `circuit_fits` and `fit_parameters`, keyed by rig and run UUID as the journal's tables are
+///   by run.
 enum PostgresSchema {
     struct Migration {
         var version: Int
@@ -142,6 +145,7 @@ enum PostgresSchema {
                 "ALTER TABLE hcipico.runs ADD COLUMN found_at_connect text",
             ]
         ),
+        PostgresAnalyses.migration,
     ]
 
     /// The newest version this build knows.

@@ -209,8 +209,8 @@ extension Journal {
         }
     }
 
-    /// Deletes the packages of ended runs that `sink` holds in full and that ended before `endedBefore`
-    /// (seconds since the epoch); the runs keep their rows, marked `pruned_at`. One transaction per run,
+    /// Deletes the packages of ended runs that `sink` holds in full, that ended before `endedBefore`
+    /// (seconds since the epoch) and that have been analysed (the analysis reads the points); the runs keep their rows, marked `pruned_at`. One transaction per run,
     /// so the journal's writer never waits long. Returns the runs and packages pruned.
     public func prune(sink: String, endedBefore: Double) throws(JournalError) -> (runs: Int, packages: Int) {
         let candidates = try readJournal { db in
@@ -221,6 +221,7 @@ extension Journal {
                     JOIN forward_positions f ON f.sink = ? AND f.run_id = r.id
                     WHERE r.state != 'running' AND r.pruned_at IS NULL AND f.packages >= r.packages
                         AND f.state = r.state AND r.ended_at < ?
+                        AND r.id IN (SELECT run_id FROM run_analyses)
                     ORDER BY r.id
                     """,
                 arguments: [sink, endedBefore]

@@ -132,6 +132,33 @@ def journal_rows(path):
     return runs, packages, values
 
 
+def analyses_agree(args, journal, rig):
+    """Every run's analysis in the journal is in PostgreSQL, with the same peaks and fitted values."""
+    db = sqlite3.connect(journal)
+    runs = db.execute("SELECT count(*) FROM runs").fetchone()[0]
+    kinds = dict(db.execute("SELECT r.uuid, a.kind FROM run_analyses a JOIN runs r ON r.id = a.run_id"))
+    peaks = sorted((uuid, curve, scan, seq, potential, current) for uuid, curve, scan, seq, potential, current in
+                   db.execute("SELECT r.uuid, curve, scan, seq, potential, peak_current FROM peaks p "
+                              "JOIN runs r ON r.id = p.run_id"))
+    fitted = sorted(db.execute("SELECT r.uuid, position, name, value FROM fit_parameters f "
+                               "JOIN runs r ON r.id = f.run_id"))
+    db.close()
+    check(len(kinds) == runs, f"the rig analysed every ended run ({len(kinds)} of {runs})")
+    check("peaks" in kinds.values() and "fit" in kinds.values(),
+          f"the CV's peaks and the EIS's fit are among them ({sorted(set(kinds.values()))})")
+    pg_kinds = dict(psql(args.pg_cluster, args.cluster,
+                         f"SELECT run_uuid, kind FROM hcipico.run_analyses WHERE rig = '{rig}'"))
+    check(pg_kinds == kinds, f"PostgreSQL has every analysis ({len(pg_kinds)} of {len(kinds)})")
+    pg_peaks = sorted((u, c, int(s), int(q), float(e), float(i)) for u, c, s, q, e, i in psql(
+        args.pg_cluster, args.cluster,
+        f"SELECT run_uuid, curve, scan, seq, potential, peak_current FROM hcipico.peaks WHERE rig = '{rig}'"))
+    check(pg_peaks == peaks, f"PostgreSQL's {len(pg_peaks)} peaks are the journal's {len(peaks)}")
+    pg_fitted = sorted((u, int(p), n, float(v)) for u, p, n, v in psql(
+        args.pg_cluster, args.cluster,
+        f"SELECT run_uuid, position, name, value FROM hcipico.fit_parameters WHERE rig = '{rig}'"))
+    check(pg_fitted == fitted, f"PostgreSQL's {len(pg_fitted)} fitted values are the journal's {len(fitted)}")
+
+
 def psql(pg_cluster, cluster, sql):
     out = subprocess.run([pg_cluster, "psql", cluster, "-At", "-F", "\t", "-c", sql],
                          check=True, capture_output=True, text=True).stdout
@@ -218,6 +245,7 @@ def outage(args, env):
         stop_rig(rig, "outage")
         log.close()
 
+    analyses_agree(args, os.path.join(folder, "fleet-outage.sqlite"), "fleet-outage")
     runs, packages, values = journal_rows(os.path.join(folder, "fleet-outage.sqlite"))
     pg_runs = {row[0]: row[1:] for row in psql(args.pg_cluster, args.cluster,
                "SELECT run_uuid, state, packages, last_idx, COALESCE(cell, '') FROM hcipico.runs "
