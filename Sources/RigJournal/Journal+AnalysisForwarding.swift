@@ -30,7 +30,9 @@ extension Journal {
         }
         var found: [ForwardedAnalysis] = []
         for run in ids {
-            if let stored = try analysis(of: run.id) { found.append(ForwardedAnalysis(uuid: run.uuid, analysis: stored)) }
+            if let stored = try analysis(of: run.id) {
+                found.append(ForwardedAnalysis(uuid: run.uuid, analysis: stored))
+            }
         }
         return found
     }
