@@ -151,6 +151,7 @@ let package = Package(
                 "Coordination", "PicoLink", "PicoAnalysis", "MethodSCRIPT",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ComplexModule", package: "swift-numerics"),
             ],
             swiftSettings: strict
         ),

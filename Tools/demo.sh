@@ -28,5 +28,5 @@ echo "== summary"
 runs=$("$bin" runs out/demo-rig.sqlite --json | wc -l)
 complete=$("$bin" runs out/demo-rig.sqlite --json | grep -c '"state":"complete"' || true)
 echo "journal:  $PWD/out/demo-rig.sqlite ($runs runs, $complete complete; the rest were cut short by the stop)"
-echo "exports:  $PWD/out/export/ (per run: .csv, .jsonl, .pstrace.csv, .svg)"
+echo "exports:  $PWD/out/export/ (per run: .csv, .jsonl, .pstrace.csv, .svg, .results.json, .results.csv)"
 echo "query it: sqlite3 out/demo-rig.sqlite \"SELECT device, package, name, value, unit FROM samples LIMIT 5\" (apt install sqlite3)"

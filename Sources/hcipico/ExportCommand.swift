@@ -64,7 +64,7 @@ struct ExportCommand: AsyncParsableCommand {
                 }
                 let count = try RunExport.write(run, from: opened, base: base, overwrite: overwrite)
                 print(
-                    "\(base).csv, .jsonl, .pstrace.csv, .svg: run \(run.id) (\(run.device), \(count) packages, \(run.state))"
+                    "\(base)\(Self.suffixes.joined(separator: ", ")): run \(run.id) (\(run.device), \(count) packages, \(run.state))"
                 )
             }
         } catch let exit as ExitCode {

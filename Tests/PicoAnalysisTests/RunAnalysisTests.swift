@@ -20,7 +20,9 @@ import Testing
         area: -2.86e-6,
         charge: nil,
         leftFoot: 0.5,
-        rightFoot: -0.5
+        rightFoot: -0.5,
+        leftFootBaseline: 2.1e-6,
+        rightFootBaseline: 2.4e-6
     )
 
     @Test func settingsAreGivenInWordsAndRefusedWithTheirName() throws {
@@ -86,7 +88,7 @@ import Testing
         #expect(lines.first.map(String.init) == AnalysisCSV.peakHeader.joined(separator: ","))
         #expect(
             lines.last
-                == "7,c,1,2,cathodic,0.06,-9.5e-06,2.25e-06,-1.18e-05,8.1e-06,0.196,-2.86e-06,,0.5,-0.5"
+                == "7,c,1,2,cathodic,0.06,-9.5e-06,2.25e-06,-1.18e-05,8.1e-06,0.196,-2.86e-06,,0.5,-0.5,2.1e-06,2.4e-06"
         )
         let circuit = try EquivalentCircuit("R(RC)")
         let failed = AnalysisCSV.table([

@@ -208,7 +208,47 @@ import Testing
         #expect(rig.standardError.split(separator: "\n").allSatisfy { $0.hasPrefix("<") || !$0.contains("INFO") })
     }
 
-    @Test func exportWritesFourFilesPerRunAndNeverReplacesOne() async throws {
+    /// The rig's analysis of each run is in every file an export writes: the results files, the JSON
+    /// Lines end line, and the plot (peaks ringed over their baselines, the fitted circuit's curve).
+    @Test func exportCarriesEachRunsAnalysis() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = Self.config.replacingOccurrences(of: "schedule = \"continuous\"", with: "schedule = \"once\"")
+        try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
+        #expect(await rig.finishAsync().status == 0, "\(rig.standardError)")
+        let export = try CommandProcess(["export", "crash.sqlite", "--out", "out"], in: directory)
+        #expect(await export.finishAsync().status == 0, "\(export.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
+        func file(_ device: String, _ suffix: String) throws -> String {
+            let name = try #require(
+                names.first {
+                    $0.hasPrefix("\(device)-run") && $0.dropFirst(device.count + 4).drop { $0.isNumber } == suffix[...]
+                }
+            )
+            return try String(contentsOf: directory.appendingPathComponent("out/" + name), encoding: .utf8)
+        }
+        let peaks = try file("cv", ".results.csv").split(separator: "\n")
+        #expect(
+            peaks.contains { $0.hasPrefix("1,c,1,1,anodic,") } && peaks.contains { $0.hasPrefix("1,c,1,2,cathodic,") }
+        )
+        #expect(try file("cv", ".results.json").contains("\"kind\":\"peaks\""))
+        #expect(try file("cv", ".jsonl").split(separator: "\n").last?.contains("\"analysis\":{\"peaks\":") == true)
+        #expect(try file("cv", ".svg").components(separatedBy: "class=\"overlay-mark\"").count == 3)
+        let fit = try file("eis", ".results.csv").split(separator: "\n")
+        #expect(
+            fit.filter { $0.hasPrefix("1,R(RC),modulus,true,") }.map { $0.split(separator: ",")[4] } == [
+                "R1", "R2", "C1",
+            ]
+        )
+        #expect(try file("eis", ".svg").components(separatedBy: "class=\"overlay-line\"").count == 4)
+        #expect(try file("eis", ".jsonl").split(separator: "\n").last?.contains("\"analysis\":{\"fit\":") == true)
+        let none = try file("ca", ".results.json")
+        #expect(none.contains("\"kind\":\"none\",\"note\":\"nothing to analyse in CA\""), "\(none)")
+        #expect(try file("ca", ".jsonl").split(separator: "\n").last?.contains("analysis") == false)
+    }
+
+    @Test func exportWritesSixFilesPerRunAndNeverReplacesOne() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
@@ -219,13 +259,15 @@ import Testing
         let first = try CommandProcess(["export", "crash.sqlite", "--device", "cv", "--out", "out"], in: directory)
         #expect(await first.finishAsync().status == 0, "\(first.standardError)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(!files.isEmpty && files.count % 4 == 0, "\(files)")
-        for suffix in [".csv", ".jsonl", ".pstrace.csv", ".svg"] {
-            #expect(
-                files.filter { $0.hasSuffix(suffix) && !(suffix == ".csv" && $0.hasSuffix(".pstrace.csv")) }.count
-                    == files.count / 4,
-                "\(suffix): \(files)"
-            )
+        #expect(!files.isEmpty && files.count % 6 == 0, "\(files)")
+        let suffixes = [".csv", ".jsonl", ".pstrace.csv", ".svg", ".results.json", ".results.csv"]
+        for suffix in suffixes {
+            // The longest suffix a name ends with is its own.
+            let count = files.filter { name in
+                suffixes.filter { name.hasSuffix($0) }.max { $0.count < $1.count } == suffix
+            }
+            .count
+            #expect(count == files.count / 6, "\(suffix): \(files)")
         }
         // One file of the next export exists already: nothing is written, the file is untouched.
         let victim = out.appendingPathComponent(try #require(files.first { $0.hasSuffix(".svg") }))

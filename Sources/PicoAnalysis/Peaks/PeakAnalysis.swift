@@ -53,7 +53,9 @@ public enum PeakAnalysis {
                         area: sign * area,
                         charge: scanRate.flatMap { $0 > 0 ? sign * area / $0 : nil },
                         leftFoot: potentials[found.leftBase],
-                        rightFoot: potentials[found.rightBase]
+                        rightFoot: potentials[found.rightBase],
+                        leftFootBaseline: sign * base(potentials[found.leftBase]),
+                        rightFootBaseline: sign * base(potentials[found.rightBase])
                     )
                 )
             }

@@ -38,4 +38,8 @@ public struct VoltammetricPeak: Sendable, Hashable, Codable {
     public var leftFoot: Double
     /// The right foot.
     public var rightFoot: Double
+    /// The baseline's current at the left foot (A): with `rightFootBaseline`, the baseline as drawn.
+    public var leftFootBaseline: Double
+    /// The baseline's current at the right foot (A).
+    public var rightFootBaseline: Double
 }

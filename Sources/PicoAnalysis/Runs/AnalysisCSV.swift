@@ -5,6 +5,7 @@ public enum AnalysisCSV {
     public static let peakHeader = [
         "run", "current", "scan", "sweep", "direction", "potential [V]", "current [A]", "baseline [A]",
         "height [A]", "prominence [A]", "width [V]", "area [A·V]", "charge [C]", "left_foot [V]", "right_foot [V]",
+        "left_foot_baseline [A]", "right_foot_baseline [A]",
     ]
 
     /// The fits' header.
@@ -31,7 +32,8 @@ public enum AnalysisCSV {
                     + [
                         peak.potential, peak.current, peak.baselineCurrent, peak.height, peak.prominence, peak.width,
                         peak.area,
-                    ].map(number) + [peak.charge.map(number) ?? "", number(peak.leftFoot), number(peak.rightFoot)]
+                    ].map(number) + [peak.charge.map(number) ?? ""]
+                    + [peak.leftFoot, peak.rightFoot, peak.leftFootBaseline, peak.rightFootBaseline].map(number)
                 text += cells.joined(separator: ",") + "\n"
             }
         }

@@ -79,6 +79,11 @@ public struct RunEnd: Sendable, Equatable {
     /// What became of the cell, for a run that did not end normally (nil: nothing was done, as after a
     /// complete run, whose script switches the cell off itself).
     public var cell: CellOutcome?
+    /// The run's analysis as one JSON object (PicoAnalysis' `RunAnalysis`, as an export reads it from a
+    /// journal), which the JSON Lines end line carries as `analysis`; nil when there is none.
+    public var analysis: String?
+    /// Marks the SVG plot draws over the run's curves: peaks, baselines, a fitted circuit's curve.
+    public var overlays: [Plot.Overlay] = []
 
     /// How a run ended; `reason` is nil for a complete run, `endTime` nil when not known.
     public init(
@@ -86,13 +91,15 @@ public struct RunEnd: Sendable, Equatable {
         reason: String? = nil,
         packages: Int,
         endTime: Double? = nil,
-        cell: CellOutcome? = nil
+        cell: CellOutcome? = nil,
+        analysis: String? = nil
     ) {
         self.complete = complete
         self.reason = reason
         self.packages = packages
         self.endTime = endTime
         self.cell = cell
+        self.analysis = analysis
     }
 
     /// The `# cell: …` line of a CSV file, when there is a cell outcome.

@@ -5,8 +5,9 @@
 /// "status":"OK","range":"1 mA (high speed)"}` (NaN as `null`).
 ///
 /// The first line is `{"event":"start",…}` with the run's provenance (tool, device, address,
-/// transport, firmware, serial, script and its SHA-256, start time, link parameters). The last line is `{"event":"end","complete":…,"reason":…,"packages":…}`; a file without it was cut
-/// off by a crash. Each package's lines go to the file in one write.
+/// transport, firmware, serial, script and its SHA-256, start time, link parameters). The last line is `{"event":"end","complete":…,"reason":…,"packages":…}` (with `analysis`, the
+/// run's peaks or circuit fit, when an export from a journal has one); a file without it was cut off by a
+/// crash. Each package's lines go to the file in one write.
 public final class JSONLinesSink: SampleSink {
     private let file: SinkFile
 
@@ -66,7 +67,8 @@ public final class JSONLinesSink: SampleSink {
         try file.write(
             "{\"event\":\"end\",\"complete\":\(end.complete),\"reason\":\(reason),\"packages\":\(end.packages),"
                 + "\"end_utc\":\(end.endUTC.map(JSONText.quoted) ?? "null"),"
-                + "\"cell\":\(end.cell.map { JSONText.quoted($0.description) } ?? "null")}\n"
+                + "\"cell\":\(end.cell.map { JSONText.quoted($0.description) } ?? "null")"
+                + (end.analysis.map { ",\"analysis\":\($0)" } ?? "") + "}\n"
         )
     }
 }

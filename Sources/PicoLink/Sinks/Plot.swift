@@ -102,6 +102,8 @@ public struct Plot: Sendable, Equatable {
     public var series: [Series]
     /// Same scale on both axes (a Nyquist plot must not distort its semicircle).
     public var equalAspect: Bool
+    /// Marks over the curves (a run's analysis), drawn after them.
+    public var overlays: [Overlay] = []
 
     /// A chart; by default without a second y axis and with independent scales.
     public init(title: String, x: Axis, y: Axis, y2: Axis? = nil, series: [Series], equalAspect: Bool = false) {

@@ -5,7 +5,7 @@ import Musl
 #endif
 
 /// Formats numbers with SI prefixes for tables and labels: `-57.8µ`, `9.89k`, `100n`.
-enum SIFormat {
+public enum SIFormat {
     private static let prefixes: [(exponent: Int, symbol: String)] = [
         (-18, "a"), (-15, "f"), (-12, "p"), (-9, "n"), (-6, "µ"), (-3, "m"), (0, ""),
         (3, "k"), (6, "M"), (9, "G"), (12, "T"), (15, "P"), (18, "E"),
@@ -38,7 +38,7 @@ enum SIFormat {
     }
 
     /// `value` and its unit with the SI prefix between them: `100 kHz`, `10 mHz`, `1 Ω`.
-    static func format(_ value: Double, unit: String, digits: Int = 3) -> String {
+    public static func format(_ value: Double, unit: String, digits: Int = 3) -> String {
         guard value.isFinite, value != 0 else { return "\(format(value, digits: digits)) \(unit)" }
         // Rounded first, so that 999.96 is 1 k, not 1000.
         let place = Double(Int(log10(abs(value)).rounded(.down)) - digits + 1)

@@ -86,9 +86,21 @@ public struct SVGPlotRenderer: Sendable {
         let points = plot.series.map { $0.drawable(x: plot.x, y: plot.yAxis(of: $0)) }
         let second = plot.y2 != nil && plot.series.contains { $0.onSecondAxis }
         let onSecond = plot.series.map { second && $0.onSecondAxis }
-        let firstY = zip(points, onSecond).filter { !$0.1 }.flatMap { $0.0.map(\.1) }
-        let secondY = zip(points, onSecond).filter { $0.1 }.flatMap { $0.0.map(\.1) }
-        var xScale = PlotScale(covering: points.flatMap { $0.map(\.0) }, logarithmic: plot.x.logarithmic)
+        // The overlays' lines and marks count for the scales as the curves do.
+        let overlayLines = plot.overlays.flatMap(\.lines).map { line in
+            (points: line.drawable(x: plot.x, y: plot.yAxis(of: line)), second: second && line.onSecondAxis)
+        }
+        let marks = plot.overlays.flatMap(\.marks).filter { mark in
+            Plot.Series(name: "", x: [mark.x], y: [mark.y]).drawable(x: plot.x, y: plot.y).count == 1
+        }
+        let firstY =
+            zip(points, onSecond).filter { !$0.1 }.flatMap { $0.0.map(\.1) }
+            + overlayLines.filter { !$0.second }.flatMap { $0.points.map(\.1) } + marks.map(\.y)
+        let secondY =
+            zip(points, onSecond).filter { $0.1 }.flatMap { $0.0.map(\.1) }
+            + overlayLines.filter(\.second).flatMap { $0.points.map(\.1) }
+        let allX = points.flatMap { $0.map(\.0) } + overlayLines.flatMap { $0.points.map(\.0) } + marks.map(\.x)
+        var xScale = PlotScale(covering: allX, logarithmic: plot.x.logarithmic)
         var yScale = PlotScale(covering: firstY, logarithmic: plot.y.logarithmic)
         let y2Scale = second ? PlotScale(covering: secondY, logarithmic: plot.y2!.logarithmic) : nil
         let y2Labels = y2Scale.map { $0.labels(unit: plot.y2!.unit) }
@@ -188,11 +200,45 @@ public struct SVGPlotRenderer: Sendable {
                 out += text(label.text, x: textX, y: textY, anchor: "start", extra: extra)
             }
         }
+        out += overlaySVG(plot, lines: overlayLines, marks: marks, left: left, plotTop: plotTop) {
+            (px($0), py($1, $2 ? y2Scale ?? yScale : yScale))
+        }
         if let legend {
             out += "<g class=\"legend\">\n"
             out += legend.svg(x: Double(width) - 20 - legend.width, top: plotTop, renderer: self)
             out += "</g>\n"
         }
+        return out + "</g>\n"
+    }
+
+    /// The overlays: dashed black lines, black rings with their labels, and a caption naming them in the
+    /// plot area's top left corner. `position` maps a value (x, y, on the second axis) to the page.
+    private func overlaySVG(
+        _ plot: Plot,
+        lines: [(points: [(Double, Double)], second: Bool)],
+        marks: [Plot.Overlay.Mark],
+        left: Double,
+        plotTop: Double,
+        position: (Double, Double, Bool) -> (Double, Double)
+    ) -> String {
+        guard !plot.overlays.isEmpty else { return "" }
+        var out = "<g class=\"overlay\">\n"
+        for line in lines where line.points.count > 1 {
+            let path = line.points.map { point in
+                let (x, y) = position(point.0, point.1, line.second)
+                return "\(f(x)),\(f(y))"
+            }.joined(separator: " ")
+            out += "<polyline class=\"overlay-line\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.2\" "
+            out += "stroke-dasharray=\"5 3\" points=\"\(path)\"/>\n"
+        }
+        for mark in marks {
+            let (x, y) = position(mark.x, mark.y, false)
+            out += "<circle class=\"overlay-mark\" cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"5\" fill=\"none\" "
+            out += "stroke=\"#000\" stroke-width=\"1.5\"/>\n"
+            out += text(mark.label, x: x + 8, y: y - 8, anchor: "start", extra: " class=\"overlay-label\" font-size=\"10\"")
+        }
+        let caption = plot.overlays.map(\.name).joined(separator: "; ")
+        out += text(caption, x: left + 6, y: plotTop + 14, anchor: "start", extra: " class=\"overlay-caption\" font-size=\"11\"")
         return out + "</g>\n"
     }
 

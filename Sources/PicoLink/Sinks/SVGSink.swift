@@ -60,7 +60,8 @@ public final class SVGSink: SampleSink {
     /// Each replacement is synced as it is made.
     public func sync() throws(SinkError) {}
 
-    /// Draws the final plot, with a note when the run is incomplete or sent no package, and writes it:
+    /// Draws the final plot, with a note when the run is incomplete or sent no package and the end's
+    /// overlays (a run's analysis) on the charts they are for, and writes it:
     /// replacing a replaceable target, else written into it once.
     public func finish(_ end: RunEnd) throws(SinkError) {
         var note: String? = nil
@@ -73,7 +74,9 @@ public final class SVGSink: SampleSink {
         let state =
             [(key: "end", value: end.complete ? "complete" : "incomplete (\(end.reason ?? "cut short"))")]
             + (end.cell.map { [(key: "cell", value: $0.description)] } ?? [])
-        let document = renderer.render(builder.plots(), note: note, metadata: metadata + ended + state)
+        var plots = builder.plots()
+        for index in plots.indices { plots[index].overlays = end.overlays.filter { $0.fits(plots[index]) } }
+        let document = renderer.render(plots, note: note, metadata: metadata + ended + state)
         try file.write(Array(document.utf8))
     }
 }

@@ -1,0 +1,32 @@
+import Foundation
+import PicoAnalysis
+import PicoLink
+
+/// A run's analysis as two files beside its per-point files: `.results.json`
+/// (`{"device":…,"run":…,"kind":"peaks","note":null,"analysed_at":"…","results":{…}}`) and
+/// `.results.csv` (`AnalysisCSV`: a row per peak or per fitted parameter; the header alone when there
+/// is nothing, and `# note:` saying why).
+struct AnalysisFiles {
+    let json: SinkFile
+    let csv: SinkFile
+
+    func write(_ analysis: StoredAnalysis, deviceRun: Int, device: String) throws(SinkError) {
+        let time = UTCTime.iso8601(analysis.analysedAt)
+        let fields = [
+            "\"device\":\(JSONText.quoted(device))", "\"run\":\(deviceRun)",
+            "\"kind\":\(JSONText.quoted(analysis.kind.rawValue))",
+            "\"note\":\(analysis.note.map(JSONText.quoted) ?? "null")", "\"analysed_at\":\(JSONText.quoted(time))",
+            "\"results\":\(analysis.results?.json ?? "null")",
+        ]
+        try json.write("{" + fields.joined(separator: ",") + "}\n")
+        try json.sync()
+        let table: String
+        if let results = analysis.results {
+            table = AnalysisCSV.table([results])
+        } else {
+            table = "# note: \(analysis.note ?? "nothing to analyse")\n" + AnalysisCSV.peakHeader.joined(separator: ",") + "\n"
+        }
+        try csv.write(table)
+        try csv.sync()
+    }
+}
