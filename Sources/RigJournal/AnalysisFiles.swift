@@ -24,7 +24,9 @@ struct AnalysisFiles {
         if let results = analysis.results {
             table = AnalysisCSV.table([results])
         } else {
-            table = "# note: \(analysis.note ?? "nothing to analyse")\n" + AnalysisCSV.peakHeader.joined(separator: ",") + "\n"
+            table =
+                "# note: \(analysis.note ?? "nothing to analyse")\n" + AnalysisCSV.peakHeader.joined(separator: ",")
+                + "\n"
         }
         try csv.write(table)
         try csv.sync()

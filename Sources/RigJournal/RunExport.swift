@@ -39,7 +39,9 @@ public enum RunExport {
         let stored = try journal.analysis(of: run.id).flatMap { $0.kind != .none && $0.results == nil ? nil : $0 }
         let analysis = try stored ?? JournalAnalyser.analyse(run: run.id, in: journal, settings: AnalysisSettings())
         var spectrum: ImpedanceSpectrum?
-        if analysis.results?.fit != nil, case .impedance(_, let measured)? = RunData.runs(of: try journal.points(of: run.id)).first {
+        if analysis.results?.fit != nil,
+            case .impedance(_, let measured)? = RunData.runs(of: try journal.points(of: run.id)).first
+        {
             spectrum = measured
         }
         let complete = run.state == "complete"

@@ -235,10 +235,22 @@ public struct SVGPlotRenderer: Sendable {
             let (x, y) = position(mark.x, mark.y, false)
             out += "<circle class=\"overlay-mark\" cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"5\" fill=\"none\" "
             out += "stroke=\"#000\" stroke-width=\"1.5\"/>\n"
-            out += text(mark.label, x: x + 8, y: y - 8, anchor: "start", extra: " class=\"overlay-label\" font-size=\"10\"")
+            out += text(
+                mark.label,
+                x: x + 8,
+                y: y - 8,
+                anchor: "start",
+                extra: " class=\"overlay-label\" font-size=\"10\""
+            )
         }
         let caption = plot.overlays.map(\.name).joined(separator: "; ")
-        out += text(caption, x: left + 6, y: plotTop + 14, anchor: "start", extra: " class=\"overlay-caption\" font-size=\"11\"")
+        out += text(
+            caption,
+            x: left + 6,
+            y: plotTop + 14,
+            anchor: "start",
+            extra: " class=\"overlay-caption\" font-size=\"11\""
+        )
         return out + "</g>\n"
     }
 
