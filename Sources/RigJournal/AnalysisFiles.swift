@@ -11,14 +11,7 @@ struct AnalysisFiles {
     let csv: SinkFile
 
     func write(_ analysis: StoredAnalysis, deviceRun: Int, device: String) throws(SinkError) {
-        let time = UTCTime.iso8601(analysis.analysedAt)
-        let fields = [
-            "\"device\":\(JSONText.quoted(device))", "\"run\":\(deviceRun)",
-            "\"kind\":\(JSONText.quoted(analysis.kind.rawValue))",
-            "\"note\":\(analysis.note.map(JSONText.quoted) ?? "null")", "\"analysed_at\":\(JSONText.quoted(time))",
-            "\"results\":\(analysis.results?.json ?? "null")",
-        ]
-        try json.write("{" + fields.joined(separator: ",") + "}\n")
+        try json.write(analysis.json(device: device, deviceRun: deviceRun) + "\n")
         try json.sync()
         let table: String
         if let results = analysis.results {

@@ -1,4 +1,5 @@
 import PicoAnalysis
+import PicoLink
 
 /// A run's analysis as the journal keeps it: peaks, a circuit fit, or nothing and why.
 public struct StoredAnalysis: Sendable, Equatable {
@@ -30,5 +31,16 @@ public struct StoredAnalysis: Sendable, Equatable {
         self.analysedAt = analysedAt
         self.results = results
         self.note = note
+    }
+
+    /// `{"device":…,"run":…,"kind":"peaks","note":null,"analysed_at":"…","results":{…}}`: what an
+    /// export's `.results.json` and `hcipico analyze --json` on a journal give for a run.
+    public func json(device: String, deviceRun: Int) -> String {
+        let fields = [
+            "\"device\":\(JSONText.quoted(device))", "\"run\":\(deviceRun)",
+            "\"kind\":\(JSONText.quoted(kind.rawValue))", "\"note\":\(note.map(JSONText.quoted) ?? "null")",
+            "\"analysed_at\":\(JSONText.quoted(UTCTime.iso8601(analysedAt)))", "\"results\":\(results?.json ?? "null")",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
     }
 }

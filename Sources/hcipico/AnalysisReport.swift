@@ -4,29 +4,33 @@ import PicoAnalysis
 /// The results of `analyze`, as tables for people or JSON for programs.
 struct AnalysisReport {
     let analyses: [RunAnalysis]
+    /// How each analysis's run is named in the tables: `run 2` in a CSV, `cv run 3 (id 12)` in a journal.
+    let names: [String]
 
     init(runs: [RunData], settings: AnalysisSettings) {
         analyses = runs.map { RunAnalysis($0, settings: settings) }
+        names = analyses.map { "run \($0.run)" }
     }
 
-    /// The fits that did not converge, by run.
-    var failures: [(run: Int, error: CircuitFitError)] {
-        analyses.flatMap { analysis in
-            analysis.results.compactMap { result in
-                if case .fitFailed(_, let error) = result { (analysis.run, error) } else { nil }
-            }
-        }
+    init(analyses: [RunAnalysis], names: [String]) {
+        self.analyses = analyses
+        self.names = names
+    }
+
+    /// The fits that did not converge, by run name.
+    var failures: [(run: String, error: CircuitFitError)] {
+        zip(analyses, names).compactMap { analysis, name in analysis.fitFailure.map { (name, $0.error) } }
     }
 
     /// Tables: a block per run and current column or fit.
     var text: String {
         var blocks: [String] = []
-        for analysis in analyses {
+        for (analysis, name) in zip(analyses, names) {
             for result in analysis.results {
                 switch result {
                 case .peaks(let current, let peaks):
                     let title =
-                        "run \(analysis.run), current \(current): \(peaks.count) peak\(peaks.count == 1 ? "" : "s")"
+                        "\(name), current \(current): \(peaks.count) peak\(peaks.count == 1 ? "" : "s")"
                     guard !peaks.isEmpty else {
                         blocks.append(title)
                         continue
@@ -45,7 +49,7 @@ struct AnalysisReport {
                     blocks.append(title + "\n" + TextColumn.table(header: header, rows: rows))
                 case .fit(let fit):
                     let title =
-                        "run \(analysis.run): \(fit.circuit) fitted (\(fit.weighting.rawValue) weighting, "
+                        "\(name): \(fit.circuit) fitted (\(fit.weighting.rawValue) weighting, "
                         + "\(fit.iterations) iterations), chi-squared \(Self.number(fit.chiSquared)) "
                         + "(reduced \(Self.number(fit.reducedChiSquared)))"
                     let rows = fit.circuit.parameters.enumerated().map { index, parameter in
@@ -59,7 +63,7 @@ struct AnalysisReport {
                             + TextColumn.table(header: ["parameter", "value", "error", "error %", "unit"], rows: rows)
                     )
                 case .fitFailed(let circuit, let error):
-                    blocks.append("run \(analysis.run): \(circuit) not fitted: \(error)")
+                    blocks.append("\(name): \(circuit) not fitted: \(error)")
                 }
             }
         }

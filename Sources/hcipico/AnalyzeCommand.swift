@@ -1,15 +1,19 @@
 import ArgumentParser
 import Foundation
 import PicoAnalysis
+import RigJournal
 
-/// `hcipico analyze FILE.csv`: the peaks of each voltammogram and an equivalent-circuit fit of each
-/// impedance spectrum in a per-point CSV, as a table or JSON.
+/// `hcipico analyze FILE`: the peaks of each voltammogram and an equivalent-circuit fit of each
+/// impedance spectrum in a per-point CSV or in a rig's journal, as a table or JSON.
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Find the peaks of voltammograms and fit a circuit to impedance spectra in a per-point CSV.",
+        abstract: "Find the peaks of voltammograms and fit a circuit to impedance spectra (a CSV or a journal).",
         discussion: """
-            Reads a CSV written by `connect --csv` or `export` (or by PalmSens' C example). For each run, \
+            Reads a CSV written by `connect --csv` or `export` (or by PalmSens' C example), or a rig's \
+            journal (the runs --run, --device, --since and --until select; all by default): what each run's \
+            script measured decides what is done, and --stored prints what the rig stored as the run ended \
+            instead of analysing again with these options. For each run, \
             a voltammogram's peaks per scan and sweep (each current column: for SWV the difference, forward \
             and reverse currents), or the fit of --circuit to a spectrum. Peaks: Savitzky–Golay smoothing, \
             maxima kept by their prominence and width as scipy's find_peaks keeps them, a baseline between \
@@ -21,8 +25,13 @@ struct AnalyzeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A per-point CSV (connect --csv, export).")
+    @Argument(help: "A per-point CSV (connect --csv, export) or a rig's journal (SQLite).")
     var file: String
+
+    @OptionGroup var selection: JournalSelection
+
+    @Flag(help: "A journal's runs as the rig analysed them when they ended (the options are not used).")
+    var stored = false
 
     @Option(help: "Circuit for impedance spectra, in Boukamp's code: R(RC), R(Q(RW)), … (R, C, L, Q, W).")
     var circuit = "R(RC)"
@@ -83,6 +92,11 @@ struct AnalyzeCommand: ParsableCommand {
             StandardError.report("\(file): cannot be read")
             throw ExitStatus.badInput.exitCode
         }
+        if data.starts(with: Array("SQLite format 3".utf8)) { return try analyseJournal() }
+        guard !stored, selection.filter == RunFilter() else {
+            StandardError.report("\(file): --stored, --run, --device, --since and --until are for a journal")
+            throw ExitStatus.badInput.exitCode
+        }
         let table: PointTable
         do {
             table = try PointTable(csv: String(decoding: data, as: UTF8.self))
@@ -97,8 +111,58 @@ struct AnalyzeCommand: ParsableCommand {
         }
         let report = try AnalysisReport(runs: runs, settings: settings())
         print(json ? report.json : report.text)
-        for failure in report.failures { StandardError.report("\(file): run \(failure.run): \(failure.error)") }
+        for failure in report.failures { StandardError.report("\(file): \(failure.run): \(failure.error)") }
         if !report.failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }
+    }
+
+    /// The selected runs of a journal: analysed again with the options, or as the rig stored them.
+    func analyseJournal() throws {
+        let settings = try settings()
+        let journal = try JournalSelection.open(file)
+        let analyses: [(run: RunSummary, deviceRun: Int, analysis: StoredAnalysis)]
+        do {
+            let runs = try journal.runs(selection.filter)
+            guard !runs.isEmpty else {
+                StandardError.report("no run matches in \(file)")
+                throw ExitStatus.badInput.exitCode
+            }
+            analyses = try runs.map { run in
+                let stored = self.stored ? try journal.analysis(of: run.id) : nil
+                let analysis =
+                    try stored
+                    ?? (self.stored
+                        ? StoredAnalysis(run: run.id, kind: .none, analysedAt: .nan, note: "not analysed yet")
+                        : JournalAnalyser.analyse(run: run.id, in: journal, settings: settings))
+                return (run, run.deviceRun, analysis)
+            }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            StandardError.report("\(file): \(error)")
+            throw ExitStatus.failure.exitCode
+        }
+        if json {
+            let objects = analyses.map { $0.analysis.json(device: $0.run.device, deviceRun: $0.deviceRun) }
+            print("{\"runs\":[" + objects.joined(separator: ",") + "]}")
+        } else {
+            var blocks: [String] = []
+            for entry in analyses {
+                let name = "\(entry.run.device) run \(entry.deviceRun) (id \(entry.run.id))"
+                if let results = entry.analysis.results {
+                    blocks.append(AnalysisReport(analyses: [results], names: [name]).text)
+                } else {
+                    blocks.append("\(name): \(entry.analysis.note ?? "nothing to analyse")")
+                }
+            }
+            print(blocks.joined(separator: "\n\n"))
+        }
+        let failures = analyses.compactMap { entry in
+            entry.analysis.results?.fitFailure.map { (entry, $0.error) }
+        }
+        for (entry, error) in failures {
+            StandardError.report("\(file): \(entry.run.device) run \(entry.deviceRun) (id \(entry.run.id)): \(error)")
+        }
+        if !failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }
     }
 }
 

@@ -246,6 +246,25 @@ import Testing
         let none = try file("ca", ".results.json")
         #expect(none.contains("\"kind\":\"none\",\"note\":\"nothing to analyse in CA\""), "\(none)")
         #expect(try file("ca", ".jsonl").split(separator: "\n").last?.contains("analysis") == false)
+
+        // `analyze` on the journal: as stored, and again with other settings.
+        let stored = try CommandProcess(["analyze", "crash.sqlite", "--stored", "--device", "eis"], in: directory)
+        #expect(await stored.finishAsync().status == 0, "\(stored.standardError)")
+        #expect(stored.standardOutput.hasPrefix("eis run 1 (id "), "\(stored.standardOutput)")
+        #expect(stored.standardOutput.contains("R(RC) fitted (modulus weighting"), "\(stored.standardOutput)")
+        let again = try CommandProcess(
+            ["analyze", "crash.sqlite", "--json", "--circuit", "R(RC)", "--weighting", "proportional"],
+            in: directory
+        )
+        #expect(await again.finishAsync().status == 0, "\(again.standardError)")
+        let runs =
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any]
+            )["runs"] as? [[String: Any]]
+        #expect(Set(runs?.compactMap { $0["kind"] as? String } ?? []) == ["peaks", "fit", "none"], "\(runs ?? [])")
+        #expect(again.standardOutput.contains("\"weighting\":\"proportional\""))
+        let csvOnly = try CommandProcess(["analyze", "out/" + names[0], "--run", "1"], in: directory)
+        #expect(await csvOnly.finishAsync().status == 64)
     }
 
     @Test func exportWritesSixFilesPerRunAndNeverReplacesOne() async throws {
