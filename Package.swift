@@ -169,7 +169,7 @@ let package = Package(
         .target(
             name: "RigStatus",
             dependencies: [
-                "RigModel", "RigJournal", "PicoLink",
+                "RigModel", "RigJournal", "PicoLink", "PicoAnalysis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -364,7 +364,7 @@ let package = Package(
         .testTarget(
             name: "RigFleetTests",
             dependencies: [
-                "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT",
+                "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT", "PicoAnalysis",
                 "BLETesting",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -37,7 +37,7 @@ public final class RigMetrics: Sendable {
         "hcipico_forward_errors_total": "Failed attempts to forward to PostgreSQL (the log and the page say why).",
         "hcipico_log_lines_dropped_total":
             "Log lines dropped because the log output would not take them (closed, full or not read).",
-    ]
+    ].merging(AnalysisGauges.help) { first, _ in first }
 
     /// What each device's counters have been told so far (counters only go up by the difference).
     private struct Counted {
@@ -46,6 +46,10 @@ public final class RigMetrics: Sendable {
         var forwardedPackages = 0
         var forwardErrors = 0
         var droppedLogLines = 0
+        /// The analysis gauges set so far, by device: one no longer in the latest analysis reads NaN.
+        var analysisGauges: [String: Set<[AnalysisGauges.Label]>] = [:]
+        /// The run each device's analysis gauges are from.
+        var analysedRun: [String: Int64] = [:]
     }
 
     private struct DeviceCounts {
@@ -106,6 +110,26 @@ public final class RigMetrics: Sendable {
             }
         }
         gauge("hcipico_journal_size_bytes", [], Double(sources.journal.sizeInBytes))
+        for device in devices { updateAnalysis(of: device.name) }
+    }
+
+    /// The gauges of the device's latest analysed run, read from the journal when it is a new one; the
+    /// earlier run's gauges that the new one has not are set to NaN (no peak where there was one).
+    private func updateAnalysis(of device: String) {
+        guard let (run, stored) = try? sources.journal.latestAnalyses(device: device, limit: 1).last,
+            let results = stored.results
+        else { return }
+        state.withLock { counted in
+            guard counted.analysedRun[device] != run.id else { return }
+            counted.analysedRun[device] = run.id
+            let gauges = AnalysisGauges.of(device: device, run: run.deviceRun, analysis: results)
+            let keys = Set(gauges.map { [AnalysisGauges.Label(name: "", value: $0.name)] + $0.labels })
+            for stale in counted.analysisGauges[device, default: []].subtracting(keys) {
+                gauge(stale[0].value, stale.dropFirst().map { ($0.name, $0.value) }, .nan)
+            }
+            counted.analysisGauges[device] = keys
+            for item in gauges { gauge(item.name, item.labels.map { ($0.name, $0.value) }, item.value) }
+        }
     }
 
     private func update(_ device: DeviceSnapshot, counted: inout DeviceCounts) {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PicoAnalysis
 import RigCore
 import RigJournal
 import RigModel
@@ -174,6 +175,70 @@ import Testing
             let again = try await Self.get(port, "/metrics").body
             #expect(again.contains("hcipico_device_packages_total{device=\"pico-a\"} 40"))
             #expect(again.contains("hcipico_log_lines_dropped_total 7"))
+        }
+    }
+
+    /// The latest analysed run's peaks and fit are gauges; a later run's analysis replaces them, and a
+    /// peak the later run has not reads NaN instead of keeping the earlier value.
+    @Test func metricsGiveTheLatestAnalysis() async throws {
+        try await serving(token: nil, more: ["pico-a"]) { port, journal in
+            let runs = try journal.runs(RunFilter(devices: ["pico-a"]))
+            #expect(runs.count == 2)
+            func peak(_ scan: Int, _ direction: VoltammetricPeak.Direction, _ potential: Double) -> VoltammetricPeak {
+                VoltammetricPeak(
+                    scan: scan,
+                    sweep: 1,
+                    direction: direction,
+                    index: 3,
+                    potential: potential,
+                    current: 2e-6,
+                    baselineCurrent: 1e-7,
+                    height: 1.9e-6,
+                    prominence: 1.9e-6,
+                    width: 0.1,
+                    area: 1e-7,
+                    charge: nil,
+                    leftFoot: 0,
+                    rightFoot: 0.5,
+                    leftFootBaseline: 0,
+                    rightFootBaseline: 2e-7
+                )
+            }
+            let first = RunAnalysis(
+                run: 1,
+                results: [
+                    .peaks(current: "c", [peak(1, .anodic, 0.2), peak(1, .anodic, 0.3), peak(2, .cathodic, 0.1)])
+                ]
+            )
+            try journal.record(StoredAnalysis(run: runs[0].id, kind: .peaks, analysedAt: 5, results: first))
+            let metrics = try await Self.get(port, "/metrics").body
+            #expect(metrics.contains("hcipico_analysis_run{device=\"pico-a\"} 1"), "\(metrics)")
+            #expect(
+                metrics.contains(
+                    "hcipico_peak_potential_volts{device=\"pico-a\",curve=\"c\",scan=\"1\",direction=\"anodic\"} 0.2"
+                ),
+                "the first of two equally prominent peaks"
+            )
+            #expect(
+                metrics.contains(
+                    "hcipico_peak_height_amperes{device=\"pico-a\",curve=\"c\",scan=\"2\",direction=\"cathodic\"} 1.9e-06"
+                )
+            )
+            let second = RunAnalysis(run: 2, results: [.peaks(current: "c", [peak(1, .anodic, 0.25)])])
+            try journal.record(StoredAnalysis(run: runs[1].id, kind: .peaks, analysedAt: 6, results: second))
+            let later = try await Self.get(port, "/metrics").body
+            #expect(later.contains("hcipico_analysis_run{device=\"pico-a\"} 2"))
+            #expect(
+                later.contains(
+                    "hcipico_peak_potential_volts{device=\"pico-a\",curve=\"c\",scan=\"1\",direction=\"anodic\"} 0.25"
+                )
+            )
+            #expect(
+                later.contains(
+                    "hcipico_peak_potential_volts{device=\"pico-a\",curve=\"c\",scan=\"2\",direction=\"cathodic\"} nan"
+                ),
+                "\(later)"
+            )
         }
     }
 

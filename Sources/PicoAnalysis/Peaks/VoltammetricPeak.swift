@@ -42,4 +42,41 @@ public struct VoltammetricPeak: Sendable, Hashable, Codable {
     public var leftFootBaseline: Double
     /// The baseline's current at the right foot (A).
     public var rightFootBaseline: Double
+
+    /// A peak as given (the analysis makes them; tests and readers of stored results too).
+    public init(
+        scan: Int,
+        sweep: Int,
+        direction: Direction,
+        index: Int,
+        potential: Double,
+        current: Double,
+        baselineCurrent: Double,
+        height: Double,
+        prominence: Double,
+        width: Double,
+        area: Double,
+        charge: Double?,
+        leftFoot: Double,
+        rightFoot: Double,
+        leftFootBaseline: Double,
+        rightFootBaseline: Double
+    ) {
+        self.scan = scan
+        self.sweep = sweep
+        self.direction = direction
+        self.index = index
+        self.potential = potential
+        self.current = current
+        self.baselineCurrent = baselineCurrent
+        self.height = height
+        self.prominence = prominence
+        self.width = width
+        self.area = area
+        self.charge = charge
+        self.leftFoot = leftFoot
+        self.rightFoot = rightFoot
+        self.leftFootBaseline = leftFootBaseline
+        self.rightFootBaseline = rightFootBaseline
+    }
 }
