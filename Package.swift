@@ -364,7 +364,8 @@ let package = Package(
         .testTarget(
             name: "RigFleetTests",
             dependencies: [
-                "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT", "PicoAnalysis",
+                "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT",
+                "PicoAnalysis",
                 "BLETesting",
                 .product(name: "Logging", package: "swift-log"),
             ],

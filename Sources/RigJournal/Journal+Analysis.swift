@@ -76,6 +76,20 @@ extension Journal {
         return stored.compactMap { analysis in byID[analysis.run].map { ($0, analysis) } }
     }
 
+    /// The row id of `device`'s latest run with analysis results (nil when none has any).
+    public func latestAnalysedRun(device: String) throws(JournalError) -> Int64? {
+        try readJournal { db in
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT MAX(a.run_id) FROM run_analyses a JOIN runs r ON r.id = a.run_id
+                    JOIN devices d ON d.id = r.device_id WHERE d.name = ? AND a.kind != 'none'
+                    """,
+                arguments: [device]
+            )
+        }
+    }
+
     private static func stored(_ row: Row) -> StoredAnalysis {
         let json: String? = row["results"]
         let results = json.flatMap { try? RunAnalysis.decoder.decode(RunAnalysis.self, from: Data($0.utf8)) }

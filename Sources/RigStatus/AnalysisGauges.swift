@@ -51,7 +51,9 @@ struct AnalysisGauges {
             let circuit = base + [Label(name: "circuit", value: fit.circuit.code)]
             for (index, parameter) in fit.circuit.parameters.enumerated() {
                 let labels =
-                    circuit + [Label(name: "parameter", value: parameter.name), Label(name: "unit", value: parameter.unit)]
+                    circuit + [
+                        Label(name: "parameter", value: parameter.name), Label(name: "unit", value: parameter.unit),
+                    ]
                 gauges.append(Gauge(name: "hcipico_fit_parameter", labels: labels, value: fit.values[index]))
             }
             gauges.append(Gauge(name: "hcipico_fit_chi_squared", labels: circuit, value: fit.chiSquared))

@@ -52,6 +52,9 @@ struct StatusDocument: Encodable {
         var link: String?
         var rssi: Int?
         var firmware: String?
+        /// The journal id of the device's latest run with analysis results (the page fetches its trend
+        /// when this changes).
+        var analysedRun: Int64?
     }
 
     var rig: String
@@ -115,7 +118,8 @@ struct StatusDocument: Encodable {
                 cellUnknown: snapshot.cellUnknown,
                 link: snapshot.link,
                 rssi: snapshot.lastRSSI,
-                firmware: snapshot.firmware
+                firmware: snapshot.firmware,
+                analysedRun: try? sources.journal.latestAnalysedRun(device: snapshot.name)
             )
         }
     }

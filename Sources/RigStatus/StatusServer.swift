@@ -114,6 +114,16 @@ public final class StatusServer: Sendable {
             let runs = try sources.journal.runs(filter)
             return try Self.json(runs.reversed().map(RunDocument.init))
         }
+        // A device's latest analysed runs and their results as series: `device`, `limit` (1…200, 30).
+        router.get("/api/trend") { [sources] request, _ in
+            let query = request.uri.queryParameters
+            guard let device = query.get("device") else {
+                return Self.text("device= is missing\n", status: .badRequest)
+            }
+            let limit = query.get("limit", as: Int.self).map { min(max($0, 1), TrendDocument.limit) } ?? 30
+            let analyses = try sources.journal.latestAnalyses(device: String(device), limit: limit)
+            return try Self.json(TrendDocument(device: String(device), analyses: analyses))
+        }
         for suffix in RunExport.suffixes {
             router.get("/runs/:id/\(suffix.dropFirst())") { [sources] _, context in
                 guard let id = context.parameters.get("id", as: Int64.self) else {

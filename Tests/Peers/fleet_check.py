@@ -196,6 +196,14 @@ def outage(args, env):
             check(rows == 3 and len(second) == 3, f"the page shows three devices and three plots ({rows}, {len(second)})")
             grown = [name for name in second if second[name] > first.get(name, 0)]
             check(bool(grown), f"a live plot grows between the screenshots: {first} -> {second}")
+            trend = "#trends .trend-card[data-device='pico-eis'] tr[data-series='R2 (R(RC))'] .trend-latest"
+            wait_for("the EIS's fitted R2 in its results card", lambda: any(
+                "Ω" in e.text for e in driver.find_elements(By.CSS_SELECTOR, trend)), 40)
+            shown = [e.text for e in driver.find_elements(By.CSS_SELECTOR, trend)]
+            check(bool(shown) and shown[0].endswith("kΩ"),
+                  f"the page's results card shows the EIS's fitted R2 (the simulator's 10 kΩ): {shown}")
+            driver.execute_script("document.getElementById('trends').scrollIntoView()")
+            driver.save_screenshot(os.path.join(args.out, "status-page-results.png"))
             logs = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
             check(not logs, f"no console errors ({logs[:3]})")
             html = driver.page_source

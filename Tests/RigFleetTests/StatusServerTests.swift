@@ -242,6 +242,45 @@ import Testing
         }
     }
 
+    /// `/api/trend`: a device's analysed runs, oldest first, and a series per result they share (null
+    /// where a run has none); `/api/status` names the latest analysed run.
+    @Test func theTrendOfADevicesAnalysedRuns() async throws {
+        try await serving(token: nil, more: ["pico-a"]) { port, journal in
+            let runs = try journal.runs(RunFilter(devices: ["pico-a"]))
+            let circuit = try EquivalentCircuit("R(RC)")
+            let frequencies = (0..<20).map { pow(10, 5 - Double($0) / 4) }
+            for (index, run) in runs.enumerated() {
+                let values = [100.0, 1000 * Double(index + 1), 1e-6]
+                let spectrum = ImpedanceSpectrum(
+                    frequencies: frequencies,
+                    impedances: frequencies.map { circuit.impedance(at: $0, values) }
+                )
+                let fit = try CircuitFitter.fit(circuit, to: spectrum)
+                try journal.record(
+                    StoredAnalysis(
+                        run: run.id,
+                        kind: .fit,
+                        analysedAt: Double(index),
+                        results: RunAnalysis(run: run.deviceRun, results: [.fit(fit)])
+                    )
+                )
+            }
+            let status = try await Self.get(port, "/api/status").body
+            #expect(status.contains("\"analysed_run\":\(runs[1].id)"), "\(status)")
+            let body = try await Self.get(port, "/api/trend?device=pico-a").body
+            let trend = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            let listed = try #require(trend["runs"] as? [[String: Any]])
+            #expect(listed.compactMap { $0["device_run"] as? Int } == [1, 2])
+            let series = try #require(trend["series"] as? [[String: Any]])
+            #expect(
+                series.compactMap { $0["name"] as? String } == ["R1 (R(RC))", "R2 (R(RC))", "C1 (R(RC))", "χ² (R(RC))"]
+            )
+            let r2 = try #require(series[1]["values"] as? [Double])
+            #expect(r2.count == 2 && abs(r2[0] - 1000) < 1e-6 && abs(r2[1] - 2000) < 1e-6, "\(r2)")
+            #expect(try await Self.get(port, "/api/trend").status == 400)
+        }
+    }
+
     @Test func aTokenIsAskedOfEveryRequest() async throws {
         try await serving(token: "correct horse") { port, _ in
             for path in ["/", "/metrics", "/healthz", "/api/status", "/events", "/runs/1/csv"] {

@@ -17,6 +17,8 @@
   const $ = (id) => document.getElementById(id);
   const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
   const plots = new Map();  // device name -> plot state (see plotFor)
+  const trends = new Map(); // device name -> { card, run (the analysed run shown), busy }
+  const TREND_RUNS = 30;
   let streamed = false;     // a status arrived on the stream (newer than the initial fetch)
   let lastStatusAt = 0;     // local clock of the last status
   let runIds = null;        // device -> its current run's id, to notice runs starting and ending
@@ -149,15 +151,84 @@
       const id = run ? String(run.id ?? run.uuid) : null;  // (a run's journal id can be missing)
       ids.set(d.name, id);
       if (runIds && runIds.get(d.name) !== id) changed = true;
+      if (isNum(d.analysed_run)) trendFor(d.name, d.analysed_run);
       const plot = plotFor(d.name);
       if (plot.running !== !!run) { plot.running = !!run; describe(plot); }
     }
     for (const row of rows.values()) row.remove();  // gone from the rig's configuration
     for (const [name, p] of plots) if (!ids.has(name)) { p.canvas.parentNode.remove(); plots.delete(name); }
+    for (const [name, t] of trends) if (!ids.has(name)) { t.card.remove(); trends.delete(name); }
+    $('trends-empty').hidden = trends.size > 0;
     $('devices-empty').hidden = ids.size > 0;
     setText($('devices-empty'), 'No devices configured.');
     runIds = ids;
     if (changed) setTimeout(loadRuns, 300);  // a run began or ended: the history changed
+  }
+
+  // ---- results: per device, the series of its latest analysed runs (GET api/trend) ----
+  function trendFor(name, run) {
+    let t = trends.get(name);
+    if (!t) {
+      const card = clone('trend-card');
+      card.dataset.device = name;
+      $('trends').appendChild(card);
+      t = { card, run: null, busy: false, data: null };
+      trends.set(name, t);
+      if (window.ResizeObserver) new ResizeObserver(() => drawTrend(t)).observe(card);
+    }
+    if (t.run === run || t.busy) return;
+    t.busy = true;
+    get('api/trend?limit=' + TREND_RUNS + '&device=' + encodeURIComponent(name)).then((r) => r.json())
+      .then((data) => { t.run = run; t.data = data; drawTrend(t); })
+      .catch(() => {})
+      .finally(() => { t.busy = false; });
+  }
+  function fmtValue(v, unit) {
+    if (!isNum(v)) return DASH;
+    if (!unit) return minus(v.toPrecision(3));
+    const e = prefixExp(unit, Math.abs(v));
+    return minus(String(Number((v / 10 ** e).toPrecision(4)))) + ' ' + PREFIX[e] + unit;
+  }
+  function drawTrend(t) {
+    const data = t.data;
+    if (!data) return;
+    const card = t.card, runs = Array.isArray(data.runs) ? data.runs : [];
+    const first = runs[0], last = runs[runs.length - 1];
+    setText(card.querySelector('h3'), data.device);
+    setText(card.querySelector('.info'), runs.length + ' analysed run' + (runs.length === 1 ? '' : 's')
+      + (first ? ' (#' + first.device_run + (runs.length > 1 ? ' \u2026 #' + last.device_run : '') + ')' : ''));
+    setAttr(card, 'data-runs', runs.length);
+    const body = card.querySelector('tbody');
+    body.textContent = '';
+    for (const s of Array.isArray(data.series) ? data.series : []) {
+      const row = clone('trend-row'), values = Array.isArray(s.values) ? s.values : [];
+      row.dataset.series = s.name;
+      setText(row.querySelector('.trend-name'), s.name);
+      let latest = null;
+      for (const v of values) if (isNum(v)) latest = v;
+      setText(row.querySelector('.trend-latest'), fmtValue(latest, s.unit));
+      body.appendChild(row);
+      const c = row.querySelector('canvas'), w = c.clientWidth, h = c.clientHeight, dpr = window.devicePixelRatio || 1;
+      setAttr(c, 'aria-label', s.name + ': ' + values.filter(isNum).length + ' runs');
+      if (!w || !h) continue;
+      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
+      const g = c.getContext('2d');
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const finite = values.filter(isNum);
+      if (!finite.length) continue;
+      let [lo, hi] = span(Math.min(...finite), Math.max(...finite), false);
+      const X = (k) => 3 + (values.length > 1 ? (k / (values.length - 1)) * (w - 6) : (w - 6) / 2);
+      const Y = (v) => h - 3 - ((v - lo) / (hi - lo)) * (h - 6);
+      g.strokeStyle = g.fillStyle = PALETTE[0]; g.lineWidth = 1.5; g.beginPath();
+      let open = false;
+      values.forEach((v, k) => {
+        if (!isNum(v)) { open = false; return; }
+        if (open) g.lineTo(X(k), Y(v)); else g.moveTo(X(k), Y(v));
+        open = true;
+      });
+      g.stroke();
+      values.forEach((v, k) => { if (isNum(v)) g.fillRect(X(k) - 1.5, Y(v) - 1.5, 3, 3); });
+    }
   }
 
   // ---- plots ----
