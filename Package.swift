@@ -145,13 +145,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // A run's analysis for its outputs: the plan its script gives, its points from its packages, the
+        // results files and the plot's overlays (the rig's journal, exports, connect and the console).
+        .target(
+            name: "RunResults",
+            dependencies: [
+                "PicoLink", "PicoAnalysis", "MethodSCRIPT", .product(name: "ComplexModule", package: "swift-numerics"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "RigJournal",
             dependencies: [
-                "Coordination", "PicoLink", "PicoAnalysis", "MethodSCRIPT",
+                "Coordination", "PicoLink", "PicoAnalysis", "MethodSCRIPT", "RunResults",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "ComplexModule", package: "swift-numerics"),
             ],
             swiftSettings: strict
         ),
@@ -169,6 +177,7 @@ let package = Package(
         .target(
             name: "RigStatus",
             dependencies: [
+                "RunResults",
                 "RigModel", "RigJournal", "PicoLink", "PicoAnalysis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -185,6 +194,7 @@ let package = Package(
         .target(
             name: "RigService",
             dependencies: [
+                "RunResults",
                 "RigCore", "RigModel", "RigJournal", "RigForward", "RigStatus", "DeviceLinks", "PicoLink", "CSystemd",
                 "Coordination", "PicoAnalysis",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -216,6 +226,7 @@ let package = Package(
         .executableTarget(
             name: "hcipico",
             dependencies: [
+                "RunResults",
                 "Coordination",
                 "MethodSCRIPT",
                 "BLEWire",
@@ -355,6 +366,7 @@ let package = Package(
         .testTarget(
             name: "RigTests",
             dependencies: [
+                "RunResults",
                 "Coordination", "RigCore", "RigModel", "RigJournal", "PicoLink", "PicoSimulator", "BLEHost",
                 "BLETesting", "MethodSCRIPT", "PicoAnalysis",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
@@ -364,6 +376,7 @@ let package = Package(
         .testTarget(
             name: "RigFleetTests",
             dependencies: [
+                "RunResults",
                 "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT",
                 "PicoAnalysis",
                 "BLETesting",

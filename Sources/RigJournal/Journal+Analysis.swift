@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PicoAnalysis
 import PicoLink
+public import RunResults
 
 /// The analysis side of the journal: which ended runs wait for their analysis, a run's points as a
 /// table, and each run's results, kept as JSON and as rows (`JournalSchema.version6`).
@@ -23,13 +24,7 @@ extension Journal {
     /// The run's committed points as a table: `run` and `scan`, then a column per value name and unit.
     public func points(of run: Int64) throws -> PointTable {
         var builder = PointTableBuilder()
-        try forEachPackage(of: run) { package in
-            var cells: [(name: String, unit: String, value: Double)] = [
-                ("run", "", Double(package.run)), ("scan", "", Double(package.scanNumber)),
-            ]
-            for value in package.values { cells.append((value.name ?? value.code, value.unit, value.value)) }
-            builder.add(cells)
-        }
+        try forEachPackage(of: run) { builder.add($0) }
         return builder.table
     }
 

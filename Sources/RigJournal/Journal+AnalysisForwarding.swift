@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import RunResults
 
 /// One run's analysis for a sink: the run's UUID and the analysis as the journal keeps it.
 public struct ForwardedAnalysis: Sendable, Equatable {

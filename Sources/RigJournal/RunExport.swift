@@ -1,6 +1,7 @@
 import Foundation
 import PicoAnalysis
 import PicoLink
+import RunResults
 
 /// One run of the journal written as the six files of `hcipico export` (per-point CSV, JSON Lines,
 /// PSTrace-style CSV, SVG plot, and the run's analysis as JSON and CSV), each with the run's provenance:

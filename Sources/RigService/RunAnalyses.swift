@@ -4,6 +4,7 @@ import Logging
 import PicoAnalysis
 import RigCore
 import RigJournal
+import RunResults
 import Synchronization
 
 /// The rig's analysis of its runs: each run, once its end is committed, analysed with its device's
@@ -13,6 +14,7 @@ import Synchronization
 final class RunAnalyses: Sendable {
     let journal: Journal
     private let wake: WakeSignal
+    private let clock: any TimeSource
     private let config: Mutex<RigConfig>
     private let logger: Logger
     private let counts = Mutex((analysed: 0, failed: 0))
@@ -21,6 +23,7 @@ final class RunAnalyses: Sendable {
         self.journal = journal
         self.config = Mutex(config)
         self.logger = logger
+        self.clock = clock
         wake = WakeSignal(clock: clock)
     }
 
@@ -36,10 +39,12 @@ final class RunAnalyses: Sendable {
     /// Waits for the next ended run (or `timeout`).
     func wait(upTo timeout: Duration) async { await wake.wait(upTo: timeout) }
 
-    /// Analyses every ended run without an analysis; returns how many it analysed.
+    /// Analyses every ended run without an analysis, or as many as `budget` allows (what is left waits
+    /// for the next pass, or the next start); returns how many it analysed.
     @discardableResult
-    func analyseWaiting() -> Int {
+    func analyseWaiting(budget: Duration? = nil) -> Int {
         var done = 0
+        let deadline = budget.map { clock.now + $0 }
         while true {
             let waiting: [Int64]
             do {
@@ -50,6 +55,7 @@ final class RunAnalyses: Sendable {
             }
             guard !waiting.isEmpty else { return done }
             for run in waiting {
+                if let deadline, clock.now >= deadline { return done }
                 analyse(run)
                 done += 1
             }

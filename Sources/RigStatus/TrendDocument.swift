@@ -1,6 +1,7 @@
 import Foundation
 import PicoAnalysis
 import RigJournal
+import RunResults
 
 /// The JSON of `/api/trend`: a device's latest analysed runs, oldest first, and a series per result that
 /// the runs share (a value per run, null where a run has none): for voltammetry each current column's

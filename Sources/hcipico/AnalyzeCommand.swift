@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PicoAnalysis
 import RigJournal
+import RunResults
 
 /// `hcipico analyze FILE`: the peaks of each voltammogram and an equivalent-circuit fit of each
 /// impedance spectrum in a per-point CSV or in a rig's journal, as a table or JSON.

@@ -1,6 +1,8 @@
 import DeviceLinks
 import Foundation
+import PicoAnalysis
 import PicoLink
+import RunResults
 
 /// The work of one `hcipico connect`: open the link and the Pico session, ask the version, upload the
 /// script, record the run into the sinks, leave the device safe and close the link. Runs inside
@@ -106,7 +108,14 @@ struct ConnectRun: Sendable {
             return error.errno == EEXIST ? .badInput : .writeFailed
         }
         let interruption = RunInterruption()
-        let recorder = RunRecorder(sinks: sinks, interruption: interruption, syncPolicy: outputs.sync)
+        // The run's peaks or circuit fit, made as it ends, go into the end every output gets.
+        let analysing = AnalysingSink(script: script.lines.joined(separator: "\n"), settings: AnalysisSettings())
+        let recorder = RunRecorder(
+            sinks: sinks + [analysing],
+            interruption: interruption,
+            syncPolicy: outputs.sync,
+            annotate: { analysing.annotate($0) }
+        )
         let control = RunControl(
             session: session,
             interruption: interruption,
@@ -123,7 +132,7 @@ struct ConnectRun: Sendable {
         )
         // Stops the run at a limit; ends with the run (`runEnded`).
         async let enforcing: Void = control.enforce()
-        let outcome: Result<RunEnd, SinkError>
+        var outcome: Result<RunEnd, SinkError>
         do {
             outcome = .success(
                 try await recorder.record(run) { event in
@@ -145,6 +154,17 @@ struct ConnectRun: Sendable {
         await enforcing
         shutdown.onStop(nil)
         display.finish()
+        if case .success = outcome, let analysis = analysing.analysis {
+            report(analysis, onStandardError: dataOnStandardOutput, device: version.device)
+            if let base = outputs.results {
+                do throws(SinkError) {
+                    try AnalysisFiles(base: base, overwrite: outputs.overwrite)
+                        .write(analysis, deviceRun: 1, device: version.device)
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+        }
         // The output that failed is not reported as written: its end marker may be missing.
         let failedPath: String? = if case .failure(let failure) = outcome { failure.path } else { nil }
         let written = outputs.named.map(\.path).filter { $0 != "-" && $0 != failedPath }
@@ -164,6 +184,19 @@ struct ConnectRun: Sendable {
             if control.limitPassed { return .limitPassed }
             if !recorder.deviceErrors.isEmpty { return .deviceError }
             return session.isConnected ? .deviceError : .connectionLost
+        }
+    }
+
+    /// The run's peaks or fit as tables (not with --quiet): on standard output, or on standard error when
+    /// the data goes to standard output.
+    private func report(_ analysis: StoredAnalysis, onStandardError: Bool, device: String) {
+        guard !quiet, let results = analysis.results else { return }
+        let text = AnalysisReport(analyses: [results], names: ["the run"]).text
+        if onStandardError {
+            var stream = StandardError()
+            print(text, to: &stream)
+        } else {
+            print(text)
         }
     }
 

@@ -9,6 +9,8 @@ struct RunOutputs: Sendable {
     var jsonl: String?
     var svg: String?
     var pstrace: String? = nil
+    /// Where the run's analysis goes: this + `.results.json` and `.results.csv` (`--out DIR`).
+    var results: String? = nil
     /// `--csv` as one row per value (the layout before the per-point table) instead of one per point.
     var longCSV = false
     var overwrite: Bool
@@ -16,7 +18,10 @@ struct RunOutputs: Sendable {
 
     /// Every output named, as the options name them.
     var named: [OutputCheck.Named] {
-        [("--csv", csv), ("--jsonl", jsonl), ("--svg", svg), ("--pstrace", pstrace)].compactMap { option, path in
+        [
+            ("--csv", csv), ("--jsonl", jsonl), ("--svg", svg), ("--pstrace", pstrace),
+            ("--out", results.map { $0 + ".results.json" }), ("--out", results.map { $0 + ".results.csv" }),
+        ].compactMap { option, path in
             path.map { OutputCheck.Named(option, $0) }
         }
     }
@@ -25,7 +30,8 @@ struct RunOutputs: Sendable {
     /// live table go to standard error.
     var usesStandardOutput: Bool { named.contains { OutputCheck.isStandardOutput($0.path) } }
 
-    /// Adds the four files of `--out DIR`: `DEVICE-TITLE-YYYYMMDDTHHMMSSZ.{csv,jsonl,svg,pstrace.csv}`,
+    /// Adds the six files of `--out DIR`:
+    /// `DEVICE-TITLE-YYYYMMDDTHHMMSSZ.{csv,jsonl,svg,pstrace.csv,results.json,results.csv}`,
     /// with `-2`, `-3`… before the extension when a run of the same second is there already.
     mutating func name(in directory: String, device: String, title: String, start: Date) {
         let stamp = Self.stamp(start)
@@ -35,7 +41,7 @@ struct RunOutputs: Sendable {
         let base = "\(directory)/\(safe(device))-\(safe(title))-\(stamp)"
         var suffix = ""
         var attempt = 1
-        while ["csv", "jsonl", "svg", "pstrace.csv"].contains(where: {
+        while ["csv", "jsonl", "svg", "pstrace.csv", "results.json", "results.csv"].contains(where: {
             FileManager.default.fileExists(atPath: "\(base)\(suffix).\($0)")
         }) {
             attempt += 1
@@ -45,6 +51,7 @@ struct RunOutputs: Sendable {
         if jsonl == nil { jsonl = "\(base)\(suffix).jsonl" }
         if svg == nil { svg = "\(base)\(suffix).svg" }
         if pstrace == nil { pstrace = "\(base)\(suffix).pstrace.csv" }
+        if results == nil { results = "\(base)\(suffix)" }
     }
 
     /// Opens the sinks (new files, or replaced ones with `overwrite`); the CSV and JSON Lines files and

@@ -5,6 +5,7 @@ import PicoLink
 import RigForward
 import RigJournal
 import RigModel
+import RunResults
 import Testing
 
 /// The journal's side of forwarding: every committed package handed out once, in order within its run,
@@ -95,8 +96,13 @@ import Testing
         while let batch = try journal.forwardBatch(sink: "pg", limit: 15) {
             try journal.confirmForwarded(sink: "pg", batch: batch)
         }
-        // Run A ended at 1002: not older than 1001; then it is. Run B is still running: never.
+        // Run A ended at 1002: not older than 1001; then it is. Run B is still running: never. A run is
+        // pruned only once analysed (the analysis reads its points).
         #expect(try journal.prune(sink: "pg", endedBefore: 1_001) == (0, 0))
+        #expect(try journal.prune(sink: "pg", endedBefore: 10_000) == (0, 0), "not analysed yet")
+        for run in try journal.runsAwaitingAnalysis() {
+            try journal.record(StoredAnalysis(run: run, kind: .none, analysedAt: 5, note: "nothing to analyse"))
+        }
         let pruned = try journal.prune(sink: "pg", endedBefore: 10_000)
         #expect(pruned.runs == 2 && pruned.packages == 40)
         let runs = try journal.runs()

@@ -4,6 +4,7 @@ import PicoAnalysis
 import RigCore
 import RigJournal
 import RigModel
+import RunResults
 import Testing
 
 @testable import RigStatus

@@ -1,6 +1,7 @@
 import Foundation
 import PicoAnalysis
 import PicoLink
+import RunResults
 import Testing
 
 @testable import RigJournal
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("e\nvar p\nvar c\nmeas_loop_lsv p c 0 500m 5m 50m\nendloop\n", JournalAnalyser.Plan.peaks(scanRate: 0.05)),
+        ("e\nvar p\nvar c\nmeas_loop_lsv p c 0 500m 5m 50m\nendloop\n", RunAnalyser.Plan.peaks(scanRate: 0.05)),
         ("e\nvar p\nvar c\nmeas_loop_cv p c 0 500m -500m 10m 100m\nendloop\n", .peaks(scanRate: 0.1)),
         (
             "e\nvar p\nvar c\nvar r\nstore_var r 100m ja\nmeas_loop_cv p c 0 500m -500m 10m r\nendloop\n",
@@ -52,8 +53,8 @@ import Testing
         ("e\nvar p\nvar c\nmeas_loop_ca p c 200m 50m 300m\nendloop\n", .none("nothing to analyse in CA")),
         ("e\nvar p\nset_e 0\n", .none("its script measures nothing")),
     ])
-    func theScriptSaysWhatIsAnalysed(script: String, plan: JournalAnalyser.Plan) {
-        #expect(JournalAnalyser.plan(script: script) == plan)
+    func theScriptSaysWhatIsAnalysed(script: String, plan: RunAnalyser.Plan) {
+        #expect(RunAnalyser.plan(script: script) == plan)
     }
 
     @Test func aSweepsPeakIsFoundStoredAndReadBack() async throws {

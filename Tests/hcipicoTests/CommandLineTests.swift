@@ -36,6 +36,34 @@ import Testing
         return url
     }
 
+    /// `connect` analyses its run as it ends: the peaks are printed after the run, in the JSON Lines
+    /// end line and ringed on the plot; an EIS's fit likewise.
+    @Test func connectAnalysesItsRun() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cv = try await Self.offPool {
+            try Self.run(
+                ["connect", "sim", "--fast", "--technique", "cv", "--jsonl", "cv.jsonl", "--svg", "cv.svg"],
+                in: directory
+            )
+        }
+        #expect(cv.status == 0, "\(cv.error)")
+        #expect(cv.output.contains("the run, current c: 2 peaks"), "\(cv.output)")
+        let jsonl = try String(contentsOf: directory.appendingPathComponent("cv.jsonl"), encoding: .utf8)
+        #expect(jsonl.split(separator: "\n").last?.contains("\"analysis\":{\"peaks\":{\"c\":[{") == true)
+        let svg = try String(contentsOf: directory.appendingPathComponent("cv.svg"), encoding: .utf8)
+        #expect(svg.components(separatedBy: "class=\"overlay-mark\"").count == 3)
+        let eis = try await Self.offPool {
+            try Self.run(["connect", "sim", "--fast", "--technique", "eis", "--quiet"], in: directory)
+        }
+        #expect(eis.status == 0, "\(eis.error)")
+        #expect(!eis.output.contains("fitted"), "--quiet prints no results")
+        let loud = try await Self.offPool {
+            try Self.run(["connect", "sim", "--fast", "--technique", "eis"], in: directory)
+        }
+        #expect(loud.output.contains("the run: R(RC) fitted (modulus weighting"), "\(loud.output)")
+    }
+
     @Test func lsvWritesACompleteCSVFromAnyDirectory() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }

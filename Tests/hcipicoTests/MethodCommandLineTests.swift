@@ -213,7 +213,9 @@ import Testing
         let export = try await MethodCommandLineTests.run(["export", "rig.sqlite", "--out", "out"], in: directory)
         #expect(export.status == 0, "\(export.error)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
-        let csv = try #require(files.first { $0.hasSuffix(".csv") && !$0.hasSuffix(".pstrace.csv") })
+        let csv = try #require(
+            files.first { $0.hasSuffix(".csv") && !$0.hasSuffix(".pstrace.csv") && !$0.hasSuffix(".results.csv") }
+        )
         let text = try String(contentsOf: directory.appendingPathComponent("out/\(csv)"), encoding: .utf8)
         let current = try #require(Self.currents(text)[0.5])
         #expect(abs(current - 0.25e-3) < 0.25e-5, "\(current) A at 0.5 V across 2 kΩ")

@@ -78,7 +78,9 @@ import Testing
         #expect(names == ["p", "c"], "the long format names each value")
 
         // The live table: `#  loop scan p [V] c [A]`, thinned; every row it shows agrees.
-        let rows = connect.outputText.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ") }
+        // (The run's analysis follows the table, from its `the run…` line.)
+        let table = connect.outputText.components(separatedBy: "\nthe run")[0]
+        let rows = table.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ") }
         #expect(!rows.isEmpty)
         for row in rows where row.count >= 3 {
             let package = try #require(Int(row[0]))

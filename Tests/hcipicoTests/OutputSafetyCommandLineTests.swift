@@ -63,18 +63,22 @@ import Testing
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("runs").path)
             .sorted()
-        #expect(names.count == 8, "\(names)")
+        #expect(names.count == 12, "\(names)")
         #expect(names.filter { $0.hasSuffix(".pstrace.csv") }.count == 2, "\(names)")
+        #expect(names.filter { $0.hasSuffix(".results.json") }.count == 2, "\(names)")
         #expect(
-            names.filter { $0.hasPrefix("sim-pico-lsv-") && $0.hasSuffix(".csv") && !$0.hasSuffix(".pstrace.csv") }
-                .count == 2,
+            names.filter {
+                $0.hasPrefix("sim-pico-lsv-") && $0.hasSuffix(".csv") && !$0.hasSuffix(".pstrace.csv")
+                    && !$0.hasSuffix(".results.csv")
+            }
+            .count == 2,
             "\(names)"
         )
         // A folder that does not exist is made, as mkdir would; a file is refused before connecting.
         let missing = try await Self.connect(["--out", "new"], in: directory)
         #expect(missing.status == 0, "\(missing.error)")
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("new").path).count == 4
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("new").path).count == 6
         )
         try Self.write("a file\n", to: directory.appendingPathComponent("file"))
         let file = try await Self.connect(["--out", "file", "--sim-fault", "silent"], in: directory)

@@ -18,6 +18,9 @@ public final class RunRecorder: @unchecked Sendable {
     public let interruption: RunInterruption
     /// When the sinks are synced while the run goes on; they are synced at its end whatever the policy.
     public let syncPolicy: SyncPolicy
+    /// What the end says besides how the run ended, added before the sinks are told (a run's analysis:
+    /// `analysis` and `overlays`); not called for an abandoned run, which must end at once.
+    public let annotate: @Sendable (RunEnd) -> RunEnd
 
     /// Guards everything below and every call into a sink (what makes the unchecked conformance sound).
     private let lock = NSLock()
@@ -31,11 +34,13 @@ public final class RunRecorder: @unchecked Sendable {
     public init(
         sinks: [any SampleSink],
         interruption: RunInterruption = RunInterruption(),
-        syncPolicy: SyncPolicy = .default
+        syncPolicy: SyncPolicy = .default,
+        annotate: @escaping @Sendable (RunEnd) -> RunEnd = { $0 }
     ) {
         self.sinks = sinks
         self.interruption = interruption
         self.syncPolicy = syncPolicy
+        self.annotate = annotate
     }
 
     /// Packages received so far.
@@ -165,12 +170,14 @@ public final class RunRecorder: @unchecked Sendable {
                 }
             }
             if let failure { reason = Self.describe(failure) }
-            let end = RunEnd(
-                complete: reason == nil,
-                reason: reason,
-                packages: packageCount,
-                endTime: Date().timeIntervalSince1970,
-                cell: cell
+            let end = annotate(
+                RunEnd(
+                    complete: reason == nil,
+                    reason: reason,
+                    packages: packageCount,
+                    endTime: Date().timeIntervalSince1970,
+                    cell: cell
+                )
             )
             ending = end
             for sink in sinks {

@@ -6,11 +6,24 @@ import PicoLink
 /// (`{"device":…,"run":…,"kind":"peaks","note":null,"analysed_at":"…","results":{…}}`) and
 /// `.results.csv` (`AnalysisCSV`: a row per peak or per fitted parameter; the header alone when there
 /// is nothing, and `# note:` saying why).
-struct AnalysisFiles {
+public struct AnalysisFiles {
     let json: SinkFile
     let csv: SinkFile
 
-    func write(_ analysis: StoredAnalysis, deviceRun: Int, device: String) throws(SinkError) {
+    /// The two files, opened.
+    public init(json: SinkFile, csv: SinkFile) {
+        self.json = json
+        self.csv = csv
+    }
+
+    /// Opens `base.results.json` and `base.results.csv` (new files unless `overwrite`).
+    public init(base: String, overwrite: Bool) throws(SinkError) {
+        json = try SinkFile(path: base + ".results.json", overwrite: overwrite)
+        csv = try SinkFile(path: base + ".results.csv", overwrite: overwrite)
+    }
+
+    /// Writes `analysis` of `device`'s run `deviceRun` into both files and syncs them.
+    public func write(_ analysis: StoredAnalysis, deviceRun: Int, device: String) throws(SinkError) {
         try json.write(analysis.json(device: device, deviceRun: deviceRun) + "\n")
         try json.sync()
         let table: String
