@@ -6,7 +6,15 @@ import TOMLKit
 /// at its key's line: an unknown technique or parameter (naming the ones there are), a value that is not
 /// a number, and everything `Method.problems` refuses (at the parameter it names, else at `technique`).
 enum MethodTableReader {
-    static func read(_ table: TOMLTable, table name: String, index: Int?, reader: inout ConfigReader) -> Method? {
+    /// The method `table` holds; `alsoAllowed` are keys that belong to the file around it (a method file's
+    /// `analysis`).
+    static func read(
+        _ table: TOMLTable,
+        table name: String,
+        index: Int?,
+        reader: inout ConfigReader,
+        alsoAllowed: Set<String> = []
+    ) -> Method? {
         let before = reader.problems.count
         guard let techniqueName = reader.string(table, table: name, index: index, key: "technique", required: true)
         else { return nil }
@@ -20,7 +28,7 @@ enum MethodTableReader {
             return nil
         }
         let keys = Set(technique.parameters.map(\.key))
-        reader.unknownKeys(in: table, table: name, index: index, allowed: keys.union(["technique"]))
+        reader.unknownKeys(in: table, table: name, index: index, allowed: keys.union(["technique"]).union(alsoAllowed))
         var values: [String: Double] = [:]
         for parameter in technique.parameters {
             guard let value = table[parameter.key] else { continue }

@@ -63,8 +63,14 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "When outputs are flushed to disk: package, interval (every second, the default) or end.")
     var sync: SyncMode = .interval
 
-    @Flag(help: "Do not print the table of packages.")
+    @Flag(help: "Do not print the table of packages, nor the run's peaks or fit.")
     var quiet = false
+
+    @Flag(
+        name: .customLong("no-analysis"),
+        help: "Do not analyse the run (peaks, circuit fit; a method file's [analysis] table says how)."
+    )
+    var noAnalysis = false
 
     @Flag(help: "Print to standard error how long the link took to open and the first sample to arrive.")
     var timing = false
@@ -125,6 +131,7 @@ struct ConnectCommand: AsyncParsableCommand {
             title: title,
             outputs: outputs,
             quiet: quiet,
+            analysis: noAnalysis ? nil : try what.resolvedAnalysis(),
             timing: timing,
             limits: try limits.limits(),
             shutdown: shutdown

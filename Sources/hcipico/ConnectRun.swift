@@ -15,6 +15,8 @@ struct ConnectRun: Sendable {
     let title: String
     let outputs: RunOutputs
     let quiet: Bool
+    /// How the run is analysed as it ends (nil: not at all).
+    let analysis: AnalysisSettings?
     let timing: Bool
     let limits: RunLimits
     let shutdown: Shutdown
@@ -109,7 +111,7 @@ struct ConnectRun: Sendable {
         }
         let interruption = RunInterruption()
         // The run's peaks or circuit fit, made as it ends, go into the end every output gets.
-        let analysing = AnalysingSink(script: script.lines.joined(separator: "\n"), settings: AnalysisSettings())
+        let analysing = AnalysingSink(script: script.lines.joined(separator: "\n"), settings: analysis)
         let recorder = RunRecorder(
             sinks: sinks + [analysing],
             interruption: interruption,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MethodSCRIPT
+import PicoAnalysis
 import PicoLink
 import RigCore
 
@@ -44,6 +45,18 @@ struct MethodOptions: ParsableArguments {
         }
         if !settings.isEmpty, technique == nil { throw ValidationError("--set goes with --technique") }
         if unchecked, script == nil { throw ValidationError("--unchecked goes with --script") }
+    }
+
+    /// How the run is analysed: a method file's `[analysis]` table (nil when it turns the analysis off), else
+    /// the defaults.
+    func resolvedAnalysis() throws -> AnalysisSettings? {
+        guard let path = method else { return AnalysisSettings() }
+        do {
+            return try MethodFile.loadWithAnalysis(path: path).analysis
+        } catch {
+            StandardError.report(error.description)
+            throw ExitStatus.badInput.exitCode
+        }
     }
 
     /// The method of `--technique` and `--set`, or of `--method`; nil for a script. Problems are told

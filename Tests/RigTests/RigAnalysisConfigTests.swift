@@ -97,4 +97,32 @@ import Testing
             ]
         )
     }
+
+    @Test func aMethodFileSaysHowItsRunIsAnalysed() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("method-\(UUID().uuidString).toml")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "technique = \"eis\"\n\n[analysis]\ncircuit = \"R(Q(RW))\"\n".write(
+            toFile: path,
+            atomically: true,
+            encoding: .utf8
+        )
+        let loaded = try MethodFile.loadWithAnalysis(path: path)
+        #expect(loaded.method.technique == .eis && loaded.analysis?.circuit.code == "R(Q(RW))")
+        try "technique = \"cv\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try MethodFile.loadWithAnalysis(path: path).analysis == AnalysisSettings())
+        try "technique = \"cv\"\n[analysis]\nenabled = false\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try MethodFile.loadWithAnalysis(path: path).analysis == nil)
+        try "technique = \"cv\"\n[analysis]\nbaseline = \"0.1\"\n".write(
+            toFile: path,
+            atomically: true,
+            encoding: .utf8
+        )
+        #expect(throws: ConfigProblems.self) { try MethodFile.loadWithAnalysis(path: path) }
+        do {
+            _ = try MethodFile.loadWithAnalysis(path: path)
+        } catch {
+            #expect(error.problems.map(\.line) == [3] && error.problems.map(\.key) == ["analysis.baseline"])
+        }
+    }
 }

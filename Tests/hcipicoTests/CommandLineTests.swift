@@ -62,6 +62,10 @@ import Testing
             try Self.run(["connect", "sim", "--fast", "--technique", "eis"], in: directory)
         }
         #expect(loud.output.contains("the run: R(RC) fitted (modulus weighting"), "\(loud.output)")
+        let off = try await Self.offPool {
+            try Self.run(["connect", "sim", "--fast", "--technique", "eis", "--no-analysis"], in: directory)
+        }
+        #expect(off.status == 0 && !off.output.contains("fitted"), "\(off.output)")
     }
 
     @Test func lsvWritesACompleteCSVFromAnyDirectory() async throws {
