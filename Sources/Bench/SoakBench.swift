@@ -6,7 +6,8 @@ import GRDBSQLite
 /// for M minutes (default 30) into a fresh journal. Samples the rig's resident set every 10 s and reports its
 /// growth after the warm-up (the first tenth, at least a minute); then reads the journal: every run
 /// closed, every complete run of a device with as many packages as its first, no gap in any run's
-/// package numbers, the `runs` counts equal to the packages committed, `integrity_check` ok. Runs only
+/// package numbers, the `runs` counts equal to the packages committed, `integrity_check` ok; and the
+/// rig's CPU time, and the part of it the analysis of each run as it ended took (the rig's log says). Runs only
 /// when named: it is not part of `make test` nor of a plain `Bench`.
 enum SoakBench {
     static let suite = BenchSuite(
@@ -72,6 +73,12 @@ enum SoakBench {
         }
         process.waitUntilExit()
         let elapsed = Date().timeIntervalSince(started)
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        let rigCPU =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
+        let analysis = Self.analysisLine(directory.appendingPathComponent("rig.log").path)
         let warmUp = max(60, minutes * 6)
         guard let baseline = samples.first(where: { $0.seconds >= warmUp }), let last = samples.last else {
             throw Failure(description: "the rig ended after \(Int(elapsed)) s, before its warm-up was over")
@@ -86,7 +93,9 @@ enum SoakBench {
                     + "\"samples_per_s\":\(Int(Double(check.samples) / elapsed)),"
                     + "\"rss_after_warmup_mb\":\(Double(baseline.kilobytes) / 1024),\"rss_end_mb\":\(Double(last.kilobytes) / 1024),"
                     + "\"rss_growth_mb\":\(growth),\"largest_wal_mb\":\(Double(largestLog) / 1_048_576),\"lost\":\(check.lost),\"gaps\":\(check.gaps),"
-                    + "\"mismatched\":\(check.mismatched),\"open\":\(check.open),\"integrity\":\"\(check.integrity)\"}"
+                    + "\"mismatched\":\(check.mismatched),\"open\":\(check.open),\"integrity\":\"\(check.integrity)\","
+                    + "\"rig_cpu_s\":\(rigCPU),\"analysed_runs\":\(analysis?.runs ?? 0),"
+                    + "\"analysis_cpu_s\":\(analysis?.cpu ?? 0)}"
             )
             return
         }
@@ -122,6 +131,17 @@ enum SoakBench {
             )
         )
         print(String(format: "largest write-ahead log seen: %.1f MB", Double(largestLog) / 1_048_576))
+        print(String(format: "rig CPU %.1f s (%.0f %% of one core)", rigCPU, 100 * rigCPU / elapsed))
+        if let analysis {
+            print(
+                String(
+                    format: "analysis of each run as it ended: %d runs, %.2f s of CPU (%.2f %% of the rig's CPU)",
+                    analysis.runs,
+                    analysis.cpu,
+                    100 * analysis.cpu / max(rigCPU, 1e-9)
+                )
+            )
+        }
         let tenths = (1...10).compactMap { tenth in
             samples.last { $0.seconds <= Double(tenth) * elapsed / 10 }
         }
@@ -133,6 +153,18 @@ enum SoakBench {
             "lost packages (complete runs short of the device's first): \(check.lost); runs with a gap: \(check.gaps); "
                 + "runs whose count differs from their rows: \(check.mismatched); integrity_check: \(check.integrity)"
         )
+    }
+
+    /// The rig's closing `analysis: N runs analysed, X s of CPU` line.
+    static func analysisLine(_ path: String) -> (runs: Int, cpu: Double)? {
+        guard let log = try? String(contentsOfFile: path, encoding: .utf8),
+            let line = log.split(separator: "\n").last(where: { $0.contains("analysis: ") && $0.contains("s of CPU") })
+        else { return nil }
+        let words = line.split(separator: " ")
+        guard let at = words.firstIndex(of: "analysis:"), at + 1 < words.count, let runs = Int(words[at + 1]),
+            let cpuAt = words.firstIndex(of: "CPU"), cpuAt >= 3, let cpu = Double(words[cpuAt - 3])
+        else { return nil }
+        return (runs, cpu)
     }
 
     /// VmRSS of `pid`, from /proc.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MethodSCRIPT
 import PicoAnalysis
 import PicoLink
 public import RunResults
@@ -21,28 +22,131 @@ extension Journal {
         }
     }
 
-    /// The run's committed points as a table: `run` and `scan`, then a column per value name and unit.
-    public func points(of run: Int64) throws -> PointTable {
-        var builder = PointTableBuilder()
-        try forEachPackage(of: run) { builder.add($0) }
-        return builder.table
+    /// The run's committed points as a table: `run` and `scan`, then a column per value (its script
+    /// name, or its variable code, and its unit), read in one ordered pass without making packages.
+    public func points(of run: Int64) throws(JournalError) -> PointTable {
+        try readJournal { db in try Self.points(of: run, db) }
+    }
+
+    /// What the analysis of `run` needs, read in one transaction: its script, whether its points were
+    /// pruned, and its points.
+    public func analysisInput(of run: Int64) throws(JournalError) -> (script: String, pruned: Bool, points: PointTable)
+    {
+        try readJournal { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT script, pruned_at IS NOT NULL FROM runs WHERE id = ?",
+                    arguments: [run]
+                )
+            else { throw JournalError.unknownRun(String(run)) }
+            return (row[0], row[1], try Self.points(of: run, db))
+        }
+    }
+
+    /// The device of `run` and the run's number among the device's runs.
+    public func device(of run: Int64) throws(JournalError) -> (name: String, deviceRun: Int)? {
+        try readJournal { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT d.name, r.device_run FROM runs r JOIN devices d ON d.id = r.device_id WHERE r.id = ?",
+                arguments: [run]
+            ).map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// The row id of the run with `uuid`, whether its end is committed and whether it has an analysis
+    /// already (nil until its start is committed).
+    public func analysisState(uuid: String) throws(JournalError) -> (run: Int64, ended: Bool, analysed: Bool)? {
+        try readJournal { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT r.id, r.state != 'running', a.run_id IS NOT NULL
+                    FROM runs r LEFT JOIN run_analyses a ON a.run_id = r.id WHERE r.uuid = ?
+                    """,
+                arguments: [uuid.lowercased()]
+            ).map { ($0[0], $0[1], $0[2]) }
+        }
+    }
+
+    private static func points(of run: Int64, _ db: Database) throws -> PointTable {
+        let deviceRun = try Double(
+            Int.fetchOne(db, sql: "SELECT device_run FROM runs WHERE id = ?", arguments: [run]) ?? 0
+        )
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT p.idx, COALESCE(p.scan, 1), v.position, v.variable, v.name, v.value
+                FROM packages p JOIN package_values v ON v.run_id = p.run_id AND v.idx = p.idx
+                WHERE p.run_id = ? ORDER BY p.idx, v.position
+                """,
+            arguments: [run]
+        )
+        // Columns by (name, unit), found once per position and kind: a run's packages share one shape.
+        var names: [String] = ["run", "scan"]
+        var units: [String] = ["", ""]
+        var values: [[Double]] = [[], []]
+        var columnOf: [String: Int] = [:]
+        var rows = 0
+        var currentPackage = Int.min
+        func endRow() {
+            for column in values.indices where values[column].count < rows { values[column].append(.nan) }
+        }
+        while let row = try cursor.next() {
+            let index: Int = row[0]
+            if index != currentPackage {
+                if rows > 0 { endRow() }
+                currentPackage = index
+                rows += 1
+                values[0].append(deviceRun)
+                values[1].append(Double(row[1] as Int))
+            }
+            let code: String = row[3]
+            let name: String = row[4] ?? code
+            let unit = VariableType(code: code)?.unit ?? ""
+            let key = unit.isEmpty ? name : name + " [" + unit + "]"
+            let column: Int
+            if let known = columnOf[key] {
+                column = known
+            } else {
+                column = names.count
+                columnOf[key] = column
+                names.append(name)
+                units.append(unit)
+                values.append([Double](repeating: .nan, count: rows - 1))
+            }
+            let value: Double? = row[5]
+            if values[column].count < rows { values[column].append(value ?? .nan) }
+        }
+        if rows > 0 { endRow() }
+        return PointTable(
+            columns: names.indices.map { PointTable.Column(name: names[$0], unit: units[$0], values: values[$0]) }
+        )
     }
 
     /// Stores `analysis`, replacing an earlier one of the same run.
-    public func record(_ analysis: StoredAnalysis) throws(JournalError) {
-        let json = analysis.results?.json
+    public func record(_ analysis: StoredAnalysis) throws(JournalError) { try record([analysis]) }
+
+    /// Stores `analyses` in one transaction, each replacing an earlier one of the same run.
+    public func record(_ analyses: [StoredAnalysis]) throws(JournalError) {
+        guard !analyses.isEmpty else { return }
+        let rows = analyses.map { ($0, $0.results?.json) }
         try writeJournal { db in
-            let run = analysis.run
-            for table in ["peaks", "fit_parameters", "circuit_fits"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE run_id = ?", arguments: [run])
+            for (analysis, json) in rows {
+                let run = analysis.run
+                for table in ["peaks", "fit_parameters", "circuit_fits"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE run_id = ?", arguments: [run])
+                }
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO run_analyses (run_id, analysed_at, kind, results, note)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [run, analysis.analysedAt, analysis.kind.rawValue, json, analysis.note]
+                )
+                if let results = analysis.results { try Self.insertRows(results, run: run, db) }
             }
-            try db.execute(
-                sql:
-                    "INSERT OR REPLACE INTO run_analyses (run_id, analysed_at, kind, results, note) VALUES (?, ?, ?, ?, ?)",
-                arguments: [run, analysis.analysedAt, analysis.kind.rawValue, json, analysis.note]
-            )
-            guard let results = analysis.results else { return }
-            try Self.insertRows(results, run: run, db)
         }
     }
 

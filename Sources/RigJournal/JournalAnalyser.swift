@@ -10,17 +10,17 @@ public enum JournalAnalyser {
         run: Int64,
         in journal: Journal,
         settings: AnalysisSettings,
-        now: Double = Date().timeIntervalSince1970
+        now: Double = Date().timeIntervalSince1970,
+        plan: (String) -> RunAnalyser.Plan = RunAnalyser.plan(script:)
     ) throws -> StoredAnalysis {
-        let provenance = try journal.provenance(of: run)
-        let pruned = try journal.runs(RunFilter(ids: [run])).first?.prunedAt != nil
+        let input = try journal.analysisInput(of: run)
         return RunAnalyser.analyse(
-            try journal.points(of: run),
-            script: provenance.script,
+            input.points,
+            plan: plan(input.script),
             run: run,
             settings: settings,
             now: now,
-            pruned: pruned
+            pruned: input.pruned
         )
     }
 }

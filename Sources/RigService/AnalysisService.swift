@@ -1,3 +1,4 @@
+import Foundation
 import ServiceLifecycle
 
 /// `RunAnalyses` as a service: analyses what earlier processes left, then each run as its end is
@@ -5,6 +6,8 @@ import ServiceLifecycle
 /// second: the rig's cleanup is bounded) analyses the runs they ended, and the next start the rest.
 struct AnalysisService: Service {
     let analyses: RunAnalyses
+    /// Commits what the journal's writer holds (the last runs' ends), before the last pass.
+    let flush: @Sendable () async -> Void
 
     func run() async {
         await withGracefulShutdownHandler {
@@ -17,8 +20,14 @@ struct AnalysisService: Service {
                 }
             }
         } onGracefulShutdown: {
-            analyses.runEnded()
+            analyses.wakeUp()
         }
-        if !Task.isCancelled { analyses.analyseWaiting(budget: .seconds(1)) }
+        if !Task.isCancelled {
+            await flush()
+            analyses.analyseWaiting(budget: .seconds(1))
+        }
+        let (analysed, failed, cpu) = analyses.analysed
+        let stored = failed > 0 ? ", \(failed) could not be stored" : ""
+        analyses.logger.info("analysis: \(analysed) runs analysed\(stored), \(String(format: "%.3f", cpu)) s of CPU")
     }
 }

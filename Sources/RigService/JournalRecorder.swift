@@ -7,7 +7,7 @@ import RigJournal
 struct JournalRecorder: RunJournal {
     let writer: JournalWriter
     /// Told when a run's end is committed (the analysis waits for it).
-    var onRunEnded: @Sendable () -> Void = {}
+    var onRunEnded: @Sendable (UUID) -> Void = { _ in }
 
     func nextRunNumber(device: String) async throws -> Int {
         try writer.nextRunNumber(device: device)
@@ -33,7 +33,7 @@ struct JournalRecorder: RunJournal {
             run,
             JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed, cell: cell)
         )
-        onRunEnded()
+        onRunEnded(run)
     }
 
     func flush() async throws {

@@ -159,7 +159,8 @@ public enum RigService {
         }
         services.append(JournalCommits(writer: writer))
         // Shut down after the devices (services end in the reverse order), to analyse their last runs.
-        services.append(AnalysisService(analyses: analyses))
+        writer.onCommit { _ in analyses.committed() }
+        services.append(AnalysisService(analyses: analyses, flush: { try? await writer.flush() }))
         services.append(RadioKeeping(adapters: connector.adapters, hosts: connector.hosts))
         if notifier.isActive {
             services.append(

@@ -64,7 +64,18 @@ public enum RunAnalyser {
         now: Double = Date().timeIntervalSince1970,
         pruned: Bool = false
     ) -> StoredAnalysis {
-        let plan = plan(script: script)
+        analyse(points, plan: plan(script: script), run: run, settings: settings, now: now, pruned: pruned)
+    }
+
+    /// Analyses `points` as `plan` says (the plan of the run's script, made once for many runs).
+    public static func analyse(
+        _ points: PointTable,
+        plan: Plan,
+        run: Int64,
+        settings: AnalysisSettings,
+        now: Double = Date().timeIntervalSince1970,
+        pruned: Bool = false
+    ) -> StoredAnalysis {
         if case .none(let why) = plan { return StoredAnalysis(run: run, kind: .none, analysedAt: now, note: why) }
         guard let first = RunData.runs(of: points).first else {
             let why = pruned ? "its points were pruned" : "no points to analyse"
