@@ -28,10 +28,8 @@ extension Journal {
         try readJournal { db in try Self.points(of: run, db) }
     }
 
-    /// What the analysis of `run` needs, read in one transaction: its script, whether its points were
-    /// pruned, and its points.
-    public func analysisInput(of run: Int64) throws(JournalError) -> (script: String, pruned: Bool, points: PointTable)
-    {
+    /// The script of `run` and whether its points were pruned: what decides whether its points are read.
+    public func scriptAndPruning(of run: Int64) throws(JournalError) -> (script: String, pruned: Bool) {
         try readJournal { db in
             guard
                 let row = try Row.fetchOne(
@@ -40,7 +38,7 @@ extension Journal {
                     arguments: [run]
                 )
             else { throw JournalError.unknownRun(String(run)) }
-            return (row[0], row[1], try Self.points(of: run, db))
+            return (row[0], row[1])
         }
     }
 
@@ -74,55 +72,50 @@ extension Journal {
         let deviceRun = try Double(
             Int.fetchOne(db, sql: "SELECT device_run FROM runs WHERE id = ?", arguments: [run]) ?? 0
         )
-        let cursor = try Row.fetchCursor(
+        // What each position holds; when every position holds one kind of value throughout the run (as a
+        // script's packages do), the values are read as numbers alone.
+        let kinds = try Row.fetchAll(
             db,
-            sql: """
-                SELECT p.idx, COALESCE(p.scan, 1), v.position, v.variable, v.name, v.value
-                FROM packages p JOIN package_values v ON v.run_id = p.run_id AND v.idx = p.idx
-                WHERE p.run_id = ? ORDER BY p.idx, v.position
-                """,
+            sql:
+                "SELECT position, variable, name FROM package_values WHERE run_id = ? GROUP BY position, variable, name",
             arguments: [run]
-        )
-        // Columns by (name, unit), found once per position and kind: a run's packages share one shape.
-        var names: [String] = ["run", "scan"]
-        var units: [String] = ["", ""]
-        var values: [[Double]] = [[], []]
-        var columnOf: [String: Int] = [:]
-        var rows = 0
-        var currentPackage = Int.min
-        func endRow() {
-            for column in values.indices where values[column].count < rows { values[column].append(.nan) }
-        }
-        while let row = try cursor.next() {
-            let index: Int = row[0]
-            if index != currentPackage {
-                if rows > 0 { endRow() }
-                currentPackage = index
-                rows += 1
-                values[0].append(deviceRun)
-                values[1].append(Double(row[1] as Int))
+        ).map { (position: $0[0] as Int, code: $0[1] as String, name: $0[2] as String?) }
+        var table = PointColumns(deviceRun: deviceRun)
+        let positions = Set(kinds.map(\.position))
+        if positions.count == kinds.count {
+            var columnOf: [Int: Int] = [:]
+            for kind in kinds { columnOf[kind.position] = table.column(code: kind.code, name: kind.name) }
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT p.idx, COALESCE(p.scan, 1), v.position, v.value
+                    FROM packages p JOIN package_values v ON v.run_id = p.run_id AND v.idx = p.idx
+                    WHERE p.run_id = ? ORDER BY p.idx, v.position
+                    """,
+                arguments: [run]
+            )
+            while let row = try cursor.next() {
+                table.package(row[0], scan: row[1])
+                let value: Double? = row[3]
+                if let column = columnOf[row[2]] { table.set(column, value ?? .nan) }
             }
-            let code: String = row[3]
-            let name: String = row[4] ?? code
-            let unit = VariableType(code: code)?.unit ?? ""
-            let key = unit.isEmpty ? name : name + " [" + unit + "]"
-            let column: Int
-            if let known = columnOf[key] {
-                column = known
-            } else {
-                column = names.count
-                columnOf[key] = column
-                names.append(name)
-                units.append(unit)
-                values.append([Double](repeating: .nan, count: rows - 1))
+        } else {
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT p.idx, COALESCE(p.scan, 1), v.variable, v.name, v.value
+                    FROM packages p JOIN package_values v ON v.run_id = p.run_id AND v.idx = p.idx
+                    WHERE p.run_id = ? ORDER BY p.idx, v.position
+                    """,
+                arguments: [run]
+            )
+            while let row = try cursor.next() {
+                table.package(row[0], scan: row[1])
+                let value: Double? = row[4]
+                table.set(table.column(code: row[2], name: row[3]), value ?? .nan)
             }
-            let value: Double? = row[5]
-            if values[column].count < rows { values[column].append(value ?? .nan) }
         }
-        if rows > 0 { endRow() }
-        return PointTable(
-            columns: names.indices.map { PointTable.Column(name: names[$0], unit: units[$0], values: values[$0]) }
-        )
+        return table.finished()
     }
 
     /// Stores `analysis`, replacing an earlier one of the same run.

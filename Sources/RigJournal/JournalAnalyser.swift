@@ -13,14 +13,10 @@ public enum JournalAnalyser {
         now: Double = Date().timeIntervalSince1970,
         plan: (String) -> RunAnalyser.Plan = RunAnalyser.plan(script:)
     ) throws -> StoredAnalysis {
-        let input = try journal.analysisInput(of: run)
-        return RunAnalyser.analyse(
-            input.points,
-            plan: plan(input.script),
-            run: run,
-            settings: settings,
-            now: now,
-            pruned: input.pruned
-        )
+        let (script, pruned) = try journal.scriptAndPruning(of: run)
+        let plan = plan(script)
+        // A run with nothing to analyse is not read.
+        let points = if case .none = plan { PointTable(columns: []) } else { try journal.points(of: run) }
+        return RunAnalyser.analyse(points, plan: plan, run: run, settings: settings, now: now, pruned: pruned)
     }
 }
