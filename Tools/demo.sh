@@ -2,7 +2,8 @@
 # `make demo`: the main job on the built-in simulator. A rig of three simulated EmStat Picos
 # (Examples/rig.toml: a CV every 25 s, a continuous CA, an EIS every 10 s) records for about 30 s into
 # a fresh SQLite journal in out/; then `hcipico runs` lists what it recorded and `hcipico export`
-# writes the last run of each device as a per-point CSV, JSON Lines, a PSTrace-style CSV and SVG.
+# writes the last run of each device as a per-point CSV, JSON Lines, a PSTrace-style CSV, SVG and its
+# analysis, and `hcipico analyze --stored` prints the peaks and the circuit fit the rig stored.
 # DEMO_SECONDS (30) sets the length.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,12 @@ for device in pico-cv pico-ca pico-eis; do
         sed 's/^{"id":\([0-9]*\),.*/\1/')
     [ -n "$last" ] || { echo "$device: no complete run to export"; continue; }
     "$bin" export out/demo-rig.sqlite --run "$last" --out out/export
+    lasts="${lasts:-} --run $last"
 done
+echo
+echo "== hcipico analyze out/demo-rig.sqlite --stored: what the rig worked out as those runs ended"
+# shellcheck disable=SC2086 # one --run per device
+[ -z "${lasts:-}" ] || "$bin" analyze out/demo-rig.sqlite --stored $lasts
 echo
 echo "== summary"
 runs=$("$bin" runs out/demo-rig.sqlite --json | wc -l)

@@ -40,6 +40,22 @@ public enum SyntheticCurves {
 
     /// A sweep from `from` to `to` in `step`, with `bumps` on the line `offset + slope · E`, and Gaussian
     /// noise of `noise` A (Box–Muller over a seeded generator).
+    /// Three overlapping-free peaks of different heights and widths from −0.8 to 0.8 V in `step`s, with
+    /// noise: the tests' and Bench's hardest sweep.
+    public static func threePeaks(step: Double) -> (potentials: [Double], currents: [Double]) {
+        sweep(
+            from: -0.8,
+            to: 0.8,
+            step: step,
+            bumps: [
+                .init(centre: -0.4, height: 5e-7, sigma: 0.04), .init(centre: 0.05, height: 2e-6, sigma: 0.06),
+                .init(centre: 0.3, height: 8e-7, sigma: 0.03),
+            ],
+            noise: 3e-8,
+            seed: 3
+        )
+    }
+
     public static func sweep(
         from: Double,
         to: Double,

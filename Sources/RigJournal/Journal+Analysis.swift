@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MethodSCRIPT
 import PicoAnalysis
 import PicoLink
@@ -28,76 +29,86 @@ extension Journal {
         try readJournal { db in try Self.points(of: run, db) }
     }
 
-    /// The script of `run` and whether its points were pruned: what decides whether its points are read.
-    public func scriptAndPruning(of run: Int64) throws(JournalError) -> (script: String, pruned: Bool) {
+    /// The runs with these UUIDs, in their order (a run whose start is not committed yet is left out).
+    public func analysisJobs(uuids: [String]) throws(JournalError) -> [String: AnalysisJob] {
         try readJournal { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT script, pruned_at IS NOT NULL FROM runs WHERE id = ?",
-                    arguments: [run]
-                )
-            else { throw JournalError.unknownRun(String(run)) }
-            return (row[0], row[1])
+            var jobs: [String: AnalysisJob] = [:]
+            let statement = try db.cachedStatement(sql: Self.jobQuery + " WHERE r.uuid = ?")
+            for uuid in uuids {
+                if let row = try Row.fetchOne(statement, arguments: [uuid.lowercased()]) { jobs[uuid] = Self.job(row) }
+            }
+            return jobs
         }
     }
 
-    /// The device of `run` and the run's number among the device's runs.
-    public func device(of run: Int64) throws(JournalError) -> (name: String, deviceRun: Int)? {
+    /// The runs with these row ids.
+    public func analysisJobs(runs: [Int64]) throws(JournalError) -> [AnalysisJob] {
         try readJournal { db in
-            try Row.fetchOne(
-                db,
-                sql: "SELECT d.name, r.device_run FROM runs r JOIN devices d ON d.id = r.device_id WHERE r.id = ?",
-                arguments: [run]
-            ).map { ($0[0], $0[1]) }
+            let statement = try db.cachedStatement(sql: Self.jobQuery + " WHERE r.id = ?")
+            return try runs.compactMap { try Row.fetchOne(statement, arguments: [$0]).map(Self.job) }
         }
     }
 
-    /// The row id of the run with `uuid`, whether its end is committed and whether it has an analysis
-    /// already (nil until its start is committed).
-    public func analysisState(uuid: String) throws(JournalError) -> (run: Int64, ended: Bool, analysed: Bool)? {
+    /// The points of each of `runs`, read in one transaction.
+    public func points(of runs: [Int64]) throws(JournalError) -> [Int64: PointTable] {
         try readJournal { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT r.id, r.state != 'running', a.run_id IS NOT NULL
-                    FROM runs r LEFT JOIN run_analyses a ON a.run_id = r.id WHERE r.uuid = ?
-                    """,
-                arguments: [uuid.lowercased()]
-            ).map { ($0[0], $0[1], $0[2]) }
+            var tables: [Int64: PointTable] = [:]
+            for run in runs { tables[run] = try Self.points(of: run, db) }
+            return tables
         }
+    }
+
+    private static let jobQuery = """
+        SELECT r.id, d.name, r.device_run, r.script, r.pruned_at IS NOT NULL, r.state != 'running',
+            a.run_id IS NOT NULL
+        FROM runs r JOIN devices d ON d.id = r.device_id LEFT JOIN run_analyses a ON a.run_id = r.id
+        """
+
+    private static func job(_ row: Row) -> AnalysisJob {
+        AnalysisJob(
+            run: row[0],
+            device: row[1],
+            deviceRun: row[2],
+            script: row[3],
+            pruned: row[4],
+            ended: row[5],
+            analysed: row[6]
+        )
     }
 
     private static func points(of run: Int64, _ db: Database) throws -> PointTable {
         let deviceRun = try Double(
-            Int.fetchOne(db, sql: "SELECT device_run FROM runs WHERE id = ?", arguments: [run]) ?? 0
+            Int.fetchOne(db.cachedStatement(sql: "SELECT device_run FROM runs WHERE id = ?"), arguments: [run]) ?? 0
         )
         // What each position holds; when every position holds one kind of value throughout the run (as a
-        // script's packages do), the values are read as numbers alone.
+        // script's packages do), the values are read as numbers alone, through SQLite's C API.
         let kinds = try Row.fetchAll(
-            db,
-            sql:
-                "SELECT position, variable, name FROM package_values WHERE run_id = ? GROUP BY position, variable, name",
+            db.cachedStatement(
+                sql:
+                    "SELECT position, variable, name FROM package_values WHERE run_id = ? GROUP BY position, variable, name"
+            ),
             arguments: [run]
         ).map { (position: $0[0] as Int, code: $0[1] as String, name: $0[2] as String?) }
         var table = PointColumns(deviceRun: deviceRun)
-        let positions = Set(kinds.map(\.position))
-        if positions.count == kinds.count {
+        if Set(kinds.map(\.position)).count == kinds.count {
             var columnOf: [Int: Int] = [:]
             for kind in kinds { columnOf[kind.position] = table.column(code: kind.code, name: kind.name) }
-            let cursor = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT p.idx, COALESCE(p.scan, 1), v.position, v.value
-                    FROM packages p JOIN package_values v ON v.run_id = p.run_id AND v.idx = p.idx
-                    WHERE p.run_id = ? ORDER BY p.idx, v.position
-                    """,
-                arguments: [run]
+            let scans = try db.cachedStatement(
+                sql: "SELECT idx, COALESCE(scan, 1) FROM packages WHERE run_id = ? ORDER BY idx"
             )
-            while let row = try cursor.next() {
-                table.package(row[0], scan: row[1])
-                let value: Double? = row[3]
-                if let column = columnOf[row[2]] { table.set(column, value ?? .nan) }
+            var scanOf: [Int: Int] = [:]
+            try Self.step(scans, run) { statement in
+                scanOf[Int(sqlite3_column_int64(statement, 0))] = Int(sqlite3_column_int64(statement, 1))
+            }
+            let values = try db.cachedStatement(
+                sql: "SELECT idx, position, value FROM package_values WHERE run_id = ? ORDER BY idx, position"
+            )
+            try Self.step(values, run) { statement in
+                let index = Int(sqlite3_column_int64(statement, 0))
+                table.package(index, scan: scanOf[index] ?? 1)
+                guard let column = columnOf[Int(sqlite3_column_int64(statement, 1))] else { return }
+                let null = sqlite3_column_type(statement, 2) == SQLITE_NULL
+                table.set(column, null ? .nan : sqlite3_column_double(statement, 2))
             }
         } else {
             let cursor = try Row.fetchCursor(
@@ -118,6 +129,20 @@ extension Journal {
         return table.finished()
     }
 
+    /// Steps `statement` with the run bound as its one argument, calling `row` at each row.
+    private static func step(_ statement: Statement, _ run: Int64, _ row: (SQLiteStatement) -> Void) throws {
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        sqlite3_bind_int64(raw, 1, run)
+        defer { sqlite3_reset(raw) }
+        while true {
+            let code = sqlite3_step(raw)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            row(raw)
+        }
+    }
+
     /// Stores `analysis`, replacing an earlier one of the same run.
     public func record(_ analysis: StoredAnalysis) throws(JournalError) { try record([analysis]) }
 
@@ -126,18 +151,19 @@ extension Journal {
         guard !analyses.isEmpty else { return }
         let rows = analyses.map { ($0, $0.results?.json) }
         try writeJournal { db in
+            let earlier = try db.cachedStatement(sql: "SELECT 1 FROM run_analyses WHERE run_id = ?")
+            let insert = try db.cachedStatement(
+                sql:
+                    "INSERT OR REPLACE INTO run_analyses (run_id, analysed_at, kind, results, note) VALUES (?, ?, ?, ?, ?)"
+            )
             for (analysis, json) in rows {
                 let run = analysis.run
-                for table in ["peaks", "fit_parameters", "circuit_fits"] {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE run_id = ?", arguments: [run])
+                if try Bool.fetchOne(earlier, arguments: [run]) != nil {
+                    for table in ["peaks", "fit_parameters", "circuit_fits"] {
+                        try db.execute(sql: "DELETE FROM \(table) WHERE run_id = ?", arguments: [run])
+                    }
                 }
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO run_analyses (run_id, analysed_at, kind, results, note)
-                        VALUES (?, ?, ?, ?, ?)
-                        """,
-                    arguments: [run, analysis.analysedAt, analysis.kind.rawValue, json, analysis.note]
-                )
+                try insert.execute(arguments: [run, analysis.analysedAt, analysis.kind.rawValue, json, analysis.note])
                 if let results = analysis.results { try Self.insertRows(results, run: run, db) }
             }
         }
@@ -195,7 +221,7 @@ extension Journal {
     }
 
     private static func insertRows(_ results: RunAnalysis, run: Int64, _ db: Database) throws {
-        let peak = try db.makeStatement(
+        let peak = try db.cachedStatement(
             sql: """
                 INSERT INTO peaks (run_id, curve, scan, seq, sweep, direction, potential, peak_current,
                     baseline_current, height, prominence, width, area, charge, left_foot, right_foot)

@@ -10,13 +10,16 @@ public enum JournalAnalyser {
         run: Int64,
         in journal: Journal,
         settings: AnalysisSettings,
-        now: Double = Date().timeIntervalSince1970,
-        plan: (String) -> RunAnalyser.Plan = RunAnalyser.plan(script:)
+        now: Double = Date().timeIntervalSince1970
     ) throws -> StoredAnalysis {
-        let (script, pruned) = try journal.scriptAndPruning(of: run)
-        let plan = plan(script)
-        // A run with nothing to analyse is not read.
-        let points = if case .none = plan { PointTable(columns: []) } else { try journal.points(of: run) }
-        return RunAnalyser.analyse(points, plan: plan, run: run, settings: settings, now: now, pruned: pruned)
+        guard let job = try journal.analysisJobs(runs: [run]).first else { throw JournalError.unknownRun(String(run)) }
+        let plan = RunAnalyser.plan(script: job.script)
+        let points = try needsPoints(plan) ? journal.points(of: run) : PointTable(columns: [])
+        return RunAnalyser.analyse(points, plan: plan, run: run, settings: settings, now: now, pruned: job.pruned)
+    }
+
+    /// Whether `plan` reads the run's points (a run with nothing to analyse is not read).
+    public static func needsPoints(_ plan: RunAnalyser.Plan) -> Bool {
+        if case .none = plan { false } else { true }
     }
 }

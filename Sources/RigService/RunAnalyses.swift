@@ -64,15 +64,15 @@ final class RunAnalyses: Sendable {
         var done = 0
         let deadline = budget.map { clock.now + $0 }
         while deadline.map({ clock.now < $0 }) ?? true {
-            let batch: [Int64]
+            let analyses: [StoredAnalysis]
             do {
-                batch = try nextBatch()
+                let jobs = try nextBatch()
+                guard !jobs.isEmpty else { return done }
+                analyses = try analyse(jobs)
             } catch {
                 logger.error("analysis: the journal could not be read: \(error)")
                 return done
             }
-            guard !batch.isEmpty else { return done }
-            let analyses = batch.map(analyse)
             do {
                 try journal.record(analyses)
                 counts.withLock { $0.analysed += analyses.count }
@@ -88,10 +88,10 @@ final class RunAnalyses: Sendable {
 
     /// Up to 32 runs to analyse: first those earlier processes left (found by a scan of the journal,
     /// until none is left), then those whose end was committed since, unless analysed already.
-    private func nextBatch() throws(JournalError) -> [Int64] {
+    private func nextBatch() throws(JournalError) -> [AnalysisJob] {
         if !ended.withLock({ $0.caughtUp }) {
             let left = try journal.runsAwaitingAnalysis(limit: 32)
-            if !left.isEmpty { return left }
+            if !left.isEmpty { return try journal.analysisJobs(runs: left) }
             ended.withLock { $0.caughtUp = true }
         }
         let uuids = ended.withLock { state -> [UUID] in
@@ -99,19 +99,20 @@ final class RunAnalyses: Sendable {
             state.uuids.removeFirst(taken.count)
             return taken
         }
-        var runs: [Int64] = []
+        guard !uuids.isEmpty else { return [] }
+        let jobs = try journal.analysisJobs(uuids: uuids.map(\.uuidString))
+        var ready: [AnalysisJob] = []
         var notYet: [UUID] = []
         for uuid in uuids {
-            // (A run whose start is not committed yet is not in the journal yet.)
-            guard let state = try journal.analysisState(uuid: uuid.uuidString), state.ended else {
+            // A run whose start or end is not committed yet waits for a commit (`committed`).
+            guard let job = jobs[uuid.uuidString], job.ended else {
                 notYet.append(uuid)
                 continue
             }
-            if !state.analysed { runs.append(state.run) }
+            if !job.analysed { ready.append(job) }
         }
-        // Runs whose end is not committed yet wait for a commit (`committed`).
         if !notYet.isEmpty { ended.withLock { $0.uuids.insert(contentsOf: notYet, at: 0) } }
-        return runs
+        return ready
     }
 
     /// The journal committed: runs waiting for their end to be committed may be ready.
@@ -130,39 +131,40 @@ final class RunAnalyses: Sendable {
         return made
     }
 
-    /// The analysis of `run`, or a `none` one saying why there is none (the analysis is off, or the
-    /// journal could not be read: it is not tried again at every wake).
-    private func analyse(_ run: Int64) -> StoredAnalysis {
-        let owner = try? journal.device(of: run)
-        let device = owner?.name ?? "?"
-        let settings = config.withLock { config -> AnalysisSettings? in
-            guard let device = config.devices.first(where: { $0.name == device }) else { return config.analysis }
-            return device.analysis
+    /// The analyses of `jobs`, with their devices' settings as the config says now; the points of the
+    /// runs that need them read in one transaction.
+    private func analyse(_ jobs: [AnalysisJob]) throws(JournalError) -> [StoredAnalysis] {
+        let settings = config.withLock { config in
+            jobs.map { job -> AnalysisSettings? in
+                guard let device = config.devices.first(where: { $0.name == job.device }) else {
+                    return config.analysis
+                }
+                return device.analysis
+            }
         }
-        guard let settings else {
-            return StoredAnalysis(
-                run: run,
-                kind: .none,
-                analysedAt: Date().timeIntervalSince1970,
-                note: "the analysis is off"
+        let plans = jobs.map { plan($0.script) }
+        let reading = zip(jobs, zip(plans, settings)).filter { job, planned in
+            planned.1 != nil && JournalAnalyser.needsPoints(planned.0)
+        }.map(\.0.run)
+        let points = try journal.points(of: reading)
+        let now = Date().timeIntervalSince1970
+        return zip(jobs, zip(plans, settings)).map { job, planned in
+            let (plan, settings) = planned
+            guard let settings else {
+                return StoredAnalysis(run: job.run, kind: .none, analysedAt: now, note: "the analysis is off")
+            }
+            let stored = RunAnalyser.analyse(
+                points[job.run] ?? PointTable(columns: []),
+                plan: plan,
+                run: job.run,
+                settings: settings,
+                now: now,
+                pruned: job.pruned
             )
-        }
-        do {
-            let stored = try JournalAnalyser.analyse(run: run, in: journal, settings: settings, plan: plan)
             if let failure = stored.results?.fitFailure {
-                logger.warning(
-                    "run \(owner?.deviceRun ?? 0) of \(device): \(failure.circuit) not fitted: \(failure.error)"
-                )
+                logger.warning("run \(job.deviceRun) of \(job.device): \(failure.circuit) not fitted: \(failure.error)")
             }
             return stored
-        } catch {
-            logger.error("analysis of run \(run) of \(device): \(error)")
-            return StoredAnalysis(
-                run: run,
-                kind: .none,
-                analysedAt: Date().timeIntervalSince1970,
-                note: "could not be analysed: \(error)"
-            )
         }
     }
 

@@ -42,17 +42,7 @@ struct AnalysisAnchorTests {
         ),
         (
             "three peaks, noisy",
-            SyntheticCurves.sweep(
-                from: -0.8,
-                to: 0.8,
-                step: 0.002,
-                bumps: [
-                    .init(centre: -0.4, height: 5e-7, sigma: 0.04), .init(centre: 0.05, height: 2e-6, sigma: 0.06),
-                    .init(centre: 0.3, height: 8e-7, sigma: 0.03),
-                ],
-                noise: 3e-8,
-                seed: 3
-            ),
+            SyntheticCurves.threePeaks(step: 0.002),
             21
         ),
         (
