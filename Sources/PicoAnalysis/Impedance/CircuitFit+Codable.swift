@@ -15,6 +15,7 @@ extension CircuitFit: Codable {
         var error: Double?
     }
 
+    /// Writes the fit as the JSON object the extension describes.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(circuit, forKey: .circuit)
@@ -34,6 +35,7 @@ extension CircuitFit: Codable {
         try container.encode(residuals.map { [$0.real, $0.imaginary] }, forKey: .residuals)
     }
 
+    /// Reads what `encode(to:)` wrote; the parameters must be the circuit's.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         let circuit = try container.decode(EquivalentCircuit.self, forKey: .circuit)

@@ -45,6 +45,7 @@ extension RunAnalysis: Codable {
         }
     }
 
+    /// Writes the results as the JSON object the type describes (`{"run":…,"peaks":…}` or `"fit"`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(run, forKey: .run)
@@ -63,6 +64,7 @@ extension RunAnalysis: Codable {
         if !peaks.isEmpty { try container.encode(peaks, forKey: .peaks) }
     }
 
+    /// Reads what `encode(to:)` wrote.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         run = try container.decode(Int.self, forKey: .run)

@@ -15,10 +15,14 @@ extension Plot {
 
         /// A point marked with a ring and a text beside it.
         public struct Mark: Sendable, Equatable {
+            /// Where, in the x axis' unit.
             public var x: Double
+            /// Where, in the y axis' unit.
             public var y: Double
+            /// The text beside the ring.
             public var label: String
 
+            /// A mark at (`x`, `y`) with `label`.
             public init(x: Double, y: Double, label: String) {
                 self.x = x
                 self.y = y
