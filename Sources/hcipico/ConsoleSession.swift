@@ -3,7 +3,9 @@ import Coordination
 import DeviceLinks
 import Foundation
 import MethodSCRIPT
+import PicoAnalysis
 import PicoLink
+import RunResults
 
 /// One console conversation: lines typed (or piped) become scripts, an empty line runs the script so
 /// far; `help`, `:load FILE`, `:save FILE` and `:quit` are the console's own. Every run goes to the
@@ -155,7 +157,13 @@ final class ConsoleSession {
         }
         let display = LiveDisplay(showTable: true, rowsPerSecond: 1000)
         let control = stop.runStarted(on: session, limits: limits)
-        let recorder = RunRecorder(sinks: files + [memory], interruption: control.interruption)
+        // The run's peaks or circuit fit, made as it ends: printed after it, and in its files' end.
+        let analysing = AnalysingSink(script: script.lines.joined(separator: "\n"), settings: AnalysisSettings())
+        let recorder = RunRecorder(
+            sinks: files + [memory, analysing],
+            interruption: control.interruption,
+            annotate: { analysing.annotate($0) }
+        )
         // Ctrl-C stops this run only (`Z`; the link is closed if the device does not end its script),
         // and the console goes on.
         Shutdown.shared.onInterrupt {
@@ -179,6 +187,9 @@ final class ConsoleSession {
             if let cell = end.cell { print(cell) }
             if !recorder.deviceErrors.isEmpty { deviceErrors += 1 }
             print(end.complete ? "done: \(end.packages) packages" : "incomplete after \(end.packages) packages")
+            if let results = analysing.analysis?.results {
+                print(AnalysisReport(analyses: [results], names: ["the run"]).text)
+            }
             fflush(nil)
         } catch {
             StandardError.report("\(error)")

@@ -28,6 +28,17 @@ import Testing
         let stderr: String
     }
 
+    /// A run's peaks are printed after it, as `connect` prints them.
+    @Test func aRunsPeaksFollowIt() throws {
+        let cv =
+            "var c\nvar p\nset_pgstat_mode 2\nset_range ba 50u\ncell_on\nmeas_loop_cv p c 0 500m -500m 10m 100m\n"
+            + "pck_start\npck_add p\npck_add c\npck_end\nendloop\ncell_off\n\n"
+        let (run, directory) = try Self.piped(cv)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("done: 201 packages\nthe run, current c: 2 peaks"), "\(run.stdout)")
+    }
+
     @Test func pipedInputThatHitsADeviceErrorExits3() throws {
         let (run, directory) = try Self.piped("var c\nbogus 1\n\n" + Self.lsv)
         defer { try? FileManager.default.removeItem(at: directory) }
