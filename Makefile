@@ -4,7 +4,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
-.PHONY: all build demo test deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit build-tests bench fuzz clean \
+.PHONY: all build demo test deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
 	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-analysis bench-kernel bench-page
 
 all: build
@@ -24,9 +24,9 @@ demo: deps
 	@Tools/demo.sh
 
 ## test: every test tier: generated code, dependencies, formatting, unit and in-memory tests, peers, docs.
-## The build happens once (`build-tests`, while the peers' .venv/ is installed beside it); the tiers then
-## run with BUILT=1: the kernel tier's qemu guest (one CPU) beside the unit tests, the other peer tiers
-## and check-docs, then the Bumble peer tests alone (Tools/test-tiers.sh).
+## The build happens once (in `unit`, while the peers' .venv/ is installed beside it); the later tiers then
+## run with BUILT=1: the Bumble peer tests alone, then the kernel tier's qemu guest (one CPU) beside the
+## other peer tiers and check-docs (Tools/test-tiers.sh).
 test: test-deps check-generated check-dependencies lint
 	@Tools/test-tiers.sh "$(MAKE)"
 
@@ -56,12 +56,8 @@ lint:
 	@echo "lint: swift format lint --strict is clean"
 
 unit: deps
-	$(BUILD_TESTS)
-	@SWIFT="$(SWIFT)" Tools/unit-tests.sh
-
-## build-tests: the debug build of everything, tests included (what every tier of `make test` runs).
-build-tests: deps
 	$(SWIFT) build --build-tests
+	@SWIFT="$(SWIFT)" Tools/unit-tests.sh
 
 ## test-peers: the independent peers of Tests/Peers/ (Bumble, Debian's kernel in qemu, numpy, PostgreSQL, Chromium):
 ## tier-1 smoke (Bumble's own host against the Bumble peer over H4/TCP), the kernel tier (one qemu

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The tiers of `make test` after its checks: the debug build (`build-tests`), while the peers' pinned
-# .venv/ is installed in the background (network, not CPU); then, each with BUILT=1, the kernel tier (a
-# qemu guest on one CPU, the longest tier) in the background, and meanwhile on the other CPU the unit
-# tests, tier 1, BLELinux's H4 transports, export, fleet, the analysis anchors and check-docs; then the
-# Bumble peer tests (peers-h4) alone: beside the qemu guest their dozen Python peers starved it (its
-# Bumble controller missed the kernel's command timeout at boot). The output of a background step is
-# kept in a file and shown when it has ended. Exit status: 0 when every tier passed; otherwise 1, after
-# naming the tiers that failed (a failed build or install ends it there).
+# The tiers of `make test` after its checks: the build and the unit tests (`unit`), while the peers'
+# pinned .venv/ is installed in the background (network, not CPU); then, each with BUILT=1, the Bumble peer
+# tests (peers-h4) alone: beside the qemu guest their dozen Python peers starved it (its Bumble controller
+# missed the kernel's command timeout at boot) and one of their signals took 2.3 s; then the kernel tier (a
+# qemu guest on one CPU, the longest tier) in the background, and meanwhile the others in order on the
+# other CPU (tier 1, BLELinux's H4 transports, export, fleet, the analysis anchors, check-docs). The output
+# of a background step is kept in a file and shown when it has ended. Exit status: 0 when every tier
+# passed; otherwise 1, after naming the tiers that failed (a failed build or unit tier, or a failed install,
+# ends it there).
 # Usage: Tools/test-tiers.sh [MAKE]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,27 +17,30 @@ kernel_log=.build/peers/kernel-tier.log
 started=$(date +%s)
 
 peers_deps_log=.build/peers/peers-deps.log
-echo "test-tiers: build (the peers' .venv/ is installed beside it)"
+echo "test-tiers: unit (the peers' .venv/ is installed beside it)"
 $make_cmd --no-print-directory peers-deps > "$peers_deps_log" 2>&1 &
 peers_deps=$!
-$make_cmd --no-print-directory build-tests
-build_status=$?
+$make_cmd --no-print-directory unit
+unit_status=$?
 wait "$peers_deps"
 peers_deps_status=$?
 cat "$peers_deps_log"
-if [ "$build_status" -ne 0 ] || [ "$peers_deps_status" -ne 0 ]; then
-    echo "test-tiers: FAILED: build exit $build_status, peers-deps exit $peers_deps_status" >&2
+if [ "$unit_status" -ne 0 ] || [ "$peers_deps_status" -ne 0 ]; then
+    echo "test-tiers: FAILED: unit exit $unit_status, peers-deps exit $peers_deps_status" >&2
     exit 1
 fi
 $make_cmd --no-print-directory .build/peers/bin/att_rtt || { echo "test-tiers: FAILED: att_rtt" >&2; exit 1; }
 
 failed=()
+echo "test-tiers: peers-h4 (alone)"
+$make_cmd --no-print-directory BUILT=1 peers-h4 || failed+=(peers-h4)
+
 $make_cmd --no-print-directory BUILT=1 peers-kernel > "$kernel_log" 2>&1 &
 kernel=$!
 stop_kernel() { kill -TERM -- "$kernel" 2>/dev/null || true; }
 trap stop_kernel INT TERM
 
-for tier in unit peers-tier1 peers-h4-blelinux peers-export peers-fleet peers-analysis check-docs; do
+for tier in peers-tier1 peers-h4-blelinux peers-export peers-fleet peers-analysis check-docs; do
     echo "test-tiers: $tier (the kernel tier runs beside it)"
     $make_cmd --no-print-directory BUILT=1 "$tier" || failed+=("$tier")
 done
@@ -48,9 +52,6 @@ echo "---- the kernel tier (peers-kernel), exit $kernel_status ----"
 cat "$kernel_log"
 echo "---- end of the kernel tier ----"
 [ "$kernel_status" -eq 0 ] || failed+=(peers-kernel)
-
-echo "test-tiers: peers-h4 (alone)"
-$make_cmd --no-print-directory BUILT=1 peers-h4 || failed+=(peers-h4)
 
 elapsed=$(($(date +%s) - started))
 if [ ${#failed[@]} -gt 0 ]; then
