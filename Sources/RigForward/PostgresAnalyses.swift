@@ -56,10 +56,7 @@ enum PostgresAnalyses {
             logger: logger
         )
         guard let results = analysis.results else { return }
-        var order: [String: Int] = [:]
-        for (curve, peak) in results.peaks {
-            let seq = order["\(curve) \(peak.scan)", default: 0] + 1
-            order["\(curve) \(peak.scan)"] = seq
+        for (curve, seq, peak) in results.numberedPeaks {
             try await connection.query(
                 """
                 INSERT INTO hcipico.peaks (rig, run_uuid, curve, scan, seq, sweep, direction, potential, peak_current,

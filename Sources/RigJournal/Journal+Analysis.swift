@@ -228,11 +228,7 @@ extension Journal {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
-        var order: [String: Int] = [:]
-        for (curve, found) in results.peaks {
-            let key = "\(curve) \(found.scan)"
-            let seq = order[key, default: 0] + 1
-            order[key] = seq
+        for (curve, seq, found) in results.numberedPeaks {
             try peak.execute(
                 arguments: [
                     run, curve, found.scan, seq, found.sweep, found.direction.rawValue, found.potential,

@@ -39,12 +39,6 @@ public enum RunExport {
         // A stored analysis this build cannot read (nil results for a kind that has them) is made again.
         let stored = try journal.analysis(of: run.id).flatMap { $0.kind != .none && $0.results == nil ? nil : $0 }
         let analysis = try stored ?? JournalAnalyser.analyse(run: run.id, in: journal, settings: AnalysisSettings())
-        var spectrum: ImpedanceSpectrum?
-        if analysis.results?.fit != nil,
-            case .impedance(_, let measured)? = RunData.runs(of: try journal.points(of: run.id)).first
-        {
-            spectrum = measured
-        }
         let complete = run.state == "complete"
         var end = RunEnd(
             complete: complete,
@@ -53,7 +47,7 @@ public enum RunExport {
             endTime: run.endedAt,
             analysis: analysis.results?.json
         )
-        end.overlays = AnalysisOverlays.of(analysis.results, spectrum: spectrum)
+        end.overlays = try AnalysisOverlays.of(analysis.results, points: try journal.points(of: run.id))
         for sink in sinks {
             try sink.finish(end)
             try sink.sync()

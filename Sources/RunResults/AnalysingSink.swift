@@ -32,11 +32,7 @@ public final class AnalysingSink: SampleSink, @unchecked Sendable {
         analysis = made
         var annotated = end
         annotated.analysis = made.results?.json
-        var spectrum: ImpedanceSpectrum?
-        if made.results?.fit != nil, case .impedance(_, let measured)? = RunData.runs(of: table).first {
-            spectrum = measured
-        }
-        annotated.overlays = AnalysisOverlays.of(made.results, spectrum: spectrum)
+        annotated.overlays = AnalysisOverlays.of(made.results, points: table)
         return annotated
     }
 }

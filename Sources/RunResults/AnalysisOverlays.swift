@@ -7,6 +7,19 @@ import PicoLink
 /// over its baseline from foot to foot; a fitted circuit's curve over the spectrum on the Nyquist plot
 /// and on the Bode plot (|Z| and −phase), at 20 frequencies a decade across the measured ones.
 public enum AnalysisOverlays {
+    /// The overlays of `analysis`; a fit is drawn over the frequencies of the run's spectrum in `points`
+    /// (read only when there is a fit).
+    public static func of(
+        _ analysis: RunAnalysis?,
+        points: @autoclosure () throws -> PointTable
+    ) rethrows -> [Plot.Overlay] {
+        var spectrum: ImpedanceSpectrum?
+        if analysis?.fit != nil, case .impedance(_, let measured)? = RunData.runs(of: try points()).first {
+            spectrum = measured
+        }
+        return of(analysis, spectrum: spectrum)
+    }
+
     /// The overlays of `analysis`; `spectrum` gives the frequencies a fit is drawn over.
     public static func of(_ analysis: RunAnalysis?, spectrum: ImpedanceSpectrum? = nil) -> [Plot.Overlay] {
         guard let analysis else { return [] }

@@ -62,6 +62,18 @@ public struct RunAnalysis: Sendable, Hashable {
         }
     }
 
+    /// Every peak with its order within its current column and scan (from 1): the key the journal's and
+    /// PostgreSQL's `peaks` tables use.
+    public var numberedPeaks: [(current: String, seq: Int, peak: VoltammetricPeak)] {
+        var order: [String: Int] = [:]
+        return peaks.map { current, peak in
+            let key = "\(current) \(peak.scan)"
+            let seq = order[key, default: 0] + 1
+            order[key] = seq
+            return (current, seq, peak)
+        }
+    }
+
     /// The fit, when the run's circuit was fitted.
     public var fit: CircuitFit? {
         for case .fit(let fit) in results { return fit }
