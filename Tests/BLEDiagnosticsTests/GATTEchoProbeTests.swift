@@ -171,12 +171,10 @@ import Testing
     @Test func noAnswerStallsWithinTheTimeout() async throws {
         let (link, box) = try await Self.make(.silent)
         let probe = try await Self.probe(link, size: 10, count: 5)
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The stall is what ends the wait: the silent peer answers nothing, so nothing else could.
         await #expect(throws: GATTEchoProbe.Failure.stalled(roundTrip: 1, after: .milliseconds(200))) {
             try await probe.run(stallTimeout: .milliseconds(200))
         }
-        #expect(clock.now - started < .seconds(60), "bounded by the stall timeout, not hung (a loaded pool delays it)")
         #expect(box.writes.withLock { $0.count } == 1)
     }
 

@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Synchronization
 import Testing
 
@@ -202,11 +203,12 @@ import Testing
     }
 
     @Test func byteBudgetPacingSpreadsWrites() async throws {
-        let budget = GATTByteBudgetPacing(bytesPerSecond: 10_000, burst: 100)
-        let start = ContinuousClock.now
-        for _ in 0..<6 { try await budget.reserve(100) }  // 600 bytes: 100 at once, 500 at 10 kB/s
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(45))
-        #expect(elapsed < .seconds(60), "a stuck pacer, not a slow machine, takes this long")
+        let clock = ManualClock(skipsIdleTime: true)
+        let budget = GATTByteBudgetPacing(bytesPerSecond: 10_000, burst: 100, clock: clock)
+        try await budget.reserve(100)
+        #expect(clock.now == .zero, "a full bucket: the first 100 bytes go at once")
+        for _ in 0..<5 { try await budget.reserve(100) }  // 500 more bytes at 10 kB/s
+        let elapsed = clock.now
+        #expect(elapsed >= .milliseconds(50) && elapsed < .microseconds(50_010), "took \(elapsed)")
     }
 }

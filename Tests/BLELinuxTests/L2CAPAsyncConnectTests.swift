@@ -38,7 +38,6 @@ import Testing
             default: return MockReply()
             }
         }
-        let started = ContinuousClock.now
         let error = await MockingDriver.withMocking(kernel) { _ in
             let connecting = Task { () async throws(BLELinuxError) -> L2CAPATTSocket in
                 try await L2CAPATTSocket.connect(to: Self.peer, timeout: .seconds(20))
@@ -51,8 +50,7 @@ import Testing
             Issue.record("connect succeeded")
             return
         }
-        // `.cancelled` (not a timeout) says the poll was woken; the bound only catches a hang.
+        // `.cancelled`, not the 20 s timeout's error, says the poll was woken by the cancellation.
         #expect((failure as? BLELinuxError)?.kind == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(60), "the poll was woken, not timed out")
     }
 }

@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Testing
 
 @Suite("HCIHost initialisation")
@@ -45,16 +46,19 @@ struct HCIHostInitTests {
         #expect(harness.info.ownAddress.type == .random)
     }
 
-    @Test("a command the controller never answers fails with a typed timeout, bounded")
+    @Test("a command the controller never answers fails with a typed timeout when its time has passed")
     func commandTimeout() async throws {
         let controller = FakeHCIController(.init(silent: [0x1002]))
+        let clock = ManualClock()
         var configuration = HCIHostConfiguration()
         configuration.commandTimeout = .milliseconds(100)
-        let host = HCIHost(transport: controller, configuration: configuration)
-        let started = ContinuousClock.now
-        await #expect(throws: HCIHostError.commandTimeout(opcode: 0x1002)) { try await host.start() }
-        // Bounded, not fast: on a loaded machine the cooperative pool can delay the timer by seconds.
-        #expect(ContinuousClock.now - started < .seconds(60))
+        let host = HCIHost(transport: controller, configuration: configuration, clock: clock)
+        let start = Task { try await host.start() }
+        try #require(await eventually { controller.commandOpcodes.contains(0x1002) && clock.pendingWakes > 0 })
+        clock.advance(by: .milliseconds(99))
+        #expect(clock.pendingWakes > 0, "not before its time")
+        clock.advance(by: .milliseconds(1))
+        await #expect(throws: HCIHostError.commandTimeout(opcode: 0x1002)) { try await start.value }
     }
 
     @Test("a connection attempt that does not complete is cancelled with LE Create Connection Cancel")

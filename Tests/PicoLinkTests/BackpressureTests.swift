@@ -82,18 +82,14 @@ import Testing
             "var p\nvar c\ncell_on\nmeas_loop_ca p c 500m 1m 11\npck_start\npck_add c\npck_end\nendloop\n"
             + "on_finished:\ncell_off\n"
         let run = try await link.session.run(try PicoScript(script), title: "ca", backlogLimit: 4_000)
-        var slowest = Duration.zero
         for _ in 0..<10 {
             try await Task.sleep(for: .seconds(1))  // the stalled consumer: nothing reads `run.events`
-            let start = ContinuousClock.now
+            // A reader parked behind the stalled consumer would answer no read before the consumer reads
+            // again, after this loop: the read would end in ATT's timeout and throw. That it returns at
+            // all, while nothing reads the events, is what shows the reader drains.
             let modemOut = try await link.session.client.read(link.session.writer.modemOutHandle)
-            slowest = max(slowest, ContinuousClock.now - start)
             #expect(modemOut == [1])
         }
-        // A reader parked behind the stalled consumer would answer no read before the consumer reads
-        // again, after the loop; a reader that keeps draining answers at once. The bound leaves room for a loaded
-        // machine (the whole suite on two cores) without letting a parked reader pass.
-        #expect(slowest < .seconds(5), "an ATT read took \(slowest) while the consumer stalled")
         var indices: [Int] = []
         var reported = 0
         var endedWith: Int?

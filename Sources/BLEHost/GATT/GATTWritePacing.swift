@@ -1,3 +1,4 @@
+public import Coordination
 import Synchronization
 
 /// Decides when a write without response may go out. ATT has no flow control for Write Command
@@ -156,7 +157,7 @@ public final class GATTFlowControlPacing: GATTWritePacing {
 public final class GATTByteBudgetPacing: GATTWritePacing {
     private struct Bucket {
         var tokens: Double
-        var last: ContinuousClock.Instant
+        var last: Duration
     }
     private let bucket: Mutex<Bucket>
     private let closed = Mutex<GATTError?>(nil)
@@ -165,12 +166,16 @@ public final class GATTByteBudgetPacing: GATTWritePacing {
     /// The bucket's size in bytes: the most that goes out at once after a pause. It starts full.
     public let burst: Int
 
-    /// Starts with a full bucket. Both values must be positive (a precondition).
-    public init(bytesPerSecond: Int, burst: Int) {
+    private let clock: any TimeSource
+
+    /// Starts with a full bucket. Both values must be positive (a precondition). `clock` times the
+    /// refill and the waits.
+    public init(bytesPerSecond: Int, burst: Int, clock: any TimeSource = SystemClock()) {
         precondition(bytesPerSecond > 0 && burst > 0, "a byte budget needs a positive rate and burst")
         self.bytesPerSecond = bytesPerSecond
         self.burst = burst
-        bucket = Mutex(Bucket(tokens: Double(burst), last: .now))
+        self.clock = clock
+        bucket = Mutex(Bucket(tokens: Double(burst), last: clock.now))
     }
 
     /// Takes `byteCount` bytes from the bucket (a write larger than `burst` takes a full bucket), sleeping
@@ -184,7 +189,7 @@ public final class GATTByteBudgetPacing: GATTWritePacing {
         while true {
             if let reason = closed.withLock({ $0 }) { throw reason }
             let wait: Double = bucket.withLock { bucket in
-                let now = ContinuousClock.now
+                let now = clock.now
                 let elapsed = now - bucket.last
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                 bucket.tokens = min(Double(burst), bucket.tokens + seconds * Double(bytesPerSecond))
@@ -197,7 +202,7 @@ public final class GATTByteBudgetPacing: GATTWritePacing {
             }
             if wait == 0 { return }
             do {
-                try await Task.sleep(for: .nanoseconds(Int64(wait * 1e9) + 1))
+                try await clock.sleep(until: clock.now + .nanoseconds(Int64(wait * 1e9) + 1))
             } catch {
                 throw .cancelled
             }
