@@ -4,7 +4,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
-.PHONY: all build demo test deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
+.PHONY: all build demo test deb deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
 	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-analysis bench-kernel bench-page
 
 all: build
@@ -22,6 +22,15 @@ build: deps
 demo: deps
 	$(SWIFT) build -c release --product hcipico
 	@Tools/demo.sh
+
+## deb: .build/deb/hcipico_VERSION_ARCH.deb: a release build with the Swift runtime linked in (it needs
+## only Debian's own libraries), the unit, /etc/hcipico/rig.toml, examples, completions and a man page
+## (Tools/deb/); lintian checks it.
+DEB_BIN = $(shell $(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/hcipico
+deb:
+	@Tools/install-deps.sh deb
+	$(SWIFT) build -c release --static-swift-stdlib --product hcipico
+	@package=$$(Tools/deb/build-deb.sh "$(DEB_BIN)" .build/deb) && Tools/deb/lintian-check.sh "$$package"
 
 ## test: every test tier: generated code, dependencies, formatting, unit and in-memory tests, peers, docs.
 ## The build happens once (in `unit`, while the peers' .venv/ is installed beside it); the later tiers then
@@ -95,6 +104,15 @@ peers-kernel: $(PEERS_READY) $(ATT_RTT)
 		--bin "$$bin/hcipicoPackageTests.xctest" --bin "$$bin/hcipico" --run Tests/Peers/vm/kernel-cases.sh \
 		--bin /usr/libexec/bluetooth/bluetoothd --bin /usr/bin/bluetoothctl --bin /usr/bin/dbus-daemon \
 		--file Tests/Peers/vm/dbus-system.conf:/etc/dbus-1/hcipico-guest.conf
+
+## peers-deb: the package tier: the package made from the debug build relinked with the Swift runtime
+## static (what `make deb` does from the release build), checked with lintian, then installed, reloaded,
+## upgraded, stopped, removed and purged in a clean Debian 12 guest booted with systemd, without network
+## or Swift toolchain (Tests/Peers/deb-check.sh, deb-tier.sh, vm/deb-cases.sh).
+STATIC_HCIPICO = $(if $(BUILT),,$(SWIFT) build --static-swift-stdlib --product hcipico)
+peers-deb: test-deps
+	$(STATIC_HCIPICO)
+	@Tests/Peers/deb-check.sh "$(DEBUG_BIN)/hcipico"
 
 ## bench-kernel: write -> notify round trips and CPU per round trip in one qemu boot against one echo
 ## peer, hcipico rtt (release build) against att_rtt (C); BENCH_ROUNDS (10), BENCH_COUNT (200).

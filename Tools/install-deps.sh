@@ -4,6 +4,7 @@
 #
 #   Tools/install-deps.sh build      what `swift build` needs (libbluetooth, SQLite and libsystemd headers, pkg-config)
 #   Tools/install-deps.sh test       the above plus what every test tier needs
+#   Tools/install-deps.sh deb        the build set plus what `make deb` needs to make and check the package
 set -euo pipefail
 
 build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-config)
@@ -13,14 +14,19 @@ build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-c
 # python3-venv holds the pinned Bumble (Tools/install-peers.sh). Debian's kernel is fetched
 # with `apt-get download` and unpacked under .build/peers/, never installed.
 # postgresql (server + client) runs the throwaway clusters of Tools/pg-cluster.sh for the forwarder's
-# tests; chromium + chromium-driver load the rig's status page under the pinned Selenium.
+# tests; chromium + chromium-driver load the rig's status page under the pinned Selenium; debootstrap
+# makes the package tier's clean Debian root, and the deb set below builds and checks the package.
 test_packages=(qemu-system-x86 busybox-static bluez dbus-daemon kmod cpio gcc libc6-dev python3-venv
-    postgresql chromium chromium-driver)
+    postgresql chromium chromium-driver debootstrap)
+
+# make deb: dpkg-shlibdeps (dpkg-dev), fakeroot, strip (binutils) and lintian.
+deb_packages=(dpkg-dev fakeroot binutils lintian)
 
 case "${1:-build}" in
     build) wanted=("${build_packages[@]}") ;;
-    test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
-    *) echo "install-deps: unknown set '$1' (build or test)" >&2; exit 64 ;;
+    test) wanted=("${build_packages[@]}" "${test_packages[@]}" "${deb_packages[@]}") ;;
+    deb) wanted=("${build_packages[@]}" "${deb_packages[@]}") ;;
+    *) echo "install-deps: unknown set '$1' (build, test or deb)" >&2; exit 64 ;;
 esac
 
 missing=()

@@ -4,7 +4,9 @@
 # tests (peers-h4) alone: beside the qemu guest their dozen Python peers starved it (its Bumble controller
 # missed the kernel's command timeout at boot) and one of their signals took 2.3 s; then the kernel tier (a
 # qemu guest on one CPU, the longest tier) in the background, and meanwhile the others in order on the
-# other CPU (tier 1, BLELinux's H4 transports, export, fleet, the analysis anchors, check-docs). The output
+# other CPU (tier 1, BLELinux's H4 transports, export, fleet, the analysis anchors, check-docs, the package
+# tier: a second qemu guest, a clean Debian booted with systemd). hcipico is relinked with the Swift runtime
+# static after the unit tier, so every tier runs the binary the package holds. The output
 # of a background step is kept in a file and shown when it has ended. Exit status: 0 when every tier
 # passed; otherwise 1, after naming the tiers that failed (a failed build or unit tier, or a failed install,
 # ends it there).
@@ -17,9 +19,14 @@ kernel_log=.build/peers/kernel-tier.log
 started=$(date +%s)
 
 peers_deps_log=.build/peers/peers-deps.log
-echo "test-tiers: unit (the peers' .venv/ is installed beside it)"
+debian_root_log=.build/peers/debian-root.log
+echo "test-tiers: unit (the peers' .venv/ and the package tier's Debian root are made beside it)"
 $make_cmd --no-print-directory peers-deps > "$peers_deps_log" 2>&1 &
 peers_deps=$!
+# What the package depends on today (deb-tier.sh downloads again if that changes).
+Tests/Peers/vm/fetch-debian-root.sh libbluetooth3 libc6 libedit2 libgcc-s1 libsqlite3-0 libstdc++6 libsystemd0 \
+    > "$debian_root_log" 2>&1 &
+debian_root=$!
 $make_cmd --no-print-directory unit
 unit_status=$?
 wait "$peers_deps"
@@ -29,6 +36,8 @@ if [ "$unit_status" -ne 0 ] || [ "$peers_deps_status" -ne 0 ]; then
     echo "test-tiers: FAILED: unit exit $unit_status, peers-deps exit $peers_deps_status" >&2
     exit 1
 fi
+# Every later tier runs hcipico as the package has it: linked with the Swift runtime static (a relink).
+${SWIFT:-swift} build --static-swift-stdlib --product hcipico || { echo "test-tiers: FAILED: static link" >&2; exit 1; }
 $make_cmd --no-print-directory .build/peers/bin/att_rtt || { echo "test-tiers: FAILED: att_rtt" >&2; exit 1; }
 
 failed=()
@@ -44,6 +53,10 @@ for tier in peers-tier1 peers-h4-blelinux peers-export peers-fleet peers-analysi
     echo "test-tiers: $tier (the kernel tier runs beside it)"
     $make_cmd --no-print-directory BUILT=1 "$tier" || failed+=("$tier")
 done
+
+wait "$debian_root" || { cat "$debian_root_log"; echo "test-tiers: the package tier's Debian root failed" >&2; }
+echo "test-tiers: peers-deb (the kernel tier runs beside it)"
+$make_cmd --no-print-directory BUILT=1 peers-deb || failed+=(peers-deb)
 
 echo "test-tiers: waiting for the kernel tier"
 wait "$kernel"
