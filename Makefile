@@ -4,7 +4,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
-.PHONY: all build demo test deb deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
+.PHONY: all build demo test deb hcipico-static deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
 	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-analysis bench-kernel bench-page
 
 all: build
@@ -82,7 +82,7 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export peers-fleet peers-analysis
+test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export peers-fleet peers-analysis peers-deb
 
 peers-tier1: $(PEERS_READY)
 	@Tests/Peers/tier1-smoke.sh
@@ -109,10 +109,15 @@ peers-kernel: $(PEERS_READY) $(ATT_RTT)
 ## static (what `make deb` does from the release build), checked with lintian, then installed, reloaded,
 ## upgraded, stopped, removed and purged in a clean Debian 12 guest booted with systemd, without network
 ## or Swift toolchain (Tests/Peers/deb-check.sh, deb-tier.sh, vm/deb-cases.sh).
-STATIC_HCIPICO = $(if $(BUILT),,$(SWIFT) build --static-swift-stdlib --product hcipico)
-peers-deb: test-deps
-	$(STATIC_HCIPICO)
+peers-deb: test-deps $(if $(BUILT),,hcipico-static)
 	@Tests/Peers/deb-check.sh "$(DEBUG_BIN)/hcipico"
+
+## hcipico-static: relinks the debug build's hcipico with the Swift runtime static (make test does this after
+## the unit tier). The objects were compiled for the dynamic runtime and name only Foundation for the linker,
+## so Foundation's own static dependencies are named here.
+hcipico-static: deps
+	$(SWIFT) build --static-swift-stdlib --product hcipico -Xlinker -lCoreFoundation -Xlinker -l_FoundationICU \
+		-Xlinker -l_FoundationCollections -Xlinker -l_FoundationCShims
 
 ## bench-kernel: write -> notify round trips and CPU per round trip in one qemu boot against one echo
 ## peer, hcipico rtt (release build) against att_rtt (C); BENCH_ROUNDS (10), BENCH_COUNT (200).

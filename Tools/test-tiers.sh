@@ -37,7 +37,7 @@ if [ "$unit_status" -ne 0 ] || [ "$peers_deps_status" -ne 0 ]; then
     exit 1
 fi
 # Every later tier runs hcipico as the package has it: linked with the Swift runtime static (a relink).
-${SWIFT:-swift} build --static-swift-stdlib --product hcipico || { echo "test-tiers: FAILED: static link" >&2; exit 1; }
+$make_cmd --no-print-directory hcipico-static || { echo "test-tiers: FAILED: static link" >&2; exit 1; }
 $make_cmd --no-print-directory .build/peers/bin/att_rtt || { echo "test-tiers: FAILED: att_rtt" >&2; exit 1; }
 
 failed=()
