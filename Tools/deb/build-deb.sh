@@ -55,6 +55,8 @@ chmod 0644 "$root/lib/systemd/system/hcipico-rig.service"
 
 install -m 0644 Tools/deb/rig.toml "$root/etc/hcipico/rig.toml"
 install -m 0644 Examples/*.mscr Examples/rig.toml "$root/usr/share/hcipico/examples/"
+install -d "$root/usr/share/hcipico/examples/methods"
+install -m 0644 Examples/methods/*.toml "$root/usr/share/hcipico/examples/methods/"
 
 # Completions and the man page, from the binary itself.
 # (bash-completion sources the file: no #! line.)

@@ -87,14 +87,17 @@ fi
 # Upgrade: a newer build keeps the journal, the bonds and the edited config, and restarts the rig.
 mkdir -p /var/lib/hcipico-rig/bonds
 echo "a bond kept across upgrades" > /var/lib/hcipico-rig/bonds/upgrade-check
-first_run=$(hcipico runs "$journal" --json | head -n 1 | sed -n 's/.*"uuid":"\([^"]*\)".*/\1/p')
-runs_before=$(hcipico runs "$journal" --json | wc -l)
+run_ids() { hcipico runs "$journal" --json | sed -n 's/.*"uuid":"\([^"]*\)".*/\1/p' | sort; }
+run_ids > runs-before.txt
+runs_before=$(wc -l < runs-before.txt)
 if apt-get install -y -q /test/new.deb > upgrade.log 2>&1; then
     version=$(dpkg-query -W -f '${Version}' hcipico)
     kept=""
     grep -q reloaded-pico /etc/hcipico/rig.toml || kept="$kept config"
     [ -f /var/lib/hcipico-rig/bonds/upgrade-check ] || kept="$kept bonds"
-    hcipico runs "$journal" --json | grep -q "\"uuid\":\"$first_run\"" || kept="$kept journal"
+    run_ids > runs-after.txt
+    lost=$(comm -23 runs-before.txt runs-after.txt | wc -l)
+    [ "$runs_before" -gt 0 ] && [ "$lost" = 0 ] || kept="$kept journal ($lost of $runs_before runs)"
     if [ -n "$kept" ]; then
         case_result upgrade 1 "(lost across the upgrade:$kept)"
     elif ! wait_until 60 active || [ "$(main_pid)" = "$pid_before" ]; then
@@ -102,7 +105,7 @@ if apt-get install -y -q /test/new.deb > upgrade.log 2>&1; then
     elif ! wait_until 60 sh -c "[ \$(hcipico runs $journal --json | wc -l) -gt $runs_before ]"; then
         case_result upgrade 1 "(no run after the upgrade)"
     else
-        case_result upgrade 0 "(to $version: journal ($runs_before runs), bonds and edited config kept; restarted)"
+        case_result upgrade 0 "(to $version: all $runs_before runs, the bonds and the edited config kept; restarted)"
     fi
 else
     tail -n 15 upgrade.log
