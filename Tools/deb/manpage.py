@@ -30,11 +30,10 @@ def synopsis_of(argument):
     if argument["kind"] == "positional":
         shown = f"<{value}>"
     else:
-        long = [n["name"] for n in names if n["kind"] in ("long", "longWithSingleDash")]
-        short = [n["name"] for n in names if n["kind"] == "short"]
+        # Long names first (--name, or -name for a long name with a single dash), then short ones (-n).
         spelled = [("--" if n["kind"] == "long" else "-") + n["name"] for n in names if n["kind"] != "short"]
-        spelled += ["-" + s for s in short]
-        shown = ", ".join(spelled) if spelled else "--" + (long[0] if long else value)
+        spelled += ["-" + n["name"] for n in names if n["kind"] == "short"]
+        shown = ", ".join(spelled)
         if argument["kind"] == "option":
             shown += f" <{value}>"
     if argument.get("isRepeating"):
