@@ -31,15 +31,20 @@ import Testing
     /// flat stretches and repeated values.
     @Test func theOnePassBasesAreTheScans() {
         var generator = SystemRandomNumberGenerator()
-        for round in 0..<600 {
+        for round in 0..<800 {
             // Few values (many flat stretches and ties), many (noise), or a random walk (long runs).
             let count = Int.random(in: 3...80, using: &generator)
             var y: [Double] = []
             for _ in 0..<count {
-                switch round % 3 {
+                switch round % 4 {
                 case 0: y.append(Double(Int.random(in: 0...6, using: &generator)))
                 case 1: y.append(Double(Int.random(in: 0...1_000, using: &generator)))
-                default: y.append((y.last ?? 0) + Double(Int.random(in: -3...3, using: &generator)))
+                case 2: y.append((y.last ?? 0) + Double(Int.random(in: -3...3, using: &generator)))
+                default:
+                    // No two neighbours equal (the maxima-only bases), but many equal values apart.
+                    var value = Double(Int.random(in: 0...6, using: &generator))
+                    while value == y.last { value = Double(Int.random(in: 0...6, using: &generator)) }
+                    y.append(value)
                 }
             }
             for peak in PeakFinder.localMaxima(y) {

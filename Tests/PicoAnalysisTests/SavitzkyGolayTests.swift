@@ -20,6 +20,28 @@ import Testing
         }
     }
 
+    /// Long curves take the running sums (orders up to 3): they give what the textbook weights of the
+    /// quadratic fit give by convolution, on a curve far from zero too, however long.
+    @Test(arguments: [(5, 2), (11, 3), (21, 2), (31, 2)])
+    func theRunningSumsAreTheConvolution(window: Int, order: Int) throws {
+        let filter = try #require(SavitzkyGolay(window: window, order: order))
+        var generator = SyntheticCurves.Seeded(state: UInt64(window))
+        let y = (0..<5_003).map { i in
+            3e-3 + 1e-6 * sin(Double(i) * 0.01) + 1e-8 * Double.random(in: -1...1, using: &generator)
+        }
+        let smoothed = filter.smooth(y)
+        let h = Double(window / 2)
+        let denominator = (2 * h - 1) * (2 * h + 1) * (2 * h + 3)
+        for i in (window / 2)..<(y.count - window / 2) {
+            var expected = 0.0
+            for k in -(window / 2)...(window / 2) {
+                let weight = (3 * (3 * h * h + 3 * h - 1) - 15 * Double(k * k)) / denominator
+                expected += weight * y[i + k]
+            }
+            #expect(abs(smoothed[i] - expected) <= 1e-12 * abs(expected), "point \(i): \(smoothed[i]) vs \(expected)")
+        }
+    }
+
     @Test func noiseIsReducedAndTheWindowIsChecked() throws {
         let (_, noisy) = SyntheticCurves.sweep(from: 0, to: 1, step: 0.005, bumps: [], noise: 1e-8)
         let (_, clean) = SyntheticCurves.sweep(from: 0, to: 1, step: 0.005, bumps: [])

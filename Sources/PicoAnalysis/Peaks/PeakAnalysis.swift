@@ -22,7 +22,7 @@ public enum PeakAnalysis {
             guard sweep.range.count >= 3 else { continue }
             let sign: Double = sweep.rising != voltammogram.reversed ? 1 : -1
             let potentials = Array(voltammogram.potentials[sweep.range])
-            let raw = voltammogram.currents[sweep.range].map { $0 * sign }
+            let raw = signed(voltammogram.currents[sweep.range], sign)
             let curve = smoothed(raw, settings)
             for found in candidates(of: curve, at: potentials, settings: settings) {
                 let base = baseline(for: found, curve: curve, potentials: potentials, settings.baseline)
@@ -63,7 +63,43 @@ public enum PeakAnalysis {
         return result
     }
 
-    /// The area between the curve and the baseline from sample `first` to `last` (trapezoids, A·V).
+    /// `values` times `sign`, in a new array.
+    static func signed(_ values: ArraySlice<Double>, _ sign: Double) -> [Double] {
+        values.withUnsafeBufferPointer { values in
+            [Double](unsafeUninitializedCapacity: values.count) { result, count in
+                for i in values.indices { result.initializeElement(at: i, to: values[i] * sign) }
+                count = values.count
+            }
+        }
+    }
+
+    /// The highest value less the lowest (NaNs left out), four lanes at a time.
+    static func span(of values: [Double]) -> Double {
+        values.withUnsafeBufferPointer { values in
+            let finite = values.first { !$0.isNaN } ?? 0
+            var lowest = SIMD4(repeating: finite)
+            var highest = lowest
+            var i = 0
+            while i + 4 <= values.count {
+                let lanes = SIMD4(values[i], values[i + 1], values[i + 2], values[i + 3])
+                // A NaN lane compares false both ways and leaves the lane's extremes as they were.
+                lowest.replace(with: lanes, where: lanes .< lowest)
+                highest.replace(with: lanes, where: lanes .> highest)
+                i += 4
+            }
+            var (low, high) = (lowest.min(), highest.max())
+            while i < values.count {
+                if values[i] < low { low = values[i] }
+                if values[i] > high { high = values[i] }
+                i += 1
+            }
+            return high - low
+        }
+    }
+
+    /// The area between the curve and the baseline from sample `first` to `last` (trapezoids, A·V): the
+    /// curve's trapezoids less the baseline's, which for a straight line over a sweep's monotonic
+    /// potentials is one trapezoid.
     static func area(
         _ curve: [Double],
         _ potentials: [Double],
@@ -72,14 +108,28 @@ public enum PeakAnalysis {
         over base: Line
     ) -> Double {
         guard last > first else { return 0 }
-        var area = 0.0
-        for i in (first + 1)...last {
-            let a: Double = curve[i - 1] - base(potentials[i - 1])
-            let b: Double = curve[i] - base(potentials[i])
-            let step: Double = abs(potentials[i] - potentials[i - 1])
-            area += (a + b) / 2 * step
+        // Four running sums, so that the additions do not wait on each other.
+        var sums = SIMD4<Double>()
+        curve.withUnsafeBufferPointer { curve in
+            potentials.withUnsafeBufferPointer { potentials in
+                var i = first + 1
+                while i + 3 <= last {
+                    let right = SIMD4(curve[i], curve[i + 1], curve[i + 2], curve[i + 3])
+                    let left = SIMD4(curve[i - 1], curve[i], curve[i + 1], curve[i + 2])
+                    let to = SIMD4(potentials[i], potentials[i + 1], potentials[i + 2], potentials[i + 3])
+                    let from = SIMD4(potentials[i - 1], potentials[i], potentials[i + 1], potentials[i + 2])
+                    let steps = to - from
+                    sums += (left + right) * steps.replacing(with: -steps, where: steps .< 0)
+                    i += 4
+                }
+                while i <= last {
+                    sums[0] += (curve[i - 1] + curve[i]) * abs(potentials[i] - potentials[i - 1])
+                    i += 1
+                }
+            }
         }
-        return area
+        let (from, to) = (potentials[first], potentials[last])
+        return sums.sum() / 2 - (base(from) + base(to)) / 2 * abs(to - from)
     }
 
     /// The curve smoothed as `settings` ask (unchanged when the window does not fit the points).
@@ -97,8 +147,7 @@ public enum PeakAnalysis {
         at potentials: [Double],
         settings: PeakSettings
     ) -> [PeakFinder.Candidate] {
-        let span = (curve.max() ?? 0) - (curve.min() ?? 0)
-        let threshold = settings.minimumHeight ?? 0.02 * span
+        let threshold = settings.minimumHeight ?? 0.02 * span(of: curve)
         // A sweep keeps one direction: its mean step.
         let step =
             potentials.count > 1

@@ -30,11 +30,17 @@ public enum PeakFinder {
         relativeHeight: Double = 0.5
     ) -> [Candidate] {
         var found: [Candidate] = []
-        let maxima = localMaxima(y)
+        let (maxima, flat) = localMaximaAndFlatness(y)
         guard !maxima.isEmpty else { return found }
-        let (leftBases, rightBases) = bases(y)
-        for index in maxima {
-            let (left, right) = (leftBases[index], rightBases[index])
+        let (leftBases, rightBases): ([Int], [Int])
+        if flat {
+            let (left, right) = bases(y)
+            (leftBases, rightBases) = (maxima.map { left[$0] }, maxima.map { right[$0] })
+        } else {
+            (leftBases, rightBases) = bases(ofMaxima: maxima, in: y)
+        }
+        for (number, index) in maxima.enumerated() {
+            let (left, right) = (leftBases[number], rightBases[number])
             let prominence = y[index] - max(y[left], y[right])
             guard prominence >= minimumProminence else { continue }
             let edges = width(of: index, in: y, prominence: prominence, bases: (left, right), relative: relativeHeight)
@@ -57,23 +63,112 @@ public enum PeakFinder {
 
     /// Indices of the samples higher than the one before and the first lower one after (a flat top
     /// gives its middle sample, rounded down); the ends are never maxima.
-    public static func localMaxima(_ y: [Double]) -> [Int] {
-        var maxima: [Int] = []
-        guard y.count >= 3 else { return maxima }
-        var i = 1
-        let last = y.count - 1
-        while i < last {
-            if y[i - 1] < y[i] {
-                var ahead = i + 1
-                while ahead < last, y[ahead] == y[i] { ahead += 1 }
-                if y[ahead] < y[i] {
-                    maxima.append((i + ahead - 1) / 2)
-                    i = ahead
+    public static func localMaxima(_ y: [Double]) -> [Int] { localMaximaAndFlatness(y).maxima }
+
+    /// The local maxima, and whether any two neighbouring samples are equal (a curve without that has
+    /// only strict maxima, and `bases(ofMaxima:in:)` holds for it).
+    static func localMaximaAndFlatness(_ y: [Double]) -> (maxima: [Int], flat: Bool) {
+        guard y.count >= 3 else { return ([], y.count == 2 && y[0] == y[1]) }
+        return y.withUnsafeBufferPointer { y in
+            let last = y.count - 1
+            // Strict maxima first, without a branch on the data (noise makes such branches a coin toss);
+            // equal neighbours anywhere send the curve to the walk that finds flat tops.
+            var equals = 0
+            let strict = [Int](unsafeUninitializedCapacity: last) { maxima, count in
+                var found = 0
+                for i in 1..<last {
+                    maxima.initializeElement(at: found, to: i)
+                    let top = y[i]
+                    found &+= (y[i - 1] < top ? 1 : 0) & (y[i + 1] < top ? 1 : 0)
+                    equals &+= y[i - 1] == top ? 1 : 0
+                }
+                equals &+= y[last - 1] == y[last] ? 1 : 0
+                count = found
+            }
+            guard equals > 0 else { return (strict, false) }
+            var maxima: [Int] = []
+            var i = 1
+            while i < last {
+                if y[i - 1] < y[i] {
+                    var ahead = i + 1
+                    while ahead < last, y[ahead] == y[i] { ahead += 1 }
+                    if y[ahead] < y[i] {
+                        maxima.append((i + ahead - 1) / 2)
+                        i = ahead
+                    }
+                }
+                i += 1
+            }
+            return (maxima, true)
+        }
+    }
+
+    /// The bases `prominence(of:in:)` finds for each of `maxima` (every strict local maximum of `y`, in
+    /// order, on a curve without equal neighbours), from the maxima alone and the valleys between them:
+    /// the lowest sample before a higher one on the left lies in the valleys between the maxima it passes,
+    /// since a sample in there lower than all after it would make a maximum higher than the peak between.
+    /// One pass each way over a stack of maxima, as `bases(_:)` goes over every turning sample.
+    static func bases(ofMaxima maxima: [Int], in y: [Double]) -> (left: [Int], right: [Int]) {
+        let count = maxima.count
+        var left = [Int](repeating: 0, count: count)
+        var right = [Int](repeating: 0, count: count)
+        // The valley before each maximum and the one after the last: the rightmost and the leftmost of its
+        // lowest samples (the scans keep those); then the stack: its maxima's heights, and for each the
+        // lowest sample of its stretch and that sample's value.
+        let rightmostLow = UnsafeMutablePointer<Int>.allocate(capacity: count + 1)
+        let leftmostLow = UnsafeMutablePointer<Int>.allocate(capacity: count + 1)
+        let heights = UnsafeMutablePointer<Double>.allocate(capacity: count)
+        let lowests = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        let lowestValues = UnsafeMutablePointer<Double>.allocate(capacity: count)
+        defer {
+            for pointer in [rightmostLow, leftmostLow, lowests] { pointer.deallocate() }
+            heights.deallocate()
+            lowestValues.deallocate()
+        }
+        y.withUnsafeBufferPointer { y in
+            maxima.withUnsafeBufferPointer { maxima in
+                var from = 0
+                for valley in 0...count {
+                    let to = valley < count ? maxima[valley] : y.count
+                    var (rightmost, leftmost) = (from, from)
+                    for i in from..<to {
+                        rightmost = y[i] <= y[rightmost] ? i : rightmost
+                        leftmost = y[i] < y[leftmost] ? i : leftmost
+                    }
+                    (rightmostLow[valley], leftmostLow[valley]) = (rightmost, leftmost)
+                    if valley < count { from = maxima[valley] + 1 }
+                }
+                // One pass: `valley(number)` is the valley on the side the pass comes from.
+                func pass(
+                    _ numbers: StrideTo<Int>,
+                    _ valley: (Int) -> Int,
+                    into bases: UnsafeMutableBufferPointer<Int>
+                ) {
+                    var depth = 0
+                    for number in numbers {
+                        let top = y[maxima[number]]
+                        var lowest = valley(number)
+                        var lowestValue = y[lowest]
+                        while depth > 0, heights[depth - 1] <= top {
+                            depth -= 1
+                            if lowestValues[depth] < lowestValue {
+                                (lowest, lowestValue) = (lowests[depth], lowestValues[depth])
+                            }
+                        }
+                        bases[number] = lowest
+                        (heights[depth], lowests[depth], lowestValues[depth]) = (top, lowest, lowestValue)
+                        depth += 1
+                    }
+                }
+                left.withUnsafeMutableBufferPointer {
+                    pass(stride(from: 0, to: count, by: 1), { rightmostLow[$0] }, into: $0)
+                }
+                right.withUnsafeMutableBufferPointer {
+                    pass(stride(from: count - 1, to: -1, by: -1), { leftmostLow[$0 + 1] }, into: $0)
                 }
             }
-            i += 1
         }
-        return maxima
+        return (left, right)
     }
 
     /// For every sample that is not inside a strictly rising or falling run (the ends, extrema and flat
@@ -96,13 +191,18 @@ public enum PeakFinder {
             lowests.deallocate()
         }
         y.withUnsafeBufferPointer { y in
-            var pointCount = 0
-            for i in 0..<n {
-                if i > 0, i < n - 1 {
-                    let (before, here, after) = (y[i - 1], y[i], y[i + 1])
-                    if (before < here && here < after) || (before > here && here > after) { continue }
-                }
+            // Kept without a branch on the data, as in `localMaxima`.
+            points[0] = 0
+            var pointCount = 1
+            for i in 1..<max(1, n - 1) {
+                let (before, here, after) = (y[i - 1], y[i], y[i + 1])
                 points[pointCount] = i
+                let rising = (before < here ? 1 : 0) & (here < after ? 1 : 0)
+                let falling = (before > here ? 1 : 0) & (here > after ? 1 : 0)
+                pointCount &+= 1 &- (rising | falling)
+            }
+            if n > 1 {
+                points[pointCount] = n - 1
                 pointCount += 1
             }
             // One pass over the points, forward or backward, each given the lowest sample of its stretch.

@@ -11,6 +11,9 @@ public struct SavitzkyGolay: Sendable, Hashable {
     public let order: Int
     /// `projection[i][j]`: the weight of the window's point j in the fitted value at its point i.
     private let projection: [[Double]]
+    /// For orders up to 3 the centre row's weights are `a + b·k²` at offset k from the centre, so that a
+    /// point's value is `a·S₀ + b·S₂` of running sums (`RunningWindowSums`); nil for higher orders.
+    private let quadratic: (a: Double, b: Double)?
 
     /// A filter of `window` points (odd, more than `order`) and a polynomial of `order` (0 to 6).
     public init?(window: Int, order: Int) {
@@ -54,6 +57,20 @@ public struct SavitzkyGolay: Sendable, Hashable {
             }
         }
         self.projection = projection
+        let centre = projection[half][half]
+        let curvature = half > 0 ? projection[half][half + 1] - centre : 0
+        let fits = (0..<window).allSatisfy { j in
+            let k = Double(j - half)
+            return abs(projection[half][j] - (centre + curvature * k * k)) <= 1e-12 * abs(centre)
+        }
+        quadratic = order <= 3 && half > 0 && fits ? (centre, curvature) : nil
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.window == rhs.window && lhs.order == rhs.order }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(window)
+        hasher.combine(order)
     }
 
     /// `values` smoothed; returned unchanged when there are fewer of them than the window.
@@ -65,6 +82,10 @@ public struct SavitzkyGolay: Sendable, Hashable {
         values.withUnsafeBufferPointer { y in
             projection[half].withUnsafeBufferPointer { centre in
                 result.withUnsafeMutableBufferPointer { out in
+                    if let quadratic, n - 2 * half >= RunningWindowSums.lanes * 16 {
+                        RunningWindowSums.smooth(y, into: out, half: half, a: quadratic.a, b: quadratic.b)
+                        return
+                    }
                     // Four points at a time: four independent sums instead of one chain of additions.
                     var i = half
                     while i + 3 < n - half {

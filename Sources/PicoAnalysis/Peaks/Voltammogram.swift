@@ -24,27 +24,34 @@ public struct Voltammogram: Sendable, Hashable {
     /// where the potential turns ends one sweep and begins the next.
     public var sweeps: [(scan: Int, range: Range<Int>, rising: Bool)] {
         var result: [(scan: Int, range: Range<Int>, rising: Bool)] = []
-        var start = 0
-        while start < potentials.count {
-            var end = start + 1
-            while end < potentials.count, scans[end] == scans[start] { end += 1 }
-            // [start, end) is one scan; split it where the potential turns.
-            var from = start
-            var direction = 0
-            for i in (start + 1)..<max(start + 1, end) {
-                let step = potentials[i] - potentials[i - 1]
-                let sign = step > 0 ? 1 : (step < 0 ? -1 : 0)
-                if sign == 0 { continue }
-                if direction == 0 {
-                    direction = sign
-                } else if sign != direction {
-                    result.append((scans[start], from..<i, direction > 0))
-                    from = i - 1
-                    direction = sign
+        potentials.withUnsafeBufferPointer { potentials in
+            scans.withUnsafeBufferPointer { scans in
+                let count = potentials.count
+                var start = 0
+                while start < count {
+                    let scan = scans[start]
+                    var end = start + 1
+                    while end < count, scans[end] == scan { end += 1 }
+                    // [start, end) is one scan; split it where the potential turns.
+                    var from = start
+                    var direction = 0
+                    var i = start + 1
+                    while i < end {
+                        let step = potentials[i] - potentials[i - 1]
+                        let sign = step > 0 ? 1 : (step < 0 ? -1 : 0)
+                        if sign != 0 && sign != direction {
+                            if direction != 0 {
+                                result.append((scan, from..<i, direction > 0))
+                                from = i - 1
+                            }
+                            direction = sign
+                        }
+                        i += 1
+                    }
+                    result.append((scan, from..<end, direction >= 0))
+                    start = end
                 }
             }
-            result.append((scans[start], from..<end, direction >= 0))
-            start = end
         }
         return result
     }
