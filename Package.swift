@@ -277,6 +277,7 @@ let package = Package(
                 "RigJournal",
                 "RigForward",
                 "RigModel",
+                "RigService",
                 "PicoAnalysis",
                 "AnalysisSamples",
                 .product(name: "ComplexModule", package: "swift-numerics"),
@@ -333,7 +334,8 @@ let package = Package(
         .testTarget(
             name: "RigServiceTests",
             dependencies: [
-                "RigService", "RigCore", "RigJournal", "PicoAnalysis", .product(name: "Logging", package: "swift-log"),
+                "RigService", "RigCore", "RigJournal", "PicoAnalysis", "RunResults", "PicoLink", "MethodSCRIPT",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,8 @@
 import Foundation
 import GRDBSQLite
+import MethodSCRIPT
+import PicoLink
+import RigService
 
 /// `Bench soak [--minutes M]`: the built `hcipico rig` (release, beside this program) with eight
 /// simulated EmStat Picos at full rate (`realtime = false`, continuous schedules: four CVs, four CAs)
@@ -95,7 +98,8 @@ enum SoakBench {
                     + "\"rss_growth_mb\":\(growth),\"largest_wal_mb\":\(Double(largestLog) / 1_048_576),\"lost\":\(check.lost),\"gaps\":\(check.gaps),"
                     + "\"mismatched\":\(check.mismatched),\"open\":\(check.open),\"integrity\":\"\(check.integrity)\","
                     + "\"rig_cpu_s\":\(rigCPU),\"analysed_runs\":\(analysis?.runs ?? 0),"
-                    + "\"analysis_cpu_s\":\(analysis?.cpu ?? 0)}"
+                    + "\"analysis_cpu_s\":\(analysis?.cpu ?? 0),\"kept_packages\":\(analysis?.kept ?? 0),"
+                    + "\"keeping_s_per_package\":\(keepingCostPerPackage())}"
             )
             return
         }
@@ -133,12 +137,26 @@ enum SoakBench {
         print(String(format: "largest write-ahead log seen: %.1f MB", Double(largestLog) / 1_048_576))
         print(String(format: "rig CPU %.1f s (%.0f %% of one core)", rigCPU, 100 * rigCPU / elapsed))
         if let analysis {
+            let keeping = Double(analysis.kept) * keepingCostPerPackage()
             print(
                 String(
-                    format: "analysis of each run as it ended: %d runs, %.2f s of CPU (%.2f %% of the rig's CPU)",
+                    format:
+                        "analysis of each run as it ended: %d runs, %.2f s of CPU on its task (%.2f %% of the rig's CPU)",
                     analysis.runs,
                     analysis.cpu,
                     100 * analysis.cpu / max(rigCPU, 1e-9)
+                )
+            )
+            print(
+                String(
+                    format: "  and keeping the points of %d packages as recorded, %.0f ns each (timed here): %.2f s "
+                        + "(%.2f %%); in all %.2f %% of the rig's CPU, %.1f µs per run",
+                    analysis.kept,
+                    keeping / Double(max(analysis.kept, 1)) * 1e9,
+                    keeping,
+                    100 * keeping / max(rigCPU, 1e-9),
+                    100 * (analysis.cpu + keeping) / max(rigCPU, 1e-9),
+                    (analysis.cpu + keeping) / Double(max(analysis.runs, 1)) * 1e6
                 )
             )
         }
@@ -155,16 +173,54 @@ enum SoakBench {
         )
     }
 
-    /// The rig's closing `analysis: N runs analysed, X s of CPU` line.
-    static func analysisLine(_ path: String) -> (runs: Int, cpu: Double)? {
+    /// The rig's closing `analysis: N runs analysed, X s of CPU, K packages kept for it as recorded` line.
+    static func analysisLine(_ path: String) -> (runs: Int, cpu: Double, kept: Int)? {
         guard let log = try? String(contentsOfFile: path, encoding: .utf8),
             let line = log.split(separator: "\n").last(where: { $0.contains("analysis: ") && $0.contains("s of CPU") })
         else { return nil }
         let words = line.split(separator: " ")
         guard let at = words.firstIndex(of: "analysis:"), at + 1 < words.count, let runs = Int(words[at + 1]),
-            let cpuAt = words.firstIndex(of: "CPU"), cpuAt >= 3, let cpu = Double(words[cpuAt - 3])
+            let cpuAt = words.firstIndex(where: { $0.hasPrefix("CPU") }), cpuAt >= 3,
+            let cpu = Double(words[cpuAt - 3]),
+            let keptAt = words.firstIndex(of: "kept"), keptAt >= 2, let kept = Int(words[keptAt - 2])
         else { return nil }
-        return (runs, cpu)
+        return (runs, cpu, kept)
+    }
+
+    /// CPU seconds per package of keeping a run's points as they are recorded (`RunPointCollector`, the
+    /// rig's own), on runs of 200 packages of the soak's CV (potential and current): the median of 5 rounds
+    /// of 500 runs, on this thread.
+    static func keepingCostPerPackage() -> Double {
+        let collector = RunPointCollector()
+        let packages = (0..<200).map { index in
+            PicoPackage(
+                device: "sim-1",
+                run: 1,
+                index: index,
+                loop: 1,
+                scan: 1,
+                hostTime: 0,
+                values: [
+                    PicoValue(variable: VariableType(code: "da")!, name: "p", value: Double(index) * 0.01),
+                    PicoValue(variable: VariableType(code: "ba")!, name: "c", value: Double(index) * 1e-7),
+                ]
+            )
+        }
+        var rounds: [Double] = []
+        for _ in 0..<5 {
+            let before = Double(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID)) * 1e-9
+            for _ in 0..<500 {
+                let run = UUID()
+                collector.begin(run, deviceRun: 1)
+                for package in packages { collector.record(package, run: run) }
+                let table = collector.ended(run)
+                collector.released(rows: table?.rowCount ?? 0)
+            }
+            rounds.append(
+                (Double(clockNanoseconds(CLOCK_THREAD_CPUTIME_ID)) * 1e-9 - before) / Double(500 * packages.count)
+            )
+        }
+        return rounds.sorted()[2]
     }
 
     /// VmRSS of `pid`, from /proc.

@@ -77,9 +77,8 @@ extension Journal {
     }
 
     private static func points(of run: Int64, _ db: Database) throws -> PointTable {
-        let deviceRun = try Double(
-            Int.fetchOne(db.cachedStatement(sql: "SELECT device_run FROM runs WHERE id = ?"), arguments: [run]) ?? 0
-        )
+        let deviceRun =
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT device_run FROM runs WHERE id = ?"), arguments: [run]) ?? 0
         // What each position holds; when every position holds one kind of value throughout the run (as a
         // script's packages do), the values are read as numbers alone, through SQLite's C API.
         let kinds = try Row.fetchAll(
@@ -126,7 +125,7 @@ extension Journal {
                 table.set(table.column(code: row[2], name: row[3]), value ?? .nan)
             }
         }
-        return table.finished()
+        return table.table
     }
 
     /// Steps `statement` with the run bound as its one argument, calling `row` at each row.

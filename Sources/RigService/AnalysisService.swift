@@ -2,7 +2,7 @@ import Foundation
 import ServiceLifecycle
 
 /// `RunAnalyses` as a service: analyses what earlier processes left, then each run as its end is
-/// committed, until the rig shuts down; the devices are stopped first, so a last pass (of at most a
+/// committed (within a quarter second, with the others that ended meanwhile), until the rig shuts down; the devices are stopped first, so a last pass (of at most a
 /// second: the rig's cleanup is bounded) analyses the runs they ended, and the next start the rest.
 struct AnalysisService: Service {
     let analyses: RunAnalyses
@@ -15,6 +15,10 @@ struct AnalysisService: Service {
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
                 if analyses.analyseWaiting(budget: .milliseconds(250)) == 0 {
                     await analyses.wait(upTo: .seconds(60))
+                    // The runs that end in the next quarter second are analysed and stored with this one:
+                    // a read and a write transaction for many runs, not for each (at full rate a write
+                    // transaction's sync costs more than the analysis of a run).
+                    if !Task.isShuttingDownGracefully { await analyses.gather(for: .milliseconds(250)) }
                 } else {
                     await Task.yield()
                 }
@@ -28,6 +32,9 @@ struct AnalysisService: Service {
         }
         let (analysed, failed, cpu) = analyses.analysed
         let stored = failed > 0 ? ", \(failed) could not be stored" : ""
-        analyses.logger.info("analysis: \(analysed) runs analysed\(stored), \(String(format: "%.3f", cpu)) s of CPU")
+        let kept = analyses.points.kept
+        analyses.logger.info(
+            "analysis: \(analysed) runs analysed\(stored), \(String(format: "%.3f", cpu)) s of CPU, \(kept) packages kept for it as recorded"
+        )
     }
 }

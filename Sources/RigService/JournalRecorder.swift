@@ -3,11 +3,11 @@ import PicoLink
 import RigCore
 import RigJournal
 
-/// The rig's `RunJournal` on the SQLite journal's writer.
+/// The rig's `RunJournal` on the SQLite journal's writer; the analysis is told of each run's start,
+/// packages and end as they are recorded (it keeps the points of the runs it will analyse).
 struct JournalRecorder: RunJournal {
     let writer: JournalWriter
-    /// Told when a run's end is committed (the analysis waits for it).
-    var onRunEnded: @Sendable (UUID) -> Void = { _ in }
+    let analyses: RunAnalyses?
 
     func nextRunNumber(device: String) async throws -> Int {
         try writer.nextRunNumber(device: device)
@@ -15,10 +15,12 @@ struct JournalRecorder: RunJournal {
 
     func runStarted(_ provenance: RunProvenance) async throws {
         try await writer.runStarted(provenance)
+        analyses?.runStarted(provenance)
     }
 
     func record(_ package: PicoPackage, run: UUID) async throws {
         try await writer.record(package, run: run)
+        analyses?.recorded(package, run: run)
     }
 
     func runEnded(
@@ -33,7 +35,7 @@ struct JournalRecorder: RunJournal {
             run,
             JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed, cell: cell)
         )
-        onRunEnded(run)
+        analyses?.runEnded(run)
     }
 
     func flush() async throws {

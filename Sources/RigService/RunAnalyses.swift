@@ -2,6 +2,7 @@ import Coordination
 import Foundation
 import Logging
 import PicoAnalysis
+import PicoLink
 import RigCore
 import RigJournal
 import RunResults
@@ -18,9 +19,20 @@ final class RunAnalyses: Sendable {
     private let config: Mutex<RigConfig>
     let logger: Logger
     private let counts = Mutex((analysed: 0, failed: 0, cpuSeconds: 0.0))
-    /// Runs whose end was committed since the last pass, by UUID; and whether the runs earlier
-    /// processes left have been caught up with (a scan of the journal, once).
-    private let ended = Mutex((uuids: [UUID](), caughtUp: false))
+    /// Runs whose end was committed since the last pass, by UUID, with their points when they were kept;
+    /// and whether the runs earlier processes left have been caught up with (a scan of the journal, once).
+    private let ended = Mutex((runs: [EndedRun](), caughtUp: false))
+    /// The points of the runs being recorded that will be analysed.
+    let points = RunPointCollector()
+
+    /// Runs analysed and stored together, at most.
+    static let batch = 128
+
+    /// A run whose end was recorded, and its points when they were kept as it ran.
+    private struct EndedRun {
+        let uuid: UUID
+        let points: PointTable?
+    }
     /// Each script's plan, made once (bounded: cleared past 64 scripts).
     private let plans = Mutex([String: RunAnalyser.Plan]())
 
@@ -32,9 +44,22 @@ final class RunAnalyses: Sendable {
         wake = WakeSignal(clock: clock)
     }
 
-    /// A run's end was committed.
+    /// A run starts: its points are kept as they are recorded when its device's settings analyse them.
+    func runStarted(_ provenance: RunProvenance) {
+        let settings = config.withLock { config in
+            config.devices.first { $0.name == provenance.device }.map(\.analysis) ?? config.analysis
+        }
+        guard settings != nil, JournalAnalyser.needsPoints(plan(provenance.script)) else { return }
+        points.begin(provenance.runID, deviceRun: provenance.deviceRun)
+    }
+
+    /// A package of a run was recorded.
+    func recorded(_ package: PicoPackage, run: UUID) { points.record(package, run: run) }
+
+    /// A run's end was recorded.
     func runEnded(_ run: UUID) {
-        ended.withLock { $0.uuids.append(run) }
+        let kept = points.ended(run)
+        ended.withLock { $0.runs.append(EndedRun(uuid: run, points: kept)) }
         wake.signal()
     }
 
@@ -51,6 +76,9 @@ final class RunAnalyses: Sendable {
     /// Waits for the next ended run (or `timeout`).
     func wait(upTo timeout: Duration) async { await wake.wait(upTo: timeout) }
 
+    /// Lets `window` pass (on the rig's clock), for more runs to end.
+    func gather(for window: Duration) async { try? await clock.sleep(until: clock.now + window) }
+
     /// Analyses every ended run without an analysis, or as many as `budget` allows (what is left waits
     /// for the next pass, or the next start); returns how many it analysed. Each batch of runs is
     /// stored in one transaction.
@@ -66,9 +94,11 @@ final class RunAnalyses: Sendable {
         while deadline.map({ clock.now < $0 }) ?? true {
             let analyses: [StoredAnalysis]
             do {
-                let jobs = try nextBatch()
-                guard !jobs.isEmpty else { return done }
-                analyses = try analyse(jobs)
+                let batch = try nextBatch()
+                guard !batch.isEmpty else { return done }
+                // The kept points are in hand: no longer counted against what the collector may hold.
+                points.released(rows: batch.reduce(0) { $0 + ($1.points?.rowCount ?? 0) })
+                analyses = try analyse(batch)
             } catch {
                 logger.error("analysis: the journal could not be read: \(error)")
                 return done
@@ -86,38 +116,43 @@ final class RunAnalyses: Sendable {
         return done
     }
 
-    /// Up to 32 runs to analyse: first those earlier processes left (found by a scan of the journal,
-    /// until none is left), then those whose end was committed since, unless analysed already.
-    private func nextBatch() throws(JournalError) -> [AnalysisJob] {
+    /// Up to 128 runs to analyse, with their points when they were kept: first those earlier processes left
+    /// (found by a scan of the journal, until none is left), then those whose end was committed since,
+    /// unless analysed already.
+    private func nextBatch() throws(JournalError) -> [(job: AnalysisJob, points: PointTable?)] {
         if !ended.withLock({ $0.caughtUp }) {
-            let left = try journal.runsAwaitingAnalysis(limit: 32)
-            if !left.isEmpty { return try journal.analysisJobs(runs: left) }
+            let left = try journal.runsAwaitingAnalysis(limit: Self.batch)
+            if !left.isEmpty { return try journal.analysisJobs(runs: left).map { ($0, nil) } }
             ended.withLock { $0.caughtUp = true }
         }
-        let uuids = ended.withLock { state -> [UUID] in
-            let taken = Array(state.uuids.prefix(32))
-            state.uuids.removeFirst(taken.count)
+        let runs = ended.withLock { state -> [EndedRun] in
+            let taken = Array(state.runs.prefix(Self.batch))
+            state.runs.removeFirst(taken.count)
             return taken
         }
-        guard !uuids.isEmpty else { return [] }
-        let jobs = try journal.analysisJobs(uuids: uuids.map(\.uuidString))
-        var ready: [AnalysisJob] = []
-        var notYet: [UUID] = []
-        for uuid in uuids {
+        guard !runs.isEmpty else { return [] }
+        let jobs = try journal.analysisJobs(uuids: runs.map(\.uuid.uuidString))
+        var ready: [(job: AnalysisJob, points: PointTable?)] = []
+        var notYet: [EndedRun] = []
+        for run in runs {
             // A run whose start or end is not committed yet waits for a commit (`committed`).
-            guard let job = jobs[uuid.uuidString], job.ended else {
-                notYet.append(uuid)
+            guard let job = jobs[run.uuid.uuidString], job.ended else {
+                notYet.append(run)
                 continue
             }
-            if !job.analysed { ready.append(job) }
+            if !job.analysed {
+                ready.append((job, run.points))
+            } else {
+                points.released(rows: run.points?.rowCount ?? 0)
+            }
         }
-        if !notYet.isEmpty { ended.withLock { $0.uuids.insert(contentsOf: notYet, at: 0) } }
+        if !notYet.isEmpty { ended.withLock { $0.runs.insert(contentsOf: notYet, at: 0) } }
         return ready
     }
 
     /// The journal committed: runs waiting for their end to be committed may be ready.
     func committed() {
-        if ended.withLock({ !$0.uuids.isEmpty }) { wake.signal() }
+        if ended.withLock({ !$0.runs.isEmpty }) { wake.signal() }
     }
 
     /// The plan for `script`, made once.
@@ -131,9 +166,10 @@ final class RunAnalyses: Sendable {
         return made
     }
 
-    /// The analyses of `jobs`, with their devices' settings as the config says now; the points of the
-    /// runs that need them read in one transaction.
-    private func analyse(_ jobs: [AnalysisJob]) throws(JournalError) -> [StoredAnalysis] {
+    /// The analyses of `batch`, with their devices' settings as the config says now; the points of the
+    /// runs that need them and were not kept read in one transaction.
+    private func analyse(_ batch: [(job: AnalysisJob, points: PointTable?)]) throws(JournalError) -> [StoredAnalysis] {
+        let jobs = batch.map(\.job)
         let settings = config.withLock { config in
             jobs.map { job -> AnalysisSettings? in
                 guard let device = config.devices.first(where: { $0.name == job.device }) else {
@@ -143,10 +179,11 @@ final class RunAnalyses: Sendable {
             }
         }
         let plans = jobs.map { plan($0.script) }
-        let reading = zip(jobs, zip(plans, settings)).filter { job, planned in
-            planned.1 != nil && JournalAnalyser.needsPoints(planned.0)
-        }.map(\.0.run)
-        let points = try journal.points(of: reading)
+        let reading = zip(batch, zip(plans, settings)).filter { item, planned in
+            item.points == nil && planned.1 != nil && JournalAnalyser.needsPoints(planned.0)
+        }.map(\.0.job.run)
+        var points = try journal.points(of: reading)
+        for item in batch { if let kept = item.points { points[item.job.run] = kept } }
         let now = Date().timeIntervalSince1970
         return zip(jobs, zip(plans, settings)).map { job, planned in
             let (plan, settings) = planned

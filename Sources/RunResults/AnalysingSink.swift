@@ -6,7 +6,7 @@ public import PicoLink
 /// results into the end every other sink is finished with (the JSON Lines end line, the plot's overlays).
 /// `RunRecorder` makes every call into it under its lock, one at a time (what makes it `Sendable`).
 public final class AnalysingSink: SampleSink, @unchecked Sendable {
-    private var builder = PointTableBuilder()
+    private var points = PointColumns(deviceRun: 0)
     private let script: String
     private let settings: AnalysisSettings?
     /// The analysis, once the run has ended (nil before, or when the analysis is off).
@@ -18,16 +18,16 @@ public final class AnalysingSink: SampleSink, @unchecked Sendable {
         self.settings = settings
     }
 
-    public func begin(_ run: RunInfo) throws(SinkError) { builder = PointTableBuilder() }
+    public func begin(_ run: RunInfo) throws(SinkError) { points = PointColumns(deviceRun: run.run) }
 
-    public func write(_ package: PicoPackage) throws(SinkError) { builder.add(package) }
+    public func write(_ package: PicoPackage) throws(SinkError) { points.add(package) }
 
     public func finish(_ end: RunEnd) throws(SinkError) {}
 
     /// `end` with the run's analysis: made once, from the points received.
     public func annotate(_ end: RunEnd) -> RunEnd {
         guard let settings else { return end }
-        let table = builder.table
+        let table = points.table
         let made = analysis ?? RunAnalyser.analyse(table, script: script, run: 0, settings: settings)
         analysis = made
         var annotated = end

@@ -96,17 +96,4 @@ import Testing
         ])
         #expect(failed.hasSuffix("3,R(RC),,false,,,,,,,,\"initial values: R1 below 0, and more\"\n"))
     }
-
-    @Test func aTableBuiltRowByRowFillsWhatARowLacks() {
-        var builder = PointTableBuilder()
-        builder.add([("p", "V", 0.1), ("c", "A", 1e-6)])
-        builder.add([("p", "V", 0.2), ("f", "A", 2e-6)])
-        builder.add([("p", "V", 0.3), ("c", "A", 3e-6)])
-        let table = builder.table
-        #expect(table.columns.map(\.name) == ["p", "c", "f"])
-        #expect(table.column("p")?.values == [0.1, 0.2, 0.3])
-        #expect(table.column("c")?.values[1].isNaN == true && table.column("c")?.values[2] == 3e-6)
-        #expect(table.column("f")?.values[0].isNaN == true && table.column("f")?.values[1] == 2e-6)
-        #expect(table.column("f")?.values[2].isNaN == true)
-    }
 }

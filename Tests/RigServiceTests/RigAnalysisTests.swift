@@ -4,6 +4,7 @@ import PicoAnalysis
 import RigCore
 import RigJournal
 import RigService
+import RunResults
 import Testing
 
 /// The rig analyses each run as it ends: a CV's peaks and an EIS's circuit fit are in the journal when
@@ -113,6 +114,18 @@ import Testing
         // The simulator's Randles cell: 560 Ω in series with 10 kΩ ∥ 33 nF.
         for (value, truth) in zip(fit.values, [560.0, 10_000, 33e-9]) {
             #expect(abs(value - truth) <= 0.01 * truth, "\(fit.values)")
+        }
+
+        // The rig analysed the points it kept as they were recorded: the same results as from the journal.
+        for (name, stored) in [("cv", cv), ("eis", eis)] {
+            let settings = try #require(config.devices.first { $0.name == name }?.analysis ?? config.analysis)
+            let fromJournal = try JournalAnalyser.analyse(
+                run: stored.run,
+                in: journal,
+                settings: settings,
+                now: stored.analysedAt
+            )
+            #expect(fromJournal.results?.json == stored.results?.json, "\(name)")
         }
 
         let caRun = try #require(runs["ca"])
