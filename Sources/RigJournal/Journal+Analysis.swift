@@ -29,13 +29,21 @@ extension Journal {
         try readJournal { db in try Self.points(of: run, db) }
     }
 
-    /// The runs with these UUIDs, in their order (a run whose start is not committed yet is left out).
+    /// The runs with these UUIDs, by UUID (a run whose start is not committed yet is left out); asked for
+    /// 32 at a time.
     public func analysisJobs(uuids: [String]) throws(JournalError) -> [String: AnalysisJob] {
         try readJournal { db in
             var jobs: [String: AnalysisJob] = [:]
-            let statement = try db.cachedStatement(sql: Self.jobQuery + " WHERE r.uuid = ?")
-            for uuid in uuids {
-                if let row = try Row.fetchOne(statement, arguments: [uuid.lowercased()]) { jobs[uuid] = Self.job(row) }
+            let asked = Dictionary(uuids.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let lowercased = Array(asked.keys)
+            for start in stride(from: 0, to: lowercased.count, by: 32) {
+                let chunk = Array(lowercased[start..<min(start + 32, lowercased.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let statement = try db.cachedStatement(sql: Self.jobQuery + " WHERE r.uuid IN (\(marks))")
+                for row in try Row.fetchAll(statement, arguments: StatementArguments(chunk)) {
+                    let uuid: String = row[7]
+                    if let name = asked[uuid] { jobs[name] = Self.job(row) }
+                }
             }
             return jobs
         }
@@ -60,7 +68,7 @@ extension Journal {
 
     private static let jobQuery = """
         SELECT r.id, d.name, r.device_run, r.script, r.pruned_at IS NOT NULL, r.state != 'running',
-            a.run_id IS NOT NULL
+            a.run_id IS NOT NULL, r.uuid
         FROM runs r JOIN devices d ON d.id = r.device_id LEFT JOIN run_analyses a ON a.run_id = r.id
         """
 
@@ -150,22 +158,34 @@ extension Journal {
         guard !analyses.isEmpty else { return }
         let rows = analyses.map { ($0, $0.results?.json) }
         try writeJournal { db in
-            let earlier = try db.cachedStatement(sql: "SELECT 1 FROM run_analyses WHERE run_id = ?")
-            let insert = try db.cachedStatement(
-                sql:
-                    "INSERT OR REPLACE INTO run_analyses (run_id, analysed_at, kind, results, note) VALUES (?, ?, ?, ?, ?)"
-            )
-            for (analysis, json) in rows {
-                let run = analysis.run
-                if try Bool.fetchOne(earlier, arguments: [run]) != nil {
-                    for table in ["peaks", "fit_parameters", "circuit_fits"] {
-                        try db.execute(sql: "DELETE FROM \(table) WHERE run_id = ?", arguments: [run])
-                    }
-                }
-                try insert.execute(arguments: [run, analysis.analysedAt, analysis.kind.rawValue, json, analysis.note])
-                if let results = analysis.results { try Self.insertRows(results, run: run, db) }
-            }
+            for (analysis, json) in rows { try Self.store(analysis, json: json, db) }
         }
+    }
+
+    /// Stores `analysis` (its results as `json`) in the transaction of `db`, replacing an earlier one of
+    /// the same run (the journal's writer stores the rig's this way, after the run's end).
+    static func store(_ analysis: StoredAnalysis, json: String?, _ db: Database) throws {
+        let run = analysis.run
+        // Most runs have no analysis yet: a plain insert, and only when the run has one the replacing.
+        let insert = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO run_analyses (run_id, analysed_at, kind, results, note) VALUES (?, ?, ?, ?, ?)"
+        ).sqliteStatement
+        sqlite3_bind_int64(insert, 1, run)
+        sqlite3_bind_double(insert, 2, analysis.analysedAt)
+        SQLiteBinding.bind(insert, 3, analysis.kind.rawValue)
+        SQLiteBinding.bind(insert, 4, json)
+        SQLiteBinding.bind(insert, 5, analysis.note)
+        try SQLiteBinding.step(insert, db)
+        if sqlite3_changes(db.sqliteConnection) == 0 {
+            for table in ["peaks", "fit_parameters", "circuit_fits"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE run_id = ?", arguments: [run])
+            }
+            try db.execute(
+                sql: "UPDATE run_analyses SET analysed_at = ?, kind = ?, results = ?, note = ? WHERE run_id = ?",
+                arguments: [analysis.analysedAt, analysis.kind.rawValue, json, analysis.note, run]
+            )
+        }
+        if let results = analysis.results { try insertRows(results, run: run, db) }
     }
 
     /// The analysis of `run`, if it has one.
@@ -227,15 +247,21 @@ extension Journal {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
+        let statement = peak.sqliteStatement
         for (curve, seq, found) in results.numberedPeaks {
-            try peak.execute(
-                arguments: [
-                    run, curve, found.scan, seq, found.sweep, found.direction.rawValue, found.potential,
-                    found.current, finite(found.baselineCurrent), finite(found.height), finite(found.prominence),
-                    finite(found.width), finite(found.area), found.charge.flatMap(finite), finite(found.leftFoot),
-                    finite(found.rightFoot),
-                ]
-            )
+            sqlite3_bind_int64(statement, 1, run)
+            SQLiteBinding.bind(statement, 2, curve)
+            sqlite3_bind_int64(statement, 3, Int64(found.scan))
+            sqlite3_bind_int64(statement, 4, Int64(seq))
+            sqlite3_bind_int64(statement, 5, Int64(found.sweep))
+            SQLiteBinding.bind(statement, 6, found.direction.rawValue)
+            let reals = [
+                found.potential, found.current, finite(found.baselineCurrent), finite(found.height),
+                finite(found.prominence), finite(found.width), finite(found.area), found.charge.flatMap(finite),
+                finite(found.leftFoot), finite(found.rightFoot),
+            ]
+            for (offset, value) in reals.enumerated() { SQLiteBinding.bind(statement, Int32(7 + offset), value) }
+            try SQLiteBinding.step(statement, db)
         }
         if let fit = results.fit {
             try db.execute(

@@ -124,9 +124,9 @@ struct JournalBulkInsert {
         sqlite3_bind_int64(statement, offset + 1, row.run)
         sqlite3_bind_int64(statement, offset + 2, row.index)
         sqlite3_bind_int64(statement, offset + 3, row.loop)
-        bind(statement, offset + 4, row.scan)
+        SQLiteBinding.bind(statement, offset + 4, row.scan)
         sqlite3_bind_double(statement, offset + 5, row.hostTime)
-        bind(statement, offset + 6, row.deviceTime)
+        SQLiteBinding.bind(statement, offset + 6, row.deviceTime)
     }
 
     private static func bind(_ row: ValueRow, _ statement: SQLiteStatement, at offset: Int32) {
@@ -140,39 +140,19 @@ struct JournalBulkInsert {
                 offset + 4,
                 bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                 2,
-                transient
+                SQLiteBinding.transient
             )
         }
         if let name = row.name {
-            sqlite3_bind_text(statement, offset + 5, name, -1, transient)
+            sqlite3_bind_text(statement, offset + 5, name, -1, SQLiteBinding.transient)
         } else {
             sqlite3_bind_null(statement, offset + 5)
         }
-        bind(statement, offset + 6, row.value.isNaN ? nil : row.value)
-        bind(statement, offset + 7, row.status)
-        bind(statement, offset + 8, row.range)
-        bind(statement, offset + 9, row.noise)
+        SQLiteBinding.bind(statement, offset + 6, row.value.isNaN ? nil : row.value)
+        SQLiteBinding.bind(statement, offset + 7, row.status)
+        SQLiteBinding.bind(statement, offset + 8, row.range)
+        SQLiteBinding.bind(statement, offset + 9, row.noise)
     }
 
-    /// SQLite copies bound text at once (`SQLITE_TRANSIENT`).
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    private static func bind(_ statement: SQLiteStatement, _ index: Int32, _ value: Int64?) {
-        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
-    }
-
-    private static func bind(_ statement: SQLiteStatement, _ index: Int32, _ value: Double?) {
-        if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
-    }
-
-    private func step(_ statement: SQLiteStatement) throws {
-        let code = sqlite3_step(statement)
-        sqlite3_reset(statement)
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code),
-                message: String(cString: sqlite3_errmsg(db.sqliteConnection))
-            )
-        }
-    }
+    private func step(_ statement: SQLiteStatement) throws { try SQLiteBinding.step(statement, db) }
 }

@@ -1,11 +1,14 @@
 import Foundation
 import PicoLink
+import RunResults
 
 /// One change the writer applies, in the order it was appended.
 enum JournalOperation: Sendable {
     case runStarted(RunProvenance)
     case package(run: UUID, PicoPackage)
     case runEnded(run: UUID, JournalRunEnd)
+    /// A run's analysis (its `run` field is replaced by the run's row), stored after its end.
+    case analysis(run: UUID, StoredAnalysis, json: String?)
 }
 
 /// How a run ended, as the journal keeps it.

@@ -2,6 +2,7 @@ import Coordination
 import Foundation
 import GRDB
 import PicoLink
+public import RunResults
 
 /// The journal's one writer: producers append runs, packages and run ends from any task; a dedicated
 /// thread commits what is pending in one transaction at most `commitInterval` after the oldest of it
@@ -32,8 +33,13 @@ public final class JournalWriter: @unchecked Sendable {
     private var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var commitObservers: [@Sendable (JournalCommit) -> Void] = []
     private let stopped = DispatchSemaphore(value: 0)
-    /// Touched by the commit thread only.
+    /// Touched by the commit thread only: the rows of the runs started and not ended, and of the last
+    /// runs ended (oldest first), for their analyses.
     private var runRows: [UUID: Int64] = [:]
+    private var endedRunRows: [UUID: Int64] = [:]
+    private var endedRunOrder: [UUID] = []
+    /// CPU time the commit thread spent storing analyses (guarded by `condition`).
+    private var analysisStoringCPU = 0.0
     /// Each device's highest run number handed out or in the journal, once asked for.
     private var lastRunNumbers: [String: Int] = [:]
     /// Checkpoints off the commit thread, asked for after every commit.
@@ -100,6 +106,15 @@ public final class JournalWriter: @unchecked Sendable {
     public func runEnded(_ run: UUID, _ end: JournalRunEnd) async throws(JournalError) {
         try await append(.runEnded(run: run, end))
     }
+
+    /// Stores the analysis of a run appended before (its `run` field is ignored), replacing an earlier one;
+    /// `json` is its results as JSON. Committed with the writer's next transaction, after the run's end.
+    public func recordAnalysis(_ analysis: StoredAnalysis, json: String?, of run: UUID) async throws(JournalError) {
+        try await append(.analysis(run: run, analysis, json: json))
+    }
+
+    /// CPU seconds the commit thread has spent storing analyses.
+    public var analysisStoringSeconds: Double { locked { analysisStoringCPU } }
 
     /// Returns once everything appended before the call is committed.
     public func flush() async throws(JournalError) {
@@ -254,6 +269,7 @@ public final class JournalWriter: @unchecked Sendable {
         var values = 0
         var oldestHostTime: Double?
         var failure: JournalError?
+        var storingCPU = 0.0
         do {
             try database.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -277,6 +293,26 @@ public final class JournalWriter: @unchecked Sendable {
                             }
                             try JournalStatements.endRun(end, run: row, db)
                             runRows[run] = nil
+                            endedRunRows[run] = row
+                            endedRunOrder.append(run)
+                            if endedRunOrder.count > 4_096 {
+                                for old in endedRunOrder.prefix(1_024) { endedRunRows[old] = nil }
+                                endedRunOrder.removeFirst(1_024)
+                            }
+                        case .analysis(let run, let analysis, let json):
+                            let before = Self.threadCPUSeconds()
+                            guard
+                                let row = try runRows[run] ?? endedRunRows[run]
+                                    ?? Int64.fetchOne(
+                                        db,
+                                        sql: "SELECT id FROM runs WHERE uuid = ?",
+                                        arguments: [run.uuidString.lowercased()]
+                                    )
+                            else { throw JournalError.unknownRun(run.uuidString) }
+                            var stored = analysis
+                            stored.run = row
+                            try Journal.store(stored, json: json, db)
+                            storingCPU += Self.threadCPUSeconds() - before
                         }
                     }
                     try inserts.finish()
@@ -300,6 +336,7 @@ public final class JournalWriter: @unchecked Sendable {
         } else {
             committed = sequence
             packagesCommitted += packages
+            analysisStoringCPU += storingCPU
             ready = waiters.filter { $0.sequence <= sequence }.map(\.continuation)
             waiters.removeAll { $0.sequence <= sequence }
         }
@@ -325,4 +362,11 @@ public final class JournalWriter: @unchecked Sendable {
     /// The writer's timing (waits, commit durations, `stalledFor`) is on the monotonic clock: a wall
     /// clock set back would hold commits, and one set forward would report a stall that is none.
     static func now() -> Double { MonotonicCondition.now() }
+
+    /// This thread's CPU time so far, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
 }

@@ -13,7 +13,7 @@ struct AnalysisService: Service {
         await withGracefulShutdownHandler {
             // Passes of at most a quarter second each, so that a shutdown never waits on a long backlog.
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                if analyses.analyseWaiting(budget: .milliseconds(250)) == 0 {
+                if await analyses.analyseWaiting(budget: .milliseconds(250)) == 0 {
                     await analyses.wait(upTo: .seconds(60))
                     // The runs that end in the next quarter second are analysed and stored with this one:
                     // a read and a write transaction for many runs, not for each (at full rate a write
@@ -28,13 +28,14 @@ struct AnalysisService: Service {
         }
         if !Task.isCancelled {
             await flush()
-            analyses.analyseWaiting(budget: .seconds(1))
+            await analyses.analyseWaiting(budget: .seconds(1))
         }
         let (analysed, failed, cpu) = analyses.analysed
         let stored = failed > 0 ? ", \(failed) could not be stored" : ""
         let kept = analyses.points.kept
+        let storing = String(format: "%.3f", analyses.storingSeconds)
         analyses.logger.info(
-            "analysis: \(analysed) runs analysed\(stored), \(String(format: "%.3f", cpu)) s of CPU, \(kept) packages kept for it as recorded"
+            "analysis: \(analysed) runs analysed\(stored), \(String(format: "%.3f", cpu)) s of CPU (\(storing) s of it storing on the journal's writer), \(kept) packages kept for it as recorded"
         )
     }
 }

@@ -105,7 +105,7 @@ public enum RigService {
         let ending = Latch<RigEnding>()
         let clock = settings.clock
         let connector = RigConnector(timeout: .seconds(20), logger: logger, clock: clock)
-        let analyses = RunAnalyses(journal: opened, config: config, clock: clock, logger: logger)
+        let analyses = RunAnalyses(journal: opened, writer: writer, config: config, clock: clock, logger: logger)
         let rig = Rig(
             config: config,
             connector: connector,

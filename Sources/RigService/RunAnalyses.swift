@@ -8,12 +8,16 @@ import RigJournal
 import RunResults
 import Synchronization
 
-/// The rig's analysis of its runs: each run, once its end is committed, analysed with its device's
-/// settings as the config says now (`JournalAnalyser`), the results stored in the journal. It runs on
+/// The rig's analysis of its runs: each run, once it has ended, analysed with its device's settings as
+/// the config says now, the results stored in the journal. A run of this process is analysed from the
+/// points kept as they were recorded (`RunPointCollector`) and its results stored by the journal's writer
+/// after the run's end; a run whose points were let go (for their size) waits until its end is committed
+/// and is read from the journal (`JournalAnalyser`), as are the runs an earlier process left. It runs on
 /// `AnalysisService`'s task, never on a link's reader thread or the journal writer's, so acquisition
 /// never waits for it; a run the rig could not analyse before it stopped is analysed at the next start.
 final class RunAnalyses: Sendable {
     let journal: Journal
+    private let writer: JournalWriter
     private let wake: WakeSignal
     private let clock: any TimeSource
     private let config: Mutex<RigConfig>
@@ -28,16 +32,29 @@ final class RunAnalyses: Sendable {
     /// Runs analysed and stored together, at most.
     static let batch = 128
 
-    /// A run whose end was recorded, and its points when they were kept as it ran.
+    /// A run whose end was recorded, as it started (nil when its start was not seen), and its points
+    /// when they were kept as it ran.
     private struct EndedRun {
         let uuid: UUID
+        let source: RunSource?
         let points: PointTable?
     }
+
+    /// What the analysis of a run of this process needs to know of it.
+    private struct RunSource {
+        let device: String
+        let deviceRun: Int
+        let plan: RunAnalyser.Plan
+    }
+
+    /// The runs started and not yet ended, by UUID.
+    private let running = Mutex([UUID: RunSource]())
     /// Each script's plan, made once (bounded: cleared past 64 scripts).
     private let plans = Mutex([String: RunAnalyser.Plan]())
 
-    init(journal: Journal, config: RigConfig, clock: any TimeSource, logger: Logger) {
+    init(journal: Journal, writer: JournalWriter, config: RigConfig, clock: any TimeSource, logger: Logger) {
         self.journal = journal
+        self.writer = writer
         self.config = Mutex(config)
         self.logger = logger
         self.clock = clock
@@ -46,11 +63,26 @@ final class RunAnalyses: Sendable {
 
     /// A run starts: its points are kept as they are recorded when its device's settings analyse them.
     func runStarted(_ provenance: RunProvenance) {
-        let settings = config.withLock { config in
-            config.devices.first { $0.name == provenance.device }.map(\.analysis) ?? config.analysis
+        let plan = plan(provenance.script)
+        running.withLock { running in
+            // Runs whose end never came (a journal that failed) are forgotten, not kept for ever.
+            if running.count >= 1_024 { running.removeAll() }
+            running[provenance.runID] = RunSource(
+                device: provenance.device,
+                deviceRun: provenance.deviceRun,
+                plan: plan
+            )
         }
-        guard settings != nil, JournalAnalyser.needsPoints(plan(provenance.script)) else { return }
+        guard settings(device: provenance.device) != nil, JournalAnalyser.needsPoints(plan) else { return }
         points.begin(provenance.runID, deviceRun: provenance.deviceRun)
+    }
+
+    /// `device`'s analysis settings as the config says now (nil: its analysis is off).
+    private func settings(device: String) -> AnalysisSettings? {
+        config.withLock { config in
+            guard let known = config.devices.first(where: { $0.name == device }) else { return config.analysis }
+            return known.analysis
+        }
     }
 
     /// A package of a run was recorded.
@@ -59,7 +91,8 @@ final class RunAnalyses: Sendable {
     /// A run's end was recorded.
     func runEnded(_ run: UUID) {
         let kept = points.ended(run)
-        ended.withLock { $0.runs.append(EndedRun(uuid: run, points: kept)) }
+        let source = running.withLock { $0.removeValue(forKey: run) }
+        ended.withLock { $0.runs.append(EndedRun(uuid: run, source: source, points: kept)) }
         wake.signal()
     }
 
@@ -70,8 +103,15 @@ final class RunAnalyses: Sendable {
     func reloaded(_ config: RigConfig) { self.config.withLock { $0 = config } }
 
     /// Runs analysed, runs whose analysis failed (the journal could not be read or written), and the
-    /// CPU time the analysis took on its threads (journal reads and writes included).
-    var analysed: (analysed: Int, failed: Int, cpuSeconds: Double) { counts.withLock { $0 } }
+    /// CPU time the analysis took on its threads (journal reads and writes included, the writer's
+    /// storing of the results too).
+    var analysed: (analysed: Int, failed: Int, cpuSeconds: Double) {
+        let storing = writer.analysisStoringSeconds
+        return counts.withLock { ($0.analysed, $0.failed, $0.cpuSeconds + storing) }
+    }
+
+    /// The part of `analysed`'s CPU time the journal's writer spent storing results.
+    var storingSeconds: Double { writer.analysisStoringSeconds }
 
     /// Waits for the next ended run (or `timeout`).
     func wait(upTo timeout: Duration) async { await wake.wait(upTo: timeout) }
@@ -80,40 +120,105 @@ final class RunAnalyses: Sendable {
     func gather(for window: Duration) async { try? await clock.sleep(until: clock.now + window) }
 
     /// Analyses every ended run without an analysis, or as many as `budget` allows (what is left waits
-    /// for the next pass, or the next start); returns how many it analysed. Each batch of runs is
-    /// stored in one transaction.
+    /// for the next pass, or the next start); returns how many it analysed. The runs of this process go to
+    /// the journal's writer; each batch of the others is stored in one transaction.
     @discardableResult
-    func analyseWaiting(budget: Duration? = nil) -> Int {
-        let cpuBefore = Self.threadCPUSeconds()
-        defer {
-            let spent = Self.threadCPUSeconds() - cpuBefore
-            counts.withLock { $0.cpuSeconds += spent }
-        }
+    func analyseWaiting(budget: Duration? = nil) async -> Int {
         var done = 0
         let deadline = budget.map { clock.now + $0 }
         while deadline.map({ clock.now < $0 }) ?? true {
-            let analyses: [StoredAnalysis]
-            do {
-                let batch = try nextBatch()
-                guard !batch.isEmpty else { return done }
-                // The kept points are in hand: no longer counted against what the collector may hold.
-                points.released(rows: batch.reduce(0) { $0 + ($1.points?.rowCount ?? 0) })
-                analyses = try analyse(batch)
-            } catch {
-                logger.error("analysis: the journal could not be read: \(error)")
-                return done
+            let made = measured { analyseKept() }
+            if !made.isEmpty {
+                for (run, analysis, json) in made {
+                    do {
+                        try await writer.recordAnalysis(analysis, json: json, of: run)
+                        counts.withLock { $0.analysed += 1 }
+                    } catch {
+                        counts.withLock { $0.failed += 1 }
+                        logger.error("analysis: the journal's writer could not take an analysis: \(error)")
+                        return done
+                    }
+                }
+                done += made.count
+                continue
             }
-            do {
-                try journal.record(analyses)
-                counts.withLock { $0.analysed += analyses.count }
-            } catch {
-                counts.withLock { $0.failed += analyses.count }
-                logger.error("analysis: the journal could not store \(analyses.count) runs' analyses: \(error)")
-                return done
-            }
-            done += analyses.count
+            guard let count = measured({ analyseFromJournal() }), count > 0 else { return done }
+            done += count
         }
         return done
+    }
+
+    /// `body`'s result, its CPU time on this thread added to the analysis's.
+    private func measured<T>(_ body: () -> T) -> T {
+        let before = Self.threadCPUSeconds()
+        defer {
+            let spent = Self.threadCPUSeconds() - before
+            counts.withLock { $0.cpuSeconds += spent }
+        }
+        return body()
+    }
+
+    /// The analyses of up to `batch` ended runs of this process that need no reading of the journal (their
+    /// points were kept, or they need none), with their results' JSON, for the writer (`run` is filled in
+    /// there).
+    private func analyseKept() -> [(UUID, StoredAnalysis, String?)] {
+        let taken = ended.withLock { state -> [(EndedRun, RunSource)] in
+            var taken: [(EndedRun, RunSource)] = []
+            state.runs.removeAll { run in
+                guard taken.count < Self.batch, let source = run.source,
+                    run.points != nil || !JournalAnalyser.needsPoints(source.plan)
+                        || settings(device: source.device) == nil
+                else { return false }
+                taken.append((run, source))
+                return true
+            }
+            return taken
+        }
+        points.released(rows: taken.reduce(0) { $0 + ($1.0.points?.rowCount ?? 0) })
+        let now = Date().timeIntervalSince1970
+        return taken.map { run, source in
+            guard let settings = settings(device: source.device) else {
+                return (
+                    run.uuid, StoredAnalysis(run: 0, kind: .none, analysedAt: now, note: "the analysis is off"), nil
+                )
+            }
+            let stored = RunAnalyser.analyse(
+                run.points ?? PointTable(columns: []),
+                plan: source.plan,
+                run: 0,
+                settings: settings,
+                now: now
+            )
+            if let failure = stored.results?.fitFailure {
+                logger.warning(
+                    "run \(source.deviceRun) of \(source.device): \(failure.circuit) not fitted: \(failure.error)"
+                )
+            }
+            return (run.uuid, stored, stored.results?.json)
+        }
+    }
+
+    /// Analyses a batch of the other runs (read from the journal, stored in one transaction); nil when the
+    /// journal could not be read or written.
+    private func analyseFromJournal() -> Int? {
+        let analyses: [StoredAnalysis]
+        do {
+            let batch = try nextBatch()
+            guard !batch.isEmpty else { return 0 }
+            analyses = try analyse(batch)
+        } catch {
+            logger.error("analysis: the journal could not be read: \(error)")
+            return nil
+        }
+        do {
+            try journal.record(analyses)
+            counts.withLock { $0.analysed += analyses.count }
+        } catch {
+            counts.withLock { $0.failed += analyses.count }
+            logger.error("analysis: the journal could not store \(analyses.count) runs' analyses: \(error)")
+            return nil
+        }
+        return analyses.count
     }
 
     /// Up to 128 runs to analyse, with their points when they were kept: first those earlier processes left
@@ -170,14 +275,7 @@ final class RunAnalyses: Sendable {
     /// runs that need them and were not kept read in one transaction.
     private func analyse(_ batch: [(job: AnalysisJob, points: PointTable?)]) throws(JournalError) -> [StoredAnalysis] {
         let jobs = batch.map(\.job)
-        let settings = config.withLock { config in
-            jobs.map { job -> AnalysisSettings? in
-                guard let device = config.devices.first(where: { $0.name == job.device }) else {
-                    return config.analysis
-                }
-                return device.analysis
-            }
-        }
+        let settings = jobs.map { self.settings(device: $0.device) }
         let plans = jobs.map { plan($0.script) }
         let reading = zip(batch, zip(plans, settings)).filter { item, planned in
             item.points == nil && planned.1 != nil && JournalAnalyser.needsPoints(planned.0)

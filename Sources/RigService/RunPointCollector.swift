@@ -24,15 +24,10 @@ public final class RunPointCollector: Sendable {
         var kept = 0
     }
 
-    /// A run's points, changed in place.
-    private final class KeptRun {
+    /// A run's points.
+    private struct KeptRun {
         let run: UUID
         var points: PointColumns
-
-        init(run: UUID, deviceRun: Int) {
-            self.run = run
-            points = PointColumns(deviceRun: deviceRun)
-        }
     }
 
     public init(rowLimit: Int = 100_000, totalRowLimit: Int = 1_000_000) {
@@ -42,20 +37,20 @@ public final class RunPointCollector: Sendable {
 
     /// Keeps the points of run `run` (the device's run `deviceRun`) from now on.
     public func begin(_ run: UUID, deviceRun: Int) {
-        state.withLock { $0.running.append(KeptRun(run: run, deviceRun: deviceRun)) }
+        state.withLock { $0.running.append(KeptRun(run: run, points: PointColumns(deviceRun: deviceRun))) }
     }
 
     /// `package`, recorded for `run`: kept when the run's points are.
     public func record(_ package: PicoPackage, run: UUID) {
         state.withLock { state in
             guard let at = state.running.firstIndex(where: { $0.run == run }) else { return }
-            let kept = state.running[at]
-            guard kept.points.rows < rowLimit, state.rows < totalRowLimit else {
-                state.rows -= kept.points.rows
+            let rows = state.running[at].points.rows
+            guard rows < rowLimit, state.rows < totalRowLimit else {
+                state.rows -= rows
                 state.running.remove(at: at)
                 return
             }
-            kept.points.add(package)
+            state.running[at].points.add(package)
             state.rows += 1
             state.kept += 1
         }

@@ -20,6 +20,8 @@ public struct PointColumns: Sendable {
     private var currentPackage = Int.min
     /// The column each position of the last package went to, with what was there.
     private var positions: [(variable: VariableType, name: String?, column: Int)] = []
+    /// Whether the positions fill every column after `scan`, in order (`add(_:)` appends such a row as it is).
+    private var inOrder = false
     /// Rows (packages) so far.
     public private(set) var rows = 0
 
@@ -53,6 +55,17 @@ public struct PointColumns: Sendable {
 
     /// Adds `package` as a row.
     public mutating func add(_ package: PicoPackage) {
+        // The common case: a package like the one before, whose values fill the columns after `scan` in
+        // their order; its row is appended as it is.
+        if inOrder, package.index != currentPackage, sameLayout(package.values) {
+            currentPackage = package.index
+            rows += 1
+            cells.append(deviceRun)
+            cells.append(Double(package.scanNumber))
+            // Each value read where it is (a value copied out would retain its name).
+            for position in package.values.indices { cells.append(package.values[position].value) }
+            return
+        }
         self.package(package.index, scan: package.scanNumber)
         for (position, value) in package.values.enumerated() {
             if position < positions.count, positions[position].variable == value.variable,
@@ -66,6 +79,21 @@ public struct PointColumns: Sendable {
             if position < positions.count { positions[position] = known } else { positions.append(known) }
             set(column, value.value)
         }
+        if positions.count > package.values.count { positions.removeLast(positions.count - package.values.count) }
+        inOrder =
+            names.count == positions.count + 2 && positions.indices.allSatisfy { positions[$0].column == $0 + 2 }
+    }
+
+    /// Whether `values` are of the variables and names of the last package's, position by position.
+    private func sameLayout(_ values: [PicoValue]) -> Bool {
+        guard values.count == positions.count else { return false }
+        for position in values.indices
+        where values[position].variable != positions[position].variable
+            || values[position].name != positions[position].name
+        {
+            return false
+        }
+        return true
     }
 
     /// The table.

@@ -97,6 +97,61 @@ import Testing
         #expect(count == 1)
     }
 
+    /// The rig's path: the writer stores a run's analysis after the run's end, in its own transaction,
+    /// with the run's row found from its UUID (held after the end, or read back); a second analysis of the
+    /// same run replaces the first, rows and all.
+    @Test func theWriterStoresAnAnalysisAfterItsRun() async throws {
+        let path = JournalTests.path()
+        defer { JournalTests.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.01)
+        let run = JournalTests.provenance()
+        try await writer.runStarted(run)
+        try await writer.runEnded(run.runID, JournalRunEnd(complete: true, reason: nil, time: 1))
+        let peak = VoltammetricPeak(
+            scan: 1,
+            sweep: 1,
+            direction: .anodic,
+            index: 3,
+            potential: 0.2,
+            current: 1e-5,
+            baselineCurrent: 1e-6,
+            height: 9e-6,
+            prominence: 9e-6,
+            width: 0.05,
+            area: 4e-7,
+            charge: nil,
+            leftFoot: 0.1,
+            rightFoot: 0.3,
+            leftFootBaseline: 1e-6,
+            rightFootBaseline: 1e-6
+        )
+        let results = RunAnalysis(run: 1, results: [.peaks(current: "c", [peak, peak])])
+        let first = StoredAnalysis(run: 0, kind: .peaks, analysedAt: 7, results: results)
+        try await writer.recordAnalysis(first, json: results.json, of: run.runID)
+        try await writer.flush()
+        let id = try #require(try journal.runs().last?.id)
+        var expected = first
+        expected.run = id
+        #expect(try journal.analysis(of: id) == expected)
+        #expect(writer.analysisStoringSeconds > 0)
+
+        // Again, from a writer that never saw the run (its row read back from the journal): replaced.
+        await writer.close()
+        let later = journal.writer(commitInterval: 0.01)
+        let fewer = RunAnalysis(run: 1, results: [.peaks(current: "c", [peak])])
+        try await later.recordAnalysis(
+            StoredAnalysis(run: 0, kind: .peaks, analysedAt: 8, results: fewer),
+            json: fewer.json,
+            of: run.runID
+        )
+        try await later.flush()
+        await later.close()
+        #expect(try journal.analysis(of: id)?.analysedAt == 8)
+        let count = try journal.readJournal { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM peaks") }
+        #expect(count == 1)
+    }
+
     @Test func aFitAndItsFailureAreRowsToo() throws {
         let path = JournalTests.path()
         defer { JournalTests.remove(path) }

@@ -15,12 +15,19 @@ public enum RunData: Sendable {
     /// when there is one.
     public static func runs(of table: PointTable) -> [RunData] {
         let runColumn = table.column("run")?.values
+        func run(at row: Int) -> Int { runColumn.map { Int($0[row].isFinite ? $0[row] : 1) } ?? 1 }
         var order: [Int] = []
         var rows: [Int: [Int]] = [:]
-        for row in 0..<table.rowCount {
-            let run = runColumn.map { Int($0[row].isFinite ? $0[row] : 1) } ?? 1
-            if rows[run] == nil { order.append(run) }
-            rows[run, default: []].append(row)
+        if table.rowCount > 0, (1..<table.rowCount).allSatisfy({ run(at: $0) == run(at: 0) }) {
+            // One run (a run's own table): its rows in order, without a look-up per row.
+            order = [run(at: 0)]
+            rows[order[0]] = Array(0..<table.rowCount)
+        } else {
+            for row in 0..<table.rowCount {
+                let run = run(at: row)
+                if rows[run] == nil { order.append(run) }
+                rows[run, default: []].append(row)
+            }
         }
         let frequency = table.columns(in: "Hz").first
         let impedance = table.columns(in: "Ω")

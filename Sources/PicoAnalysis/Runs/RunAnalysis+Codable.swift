@@ -38,8 +38,14 @@ extension RunAnalysis: Codable {
         return decoder
     }
 
-    /// The JSON object, as `encoder` writes it.
+    /// The JSON object, as `encoder` writes it (peaks alone written directly, byte for byte the same).
     public var json: String {
+        if let peaksJSON { return peaksJSON }
+        return encodedJSON
+    }
+
+    /// The JSON object, from `encoder`.
+    var encodedJSON: String {
         do { return String(decoding: try Self.encoder.encode(self), as: UTF8.self) } catch {
             return "{\"run\":\(run),\"error\":\"could not be encoded\"}"
         }
