@@ -144,9 +144,12 @@ peers-h4-blelinux: $(PEERS_READY)
 ## peers-analysis: the same voltammograms and spectra through hcipico's analysis (PicoAnalysis) and through
 ## the pinned scipy (Savitzky–Golay, find_peaks) and impedance.py (CustomCircuit fits): the same peaks,
 ## prominences and heights within 0.5 %, circuit values within 0.5 % and standard errors within 10 %.
+## PUBLISHED_EIS=…/MSExampleEIS.csv adds PalmSens' published dummy-cell spectrum (licensed apart: not in
+## this repository), fitted as R by both.
 peers-analysis: $(PEERS_READY)
 	$(BUILD_TESTS)
-	HCIPICO_ANALYSIS_PYTHON="$(CURDIR)/.venv/bin/python" $(SWIFT) test --skip-build --filter AnalysisAnchorTests
+	HCIPICO_ANALYSIS_PYTHON="$(CURDIR)/.venv/bin/python" HCIPICO_PUBLISHED_EIS="$(PUBLISHED_EIS)" \
+		$(SWIFT) test --skip-build --filter AnalysisAnchorTests
 
 ## peers-export: a rig of three simulated Picos (Examples/rig.toml) records for 8 s and `hcipico export`
 ## writes every run, `hcipico connect` runs every technique and Examples/ script, and the pinned numpy

@@ -6,6 +6,10 @@ import Testing
 
 /// The anchors' Python, when the environment names one.
 let analysisPython = ProcessInfo.processInfo.environment["HCIPICO_ANALYSIS_PYTHON"]
+/// PalmSens' published EIS result of a 10 kΩ dummy cell (`MSExampleEIS.csv` of their MethodSCRIPT
+/// examples), when the environment names where it is: the file's licence keeps it out of this repository
+/// (`make peers-analysis PUBLISHED_EIS=…/MSExampleEIS.csv`).
+let publishedEIS = ProcessInfo.processInfo.environment["HCIPICO_PUBLISHED_EIS"].flatMap { $0.isEmpty ? nil : $0 }
 
 /// The same data through hcipico's analysis and through scipy and impedance.py (the pinned .venv/, run by
 /// `Tests/Peers/analysis_anchor.py`; `make peers-analysis` sets HCIPICO_ANALYSIS_PYTHON, a plain
@@ -104,6 +108,31 @@ struct AnalysisAnchorTests {
 
     /// Randles cells and a CPE-Warburg cell, noise-free and with 1 % noise, fitted by both from the same
     /// starting values (hcipico's guess) with each weighting both offer.
+    /// The published dummy cell, read as `analyze` reads it: R alone fits to its 10 kΩ with a tiny χ², and
+    /// to what impedance.py gives for the same points within 0.5 %.
+    @Test(.enabled(if: publishedEIS != nil, "needs HCIPICO_PUBLISHED_EIS (make peers-analysis PUBLISHED_EIS=…)"))
+    func thePublishedDummyCellFitsAsItsResistance() throws {
+        let text = try String(contentsOfFile: try #require(publishedEIS), encoding: .utf8)
+        guard case .impedance(_, let spectrum) = try #require(RunData.runs(of: try PointTable(csv: text)).first) else {
+            Issue.record("the published file is not read as a spectrum")
+            return
+        }
+        #expect(spectrum.frequencies.count == 51)
+        let circuit = try EquivalentCircuit("R")
+        let initial = InitialGuess.values(for: circuit, spectrum)
+        let fit = try CircuitFitter.fit(circuit, to: spectrum, initial: initial, weighting: .modulus)
+        #expect(abs(fit.values[0] - 10_000) <= 0.02 * 10_000, "\(fit.values)")
+        #expect(fit.reducedChiSquared < 1e-3, "\(fit.reducedChiSquared)")
+        let anchor = try Self.anchor([
+            [
+                "kind": "fit", "circuit": "R", "f": spectrum.frequencies, "zr": spectrum.impedances.map(\.real),
+                "zi": spectrum.impedances.map(\.imaginary), "initial": initial, "weighting": "modulus",
+            ]
+        ])
+        let values = try #require(anchor.first?["values"] as? [Double])
+        #expect(abs(fit.values[0] - values[0]) <= 0.005 * values[0], "\(fit.values[0]) vs \(values[0])")
+    }
+
     @Test func circuitFitsAgreeWithImpedancePy() throws {
         let cases: [(code: String, truth: [Double], noise: Double)] = [
             ("R(RC)", [560, 10_000, 33e-9], 0),
