@@ -205,6 +205,8 @@ final class RunAnalyses: Sendable {
         do {
             let batch = try nextBatch()
             guard !batch.isEmpty else { return 0 }
+            // Points kept for a run whose start this process did not see (rare) are in hand now too.
+            points.released(rows: batch.reduce(0) { $0 + ($1.points?.rowCount ?? 0) })
             analyses = try analyse(batch)
         } catch {
             logger.error("analysis: the journal could not be read: \(error)")

@@ -66,8 +66,10 @@ public struct SavitzkyGolay: Sendable, Hashable {
         quadratic = order <= 3 && half > 0 && fits ? (centre, curvature) : nil
     }
 
+    /// Filters of the same window and order are the same filter.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.window == rhs.window && lhs.order == rhs.order }
 
+    /// Hashes the window and the order.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(window)
         hasher.combine(order)
