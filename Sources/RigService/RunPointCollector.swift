@@ -57,7 +57,7 @@ public final class RunPointCollector: Sendable {
     }
 
     /// The points of `run`, which ended, when they were kept whole; they stay counted against the total
-    /// until `released(_:)`.
+    /// until `released(rows:)`.
     public func ended(_ run: UUID) -> PointTable? {
         state.withLock { state in
             guard let at = state.running.firstIndex(where: { $0.run == run }) else { return nil }

@@ -97,7 +97,7 @@ import Testing
         #expect(count == 1)
     }
 
-    /// The rig's path: the writer stores a run's analysis after the run's end, in its own transaction,
+    /// The rig's path: the writer stores a run's analysis after the run's end, in its next transaction,
     /// with the run's row found from its UUID (held after the end, or read back); a second analysis of the
     /// same run replaces the first, rows and all.
     @Test func theWriterStoresAnAnalysisAfterItsRun() async throws {
