@@ -300,7 +300,7 @@ public final class JournalWriter: @unchecked Sendable {
                                 endedRunOrder.removeFirst(1_024)
                             }
                         case .analysis(let run, let analysis, let json):
-                            let before = Self.threadCPUSeconds()
+                            let before = ThreadCPUTime.seconds()
                             guard
                                 let row = try runRows[run] ?? endedRunRows[run]
                                     ?? Int64.fetchOne(
@@ -312,7 +312,7 @@ public final class JournalWriter: @unchecked Sendable {
                             var stored = analysis
                             stored.run = row
                             try Journal.store(stored, json: json, db)
-                            storingCPU += Self.threadCPUSeconds() - before
+                            storingCPU += ThreadCPUTime.seconds() - before
                         }
                     }
                     try inserts.finish()
@@ -362,11 +362,4 @@ public final class JournalWriter: @unchecked Sendable {
     /// The writer's timing (waits, commit durations, `stalledFor`) is on the monotonic clock: a wall
     /// clock set back would hold commits, and one set forward would report a stall that is none.
     static func now() -> Double { MonotonicCondition.now() }
-
-    /// This thread's CPU time so far, in seconds.
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-    }
 }

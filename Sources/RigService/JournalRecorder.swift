@@ -7,7 +7,7 @@ import RigJournal
 /// packages and end as they are recorded (it keeps the points of the runs it will analyse).
 struct JournalRecorder: RunJournal {
     let writer: JournalWriter
-    let analyses: RunAnalyses?
+    let analyses: RunAnalyses
 
     func nextRunNumber(device: String) async throws -> Int {
         try writer.nextRunNumber(device: device)
@@ -15,12 +15,12 @@ struct JournalRecorder: RunJournal {
 
     func runStarted(_ provenance: RunProvenance) async throws {
         try await writer.runStarted(provenance)
-        analyses?.runStarted(provenance)
+        analyses.runStarted(provenance)
     }
 
     func record(_ package: PicoPackage, run: UUID) async throws {
         try await writer.record(package, run: run)
-        analyses?.recorded(package, run: run)
+        analyses.recorded(package, run: run)
     }
 
     func runEnded(
@@ -35,7 +35,7 @@ struct JournalRecorder: RunJournal {
             run,
             JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed, cell: cell)
         )
-        analyses?.runEnded(run)
+        analyses.runEnded(run)
     }
 
     func flush() async throws {

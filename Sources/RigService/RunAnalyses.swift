@@ -150,9 +150,9 @@ final class RunAnalyses: Sendable {
 
     /// `body`'s result, its CPU time on this thread added to the analysis's.
     private func measured<T>(_ body: () -> T) -> T {
-        let before = Self.threadCPUSeconds()
+        let before = ThreadCPUTime.seconds()
         defer {
-            let spent = Self.threadCPUSeconds() - before
+            let spent = ThreadCPUTime.seconds() - before
             counts.withLock { $0.cpuSeconds += spent }
         }
         return body()
@@ -177,25 +177,41 @@ final class RunAnalyses: Sendable {
         points.released(rows: taken.reduce(0) { $0 + ($1.0.points?.rowCount ?? 0) })
         let now = Date().timeIntervalSince1970
         return taken.map { run, source in
-            guard let settings = settings(device: source.device) else {
-                return (
-                    run.uuid, StoredAnalysis(run: 0, kind: .none, analysedAt: now, note: "the analysis is off"), nil
-                )
-            }
-            let stored = RunAnalyser.analyse(
-                run.points ?? PointTable(columns: []),
+            let stored = analysis(
+                of: run.points,
                 plan: source.plan,
-                run: 0,
-                settings: settings,
+                run: (0, source.device, source.deviceRun),
+                pruned: false,
                 now: now
             )
-            if let failure = stored.results?.fitFailure {
-                logger.warning(
-                    "run \(source.deviceRun) of \(source.device): \(failure.circuit) not fitted: \(failure.error)"
-                )
-            }
             return (run.uuid, stored, stored.results?.json)
         }
+    }
+
+    /// The analysis of one run's points (`run`: its row, 0 when the writer fills it in; its device and the
+    /// device's run number) with its device's settings as the config says now; a failed fit is logged.
+    private func analysis(
+        of points: PointTable?,
+        plan: RunAnalyser.Plan,
+        run: (row: Int64, device: String, deviceRun: Int),
+        pruned: Bool,
+        now: Double
+    ) -> StoredAnalysis {
+        guard let settings = settings(device: run.device) else {
+            return StoredAnalysis(run: run.row, kind: .none, analysedAt: now, note: "the analysis is off")
+        }
+        let stored = RunAnalyser.analyse(
+            points ?? PointTable(columns: []),
+            plan: plan,
+            run: run.row,
+            settings: settings,
+            now: now,
+            pruned: pruned
+        )
+        if let failure = stored.results?.fitFailure {
+            logger.warning("run \(run.deviceRun) of \(run.device): \(failure.circuit) not fitted: \(failure.error)")
+        }
+        return stored
     }
 
     /// Analyses a batch of the other runs (read from the journal, stored in one transaction); nil when the
@@ -285,30 +301,14 @@ final class RunAnalyses: Sendable {
         var points = try journal.points(of: reading)
         for item in batch { if let kept = item.points { points[item.job.run] = kept } }
         let now = Date().timeIntervalSince1970
-        return zip(jobs, zip(plans, settings)).map { job, planned in
-            let (plan, settings) = planned
-            guard let settings else {
-                return StoredAnalysis(run: job.run, kind: .none, analysedAt: now, note: "the analysis is off")
-            }
-            let stored = RunAnalyser.analyse(
-                points[job.run] ?? PointTable(columns: []),
+        return zip(jobs, plans).map { job, plan in
+            analysis(
+                of: points[job.run],
                 plan: plan,
-                run: job.run,
-                settings: settings,
-                now: now,
-                pruned: job.pruned
+                run: (job.run, job.device, job.deviceRun),
+                pruned: job.pruned,
+                now: now
             )
-            if let failure = stored.results?.fitFailure {
-                logger.warning("run \(job.deviceRun) of \(job.device): \(failure.circuit) not fitted: \(failure.error)")
-            }
-            return stored
         }
-    }
-
-    /// This thread's CPU time so far.
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 }
