@@ -74,6 +74,11 @@ public struct LinkOpener: Sendable {
                 capture?.close()
                 throw error
             }
+        case .serialPort(let spec):
+            throw LinkOpenError(
+                "\(spec) is a Pico's UART, not a Bluetooth link: only the EmStat Pico commands reach it",
+                cause: .badInput
+            )
         }
     }
 

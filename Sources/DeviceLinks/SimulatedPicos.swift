@@ -5,7 +5,7 @@ import Synchronization
 /// The simulated Picos one `LinkOpener` has made, kept across their links: a script still running when
 /// a link closes goes on, and the next link to the same device finds it, as with an instrument. A device
 /// is known by its serial number, fault and pace; all are stopped when the opener is gone.
-final class SimulatedPicos: Sendable {
+public final class SimulatedPicos: Sendable {
     private let devices = Mutex<[String: SimulatedPico]>([:])
 
     /// The device for `settings`, made (and started) on first use; its cell changes are reported to
@@ -21,8 +21,12 @@ final class SimulatedPicos: Sendable {
     }
 
     /// A started simulated Pico as `settings` say; its cell's changes reported to `trace` when given.
-    static func makeDevice(_ settings: SimulatorSettings, trace: Logger?) -> SimulatedPico {
+    static func makeDevice(_ settings: SimulatorSettings, trace: Logger?, uart: Bool = false) -> SimulatedPico {
         var configuration: SimulatedPicoConfiguration = settings.fast ? .fast : SimulatedPicoConfiguration()
+        if uart {
+            configuration.receiveBufferCapacity = 64 * 1024
+            configuration.uartBytesPerSecond = nil
+        }
         configuration.abortStopsScript = settings.fault != .ignoresAbort
         // Noise differs from run to run, as a measurement's does, unless a seed is given.
         configuration.noiseSeed = settings.seed
@@ -32,6 +36,12 @@ final class SimulatedPicos: Sendable {
         let device = SimulatedPico(configuration: configuration)
         device.start()
         return device
+    }
+
+    /// A started simulated Pico for a serial line (`SimulatedPicoPTY`): as `makeDevice`, with a receive
+    /// buffer that holds the largest script (the line, not the module's FIFO, paces what comes in).
+    public static func makeUARTDevice(_ settings: SimulatorSettings, trace: Logger?) -> SimulatedPico {
+        makeDevice(settings, trace: trace, uart: true)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import BLEHost
 import BLEWire
+import DeviceLinks
 import Foundation
 import PicoAnalysis
 import PicoLink
@@ -37,14 +38,25 @@ struct DeviceConfigParser {
         reader.unknownKeys(in: entry, table: table, index: index, allowed: Self.keys)
         let transport = reader.string(entry, table: table, index: index, key: "transport") ?? "kernel"
         let simulated = transport == "sim"
-        if !simulated, let message = transportCheck(transport) { problem("transport", message) }
+        let onSerialPort = transport.hasPrefix("tty:")
+        if onSerialPort {
+            do throws(SerialPortSpecError) {
+                _ = try SerialPortSpec(parsing: transport)
+            } catch {
+                problem("transport", error.description)
+            }
+        } else if !simulated, let message = transportCheck(transport) {
+            problem("transport", message)
+        }
         let address = reader.string(entry, table: table, index: index, key: "address")
         let addressType = reader.string(entry, table: table, index: index, key: "address_type") ?? "public"
         if !["public", "random"].contains(addressType) {
             problem("address_type", "\"\(addressType)\" is neither public nor random")
         }
-        switch (address, simulated) {
+        switch (address, simulated || onSerialPort) {
         case (nil, false): problem("address", "missing: a device on a radio needs its address (AA:BB:CC:DD:EE:FF)")
+        case (.some, true) where onSerialPort:
+            problem("address", "a device on a serial port (transport = \"tty:…\") has no Bluetooth address")
         case (let text?, false) where BluetoothAddress(text) == nil:
             problem("address", "\"\(text)\" is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
         case (.some, true): problem("address", "a simulated device (transport = \"sim\") has no address")
@@ -52,6 +64,7 @@ struct DeviceConfigParser {
         }
         var link: LinkTuningRequest?
         if let text = reader.string(entry, table: table, index: index, key: "link") {
+            if onSerialPort { problem("link", "a serial port has no radio link to tune") }
             do throws(LinkTuningSyntaxError) {
                 link = try LinkTuningRequest(parsing: text)
             } catch {
@@ -94,6 +107,7 @@ struct DeviceConfigParser {
             problem("security", "\"\(security)\" is not one of encrypt, authenticate, auto")
         }
         if security != nil, simulated { problem("security", "a simulated device does not pair") }
+        if security != nil, onSerialPort { problem("security", "a device on a serial port does not pair") }
         let passkey = reader.integer(entry, table: table, index: index, key: "passkey")
         if let passkey {
             if !(0...999_999).contains(passkey) { problem("passkey", "must be six digits at most (0 to 999999)") }

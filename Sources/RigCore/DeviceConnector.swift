@@ -1,4 +1,6 @@
 public import BLEHost
+import Coordination
+public import PicoLink
 
 /// Opens links to a rig's devices; the CLI hands one in (radio paths and the simulator), tests hand
 /// in their own.
@@ -9,7 +11,16 @@ public protocol DeviceConnector: Sendable {
 
 /// An open link as the supervisor holds it.
 public struct DeviceConnection: Sendable {
-    public let client: GATTClient
+    /// What a device's session runs over.
+    public enum Carrier: Sendable {
+        /// A Bluetooth LE link's GATT client (the session finds the VSP service on it).
+        case gatt(GATTClient)
+        /// A channel ready for the session (a Pico's UART on a serial port).
+        case channel(any PicoChannel)
+    }
+
+    /// What the session runs over.
+    public let carrier: Carrier
     /// The link parameters in force now, as text for the provenance of the run about to start (nil when
     /// unknown). Link tuning runs beside the first run, so this may change while the link is open.
     public var parameters: String? { currentParameters() }
@@ -26,7 +37,13 @@ public struct DeviceConnection: Sendable {
         readRSSI: @escaping @Sendable () async -> Int? = { nil },
         close: @escaping @Sendable () async -> Void
     ) {
-        self.init(client: client, currentParameters: { parameters }, readRSSI: readRSSI, close: close)
+        self.init(carrier: .gatt(client), currentParameters: { parameters }, readRSSI: readRSSI, close: close)
+    }
+
+    /// A serial port's channel, its parameters its `summary`.
+    public init(channel: any PicoChannel, close: @escaping @Sendable () async -> Void) {
+        let summary = channel.summary
+        self.init(carrier: .channel(channel), currentParameters: { summary }, readRSSI: { nil }, close: close)
     }
 
     /// A link whose parameters `currentParameters` reads when asked (tuning in progress beside a run).
@@ -36,9 +53,36 @@ public struct DeviceConnection: Sendable {
         readRSSI: @escaping @Sendable () async -> Int? = { nil },
         close: @escaping @Sendable () async -> Void
     ) {
-        self.client = client
+        self.init(carrier: .gatt(client), currentParameters: currentParameters, readRSSI: readRSSI, close: close)
+    }
+
+    private init(
+        carrier: Carrier,
+        currentParameters: @escaping @Sendable () -> String?,
+        readRSSI: @escaping @Sendable () async -> Int?,
+        close: @escaping @Sendable () async -> Void
+    ) {
+        self.carrier = carrier
         self.currentParameters = currentParameters
         self.readRSSI = readRSSI
         self.close = close
+    }
+}
+
+extension DeviceConnection {
+    /// Opens the EmStat Pico session over the carrier.
+    func openSession(name: String, clock: any TimeSource) async throws(PicoSessionError) -> PicoSession {
+        switch carrier {
+        case .gatt(let client): try await PicoSession.open(client: client, name: name, clock: clock)
+        case .channel(let channel): try await PicoSession.open(channel: channel, name: name, clock: clock)
+        }
+    }
+
+    /// Ends the carrier at once (the link's bearer, the port), before `close` tidies up.
+    func endCarrier() {
+        switch carrier {
+        case .gatt(let client): client.bearer.close()
+        case .channel(let channel): channel.close()
+        }
     }
 }

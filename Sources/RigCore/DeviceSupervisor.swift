@@ -169,7 +169,7 @@ public final class DeviceSupervisor: Sendable {
                 "\(config.name): connected (\(opened.firmware ?? "firmware unknown"), serial \(opened.serial ?? "unknown"))",
                 metadata: ["device": "\(config.name)"]
             )
-            opened.link.client.bearer.onClose { [self] _ in wake() }
+            opened.session.channel.onEnd { [self] _ in wake() }
             var lostLink = false
             while stopReason == nil {
                 let now = context.clock.wallTime
@@ -266,7 +266,7 @@ public final class DeviceSupervisor: Sendable {
     private func open() async throws -> OpenedDevice {
         let link = try await context.connector.connect(config)
         do {
-            let session = try await PicoSession.open(client: link.client, name: config.name, clock: context.clock)
+            let session = try await link.openSession(name: config.name, clock: context.clock)
             let (version, leftover) = try await session.takeOver()
             if let leftover {
                 context.logger.warning("\(config.name): \(leftover)", metadata: ["device": "\(config.name)"])
@@ -293,7 +293,7 @@ public final class DeviceSupervisor: Sendable {
             if stopped { throw PicoSessionError.cancelled }
             return opened
         } catch {
-            link.client.bearer.close()
+            link.endCarrier()
             await link.close()
             throw error
         }

@@ -33,6 +33,15 @@ public struct RigConnector: DeviceConnector {
 
     public func connect(_ device: DeviceConfig) async throws -> DeviceConnection {
         let target = try Self.target(device)
+        if case .serialPort(let spec) = target {
+            let channel: UARTChannel
+            do {
+                channel = try opener.openSerialPort(spec)
+            } catch {
+                throw Failure(description: error.description)
+            }
+            return DeviceConnection(channel: channel, close: { channel.close() })
+        }
         var options = LinkOpener.Options(timeout: timeout, security: Self.security(device))
         if device.isSimulator {
             options.simulator = SimulatorSettings(
@@ -116,6 +125,11 @@ public struct RigConnector: DeviceConnector {
     /// The device the config names: its simulator, or its address over its transport.
     static func target(_ device: DeviceConfig) throws -> DeviceTarget {
         if device.isSimulator { return .simulator(.pico) }
+        do throws(SerialPortSpecError) {
+            if let spec = try SerialPortSpec(parsing: device.transport) { return .serialPort(spec) }
+        } catch {
+            throw Failure(description: error.description)
+        }
         let transport: TransportSpec
         do {
             transport = try TransportSpec(parsing: device.transport)

@@ -9,7 +9,7 @@ import RigCore
 enum CommandProvenance {
     static func make(
         target: DeviceTarget,
-        link: DeviceLink,
+        link: OpenedPico,
         version: PicoVersion,
         serial: String?,
         title: String,
@@ -23,6 +23,7 @@ enum CommandProvenance {
             case .simulator(let kind): (nil, nil, "sim:\(kind.rawValue)")
             case .radio(let address, let transport):
                 (address.description, address.type == .public ? "public" : "random", "\(transport)")
+            case .serialPort(let spec): (nil, nil, spec.description)
             }
         let text = script.lines.joined(separator: "\n")
         return RunProvenance(
@@ -38,7 +39,7 @@ enum CommandProvenance {
             scriptName: title,
             script: text,
             scriptSHA256: RunProvenance.scriptSHA256(of: text),
-            link: "MTU \(link.client.bearer.mtu)" + linkNote,
+            link: link.summary + linkNote,
             toolVersion: "hcipico \(HCIPico.configuration.version)",
             startTime: Date().timeIntervalSince1970,
             foundAtConnect: foundAtConnect?.description

@@ -158,6 +158,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 switch target {
                 case .simulator(let kind): "sim-\(kind.rawValue)"
                 case .radio(let address, _): address.description
+                case .serialPort(let port): port.path.split(separator: "/").last.map(String.init) ?? "tty"
                 }
             }
             outputs.name(in: out, device: device ?? link.device, title: title, start: started)

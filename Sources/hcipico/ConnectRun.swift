@@ -28,18 +28,17 @@ struct ConnectRun: Sendable {
 
     func perform() async -> ExitStatus {
         var clock = ConnectTiming()
-        let opened: DeviceLink
-        let session: PicoSession
+        let opened: OpenedPico
         do {
-            (opened, session) = try await link.openPico()
+            opened = try await link.openPico()
         } catch {
             return failed(error.description, error.exitStatus)
         }
         clock.linkOpened()
-        let statistics = tuning.apply(to: opened)
-        let status = await measure(on: session, link: opened, timing: &clock, tuning: statistics)
+        let statistics = opened.link.flatMap { tuning.apply(to: $0) }
+        let status = await measure(on: opened.session, link: opened, timing: &clock, tuning: statistics)
         if timing { StandardError.report(clock.summary) }
-        await statistics?.finish(opened)
+        if let bluetooth = opened.link { await statistics?.finish(bluetooth) }
         await opened.close()
         return status
     }
@@ -56,7 +55,7 @@ struct ConnectRun: Sendable {
 
     private func measure(
         on session: PicoSession,
-        link opened: DeviceLink,
+        link opened: OpenedPico,
         timing: inout ConnectTiming,
         tuning: LinkRunStatistics?
     ) async -> ExitStatus {

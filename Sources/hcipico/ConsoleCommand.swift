@@ -61,22 +61,21 @@ struct ConsoleCommand: AsyncParsableCommand {
             throw ExitStatus.badInput.exitCode
         }
         let target = try link.target()
-        let opened: DeviceLink
-        let session: PicoSession
+        let opened: OpenedPico
         do {
-            (opened, session) = try await link.openPico()
+            opened = try await link.openPico()
         } catch {
             ConnectCommand.fail(error.description)
             throw error.exitStatus.exitCode
         }
-        let status = await converse(with: session, link: opened, target: target, first: first?.text)
+        let status = await converse(with: opened.session, link: opened, target: target, first: first?.text)
         await opened.close()
         if status != .success { throw status.exitCode }
     }
 
     private func converse(
         with session: PicoSession,
-        link opened: DeviceLink,
+        link opened: OpenedPico,
         target: DeviceTarget,
         first: String?
     ) async -> ExitStatus {

@@ -15,7 +15,7 @@ import RunResults
 /// met a device error (so a piped script that fails is not a success).
 final class ConsoleSession {
     let session: PicoSession
-    let link: DeviceLink
+    let link: OpenedPico
     let target: DeviceTarget
     let version: PicoVersion
     let serial: String?
@@ -52,7 +52,7 @@ final class ConsoleSession {
 
     init(
         session: PicoSession,
-        link: DeviceLink,
+        link: OpenedPico,
         target: DeviceTarget,
         version: PicoVersion,
         serial: String?,

@@ -6,7 +6,8 @@ import Foundation
 
 /// What a command's DEVICE argument names, parsed and checked before any socket is opened.
 extension DeviceTarget {
-    /// Parses `sim`, `sim:KIND` or an address, with the transport options that go with an address.
+    /// Parses `sim`, `sim:KIND`, `tty:PATH[@BAUD]` or an address, with the transport options that go with
+    /// an address.
     static func parse(
         _ device: String,
         random: Bool,
@@ -15,6 +16,20 @@ extension DeviceTarget {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ValidationError) -> DeviceTarget {
         if device == "sim" { return .simulator(.pico) }
+        let port: SerialPortSpec?
+        do {
+            port = try SerialPortSpec(parsing: device)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if let port {
+            guard transport == nil, adapter == nil, !random else {
+                throw ValidationError(
+                    "\(device) is a serial port: --transport, --adapter and --random are for Bluetooth"
+                )
+            }
+            return .serialPort(port)
+        }
         if device.hasPrefix("sim:") {
             let name = device.dropFirst(4)
             guard let kind = SimulatorKind(rawValue: String(name)) else {

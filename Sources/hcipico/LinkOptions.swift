@@ -78,6 +78,13 @@ struct LinkOptions: ParsableArguments {
         if try target().isSimulator && btsnoop != nil {
             throw ValidationError("--btsnoop captures a radio link, not a simulator")
         }
+        if case .serialPort(let port) = try target() {
+            if btsnoop != nil || security != nil || passkey != nil {
+                throw ValidationError(
+                    "\(port) is a serial port: --btsnoop, --security and --passkey are for Bluetooth links"
+                )
+            }
+        }
         if let passkey, passkey > 999_999 { throw ValidationError("--passkey must be six digits at most (0…999999)") }
         if simCell != "auto", CellModel(name: simCell) == nil {
             throw ValidationError("--sim-cell \(simCell): not one of \(CellModel.names)")
@@ -141,7 +148,7 @@ struct LinkOptions: ParsableArguments {
     }
 
     /// Opens the link and the EmStat Pico session on it.
-    func openPico() async throws(LinkOpenError) -> (link: DeviceLink, session: PicoSession) {
+    func openPico() async throws(LinkOpenError) -> OpenedPico {
         try await request().openPico()
     }
 }
@@ -168,7 +175,7 @@ struct LinkRequest: Sendable {
 
     /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed); a
     /// refusal for want of security says which `--security` would do.
-    func openPico() async throws(LinkOpenError) -> (link: DeviceLink, session: PicoSession) {
+    func openPico() async throws(LinkOpenError) -> OpenedPico {
         do {
             return try await opener.openPico(target, options: options)
         } catch {

@@ -25,6 +25,7 @@ struct PairCommand: AsyncParsableCommand {
     func validate() throws {
         switch try link.target() {
         case .simulator: throw ValidationError("a simulator does not pair; give a device address")
+        case .serialPort: throw ValidationError("a serial port does not pair; give a Bluetooth address")
         case .radio(_, .kernel) where link.security == .authenticate:
             throw ValidationError(
                 "the kernel path pairs with Just Works only without bluetoothd (the adapter has no input or output); "

@@ -17,8 +17,8 @@ import Testing
         let log = RecordedLog()
         let opener = LinkOpener(logger: log.logger())
         let options = LinkOpener.Options(simulator: SimulatorSettings(trace: true))
-        let (first, session) = try await opener.openPico(.simulator(.pico), options: options)
-        let run = try await session.run(text: Self.long)
+        let first = try await opener.openPico(.simulator(.pico), options: options)
+        let run = try await first.session.run(text: Self.long)
         var packages = 0
         for try await event in run.events {
             if case .package = event { packages += 1 }
@@ -26,7 +26,8 @@ import Testing
         }
         // The host goes away without a word: no `Z`, the device keeps measuring.
         await first.close()
-        let (second, again) = try await opener.openPico(.simulator(.pico), options: options)
+        let second = try await opener.openPico(.simulator(.pico), options: options)
+        let again = second.session
         let (version, leftover) = try await again.takeOver()
         #expect(version.firmware.hasPrefix("espico"))
         let found = try #require(leftover)
@@ -50,12 +51,12 @@ import Testing
         let log = RecordedLog()
         let opener = LinkOpener(logger: log.logger())
         let options = LinkOpener.Options(simulator: SimulatorSettings(fast: true, trace: true))
-        let (link, session) = try await opener.openPico(.simulator(.pico), options: options)
-        let (_, leftover) = try await session.takeOver()
+        let opened = try await opener.openPico(.simulator(.pico), options: options)
+        let (_, leftover) = try await opened.session.takeOver()
         #expect(leftover == nil)
         // `t` only: no `Z`, no `cell_off` (0x0009 is the VSP RX value).
         let writes = log.messages(atLeast: .notice).filter { $0.hasPrefix("sim: write 0x0009") }
         #expect(writes == ["sim: write 0x0009 0a", "sim: write 0x0009 740a"], "\(writes)")
-        await link.close()
+        await opened.close()
     }
 }

@@ -13,7 +13,9 @@ import Testing
         let log = RecordedLog()
         let opener = LinkOpener(logger: log.logger())
         let options = LinkOpener.Options(simulator: SimulatorSettings(fast: true, serialNumber: "SIM-CELL-7"))
-        let (link, session) = try await opener.openPico(.simulator(.pico), options: options)
+        let opened = try await opener.openPico(.simulator(.pico), options: options)
+        let link = try #require(opened.link)
+        let session = opened.session
         #expect(link.name == "sim:pico")
         #expect(link.client.bearer.mtu == ATTBearer.maximumMTU)
         guard case .simulator(.pico, _) = link.path else {
@@ -39,20 +41,20 @@ import Testing
         let log = RecordedLog()
         let opener = LinkOpener(logger: log.logger())
         let traced = LinkOpener.Options(simulator: SimulatorSettings(fast: true, trace: true))
-        let (link, session) = try await opener.openPico(.simulator(.pico), options: traced)
-        _ = try await session.version()
-        await link.close()
+        let opened = try await opener.openPico(.simulator(.pico), options: traced)
+        _ = try await opened.session.version()
+        await opened.close()
         let writes = log.messages(atLeast: .notice).filter { $0.hasPrefix("sim: write 0x") }
         #expect(!writes.isEmpty, "\(log.messages(atLeast: .trace))")
         // The CCCD of the TX characteristic turned on: 0x0100, little-endian.
         #expect(writes.contains { $0.hasSuffix(" 0100") }, "\(writes)")
 
         let quiet = RecordedLog()
-        let (other, otherSession) = try await LinkOpener(logger: quiet.logger()).openPico(
+        let other = try await LinkOpener(logger: quiet.logger()).openPico(
             .simulator(.pico),
             options: LinkOpener.Options(simulator: SimulatorSettings(fast: true))
         )
-        _ = try await otherSession.version()
+        _ = try await other.session.version()
         await other.close()
         #expect(quiet.messages(atLeast: .notice).isEmpty)
     }
@@ -68,7 +70,7 @@ import Testing
     /// The session step fails typed too: an HM-10 is not a Pico.
     @Test func aDeviceWithoutThePicoServiceFailsAsASession() async throws {
         let opener = LinkOpener(logger: RecordedLog().logger())
-        _ = await openFailure("session") { try await opener.openPico(.simulator(.calculator)).link }
+        _ = await openFailure("session") { try await opener.openPico(.simulator(.calculator)).link! }
     }
 
     /// A capture file that cannot be written is refused before anything is opened.

@@ -52,7 +52,7 @@ import Testing
         // Not consuming: wait until the device has sent its whole run.
         try await Self.waitUntilSent(link, run, overflowed: 19_500)
         // The link still answers while nobody reads the run: a read of ModemOut goes through.
-        let modemOut = try await link.session.client.read(link.session.writer.modemOutHandle)
+        let modemOut = try await link.session.vsp!.client.read(link.session.vsp!.writer.modemOutHandle)
         #expect(modemOut == [1])
         var indices: [Int] = []
         var reported: Int?
@@ -87,7 +87,7 @@ import Testing
             // A reader parked behind the stalled consumer would answer no read before the consumer reads
             // again, after this loop: the read would end in ATT's timeout and throw. That it returns at
             // all, while nothing reads the events, is what shows the reader drains.
-            let modemOut = try await link.session.client.read(link.session.writer.modemOutHandle)
+            let modemOut = try await link.session.vsp!.client.read(link.session.vsp!.writer.modemOutHandle)
             #expect(modemOut == [1])
         }
         var indices: [Int] = []

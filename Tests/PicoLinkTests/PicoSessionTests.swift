@@ -116,7 +116,7 @@ import Testing
         let outcome = await RunOutcome.collect(try await link.session.run(text: try ExampleScripts.text("CV.mscr")))
         #expect(outcome.packages.count == 201)
         let seen = sizes.withLock { $0 }
-        #expect(link.session.client.mtu == mtu)
+        #expect(link.session.vsp!.client.mtu == mtu)
         #expect(seen.allSatisfy { $0 <= mtu })
         #expect(seen.contains { $0 == mtu })
     }

@@ -31,17 +31,17 @@ import Testing
         #expect(outcome.deviceErrors.isEmpty)
         let texts = outcome.events.compactMap { if case .text(let text) = $0 { text } else { nil } }
         #expect(texts == (0..<60).map { "line \($0) of a script long enough to need pacing" })
-        #expect(link.session.writer.barriers > 0)
+        #expect(link.session.vsp!.writer.barriers > 0)
     }
 
     @Test func unpacedWriterLosesBytes() async throws {
         let link = try await SimulatedPicoSession.make(configuration: Self.slowDevice())
         defer { link.close() }
         let bytes = try PicoScript(Self.longScript).bytes
-        let chunk = link.session.client.mtu - 3
+        let chunk = link.session.vsp!.client.mtu - 3
         for start in stride(from: 0, to: bytes.count, by: chunk) {
             try bytes[start..<min(start + chunk, bytes.count)].withUnsafeBytes { value in
-                try link.session.client.sendWriteCommand(value, to: link.session.writer.rxHandle)
+                try link.session.vsp!.client.sendWriteCommand(value, to: link.session.vsp!.writer.rxHandle)
             }
         }
         #expect(await eventually { link.peripheral.pico.droppedByteCount > 0 })

@@ -52,6 +52,10 @@ public enum Syscall: String, Sendable, Hashable, CaseIterable {
     case tcgetattr
     /// `tcsetattr(3)`: a UART's raw-mode settings.
     case tcsetattr
+    /// `flock(2)`: holding a serial port for this program alone.
+    case flock
+    /// `tcflush(3)`: dropping what a serial port held from before it was opened.
+    case tcflush
     /// `getaddrinfo(3)`, for a TCP transport's host; a host that does not resolve is reported as
     /// `BLELinuxError.Kind.unresolvedHost` instead.
     case getaddrinfo

@@ -215,6 +215,24 @@ func system_fcntl(_ fd: CInt, _ command: CInt, _ argument: CInt) -> CInt {
     return cbluez_fcntl(fd, command, argument)
 }
 
+func system_flock(_ fd: CInt, _ operation: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        return CInt(driver.call(.flock, [Int(fd), Int(operation)]))
+    }
+    #endif
+    return flock(fd, operation)
+}
+
+func system_tcflush(_ fd: CInt, _ queue: CInt) -> CInt {
+    #if ENABLE_MOCKING
+    if let driver = MockingDriver.current {
+        return CInt(driver.call(.tcflush, [Int(fd), Int(queue)]))
+    }
+    #endif
+    return tcflush(fd, queue)
+}
+
 func system_open(_ path: UnsafePointer<CChar>, _ flags: CInt) -> CInt {
     #if ENABLE_MOCKING
     if let driver = MockingDriver.current {

@@ -61,7 +61,7 @@ public final class ManagedDevice: Sendable {
     /// `.running` until the run ends.
     public func run(_ script: PicoScript, title: String = "script") async throws(PicoSessionError) -> PicoRun {
         guard let session = self.session else {
-            throw .connectionLost(.disconnected(.closed))
+            throw .connectionLost("\(GATTError.disconnected(.closed))")
         }
         let run = try await session.run(script, title: title)
         setStatus(.running(run: run.info.run))
@@ -125,7 +125,7 @@ public final class ManagedDevice: Sendable {
                 }
                 guard let generation else {
                     session.close()
-                    throw PicoSessionError.connectionLost(.disconnected(.closed))
+                    throw PicoSessionError.connectionLost("\(GATTError.disconnected(.closed))")
                 }
                 setStatus(.connected)
                 client.bearer.onClose { [self] reason in linkLost(reason, generation: generation) }

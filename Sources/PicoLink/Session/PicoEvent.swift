@@ -70,8 +70,9 @@ public struct PicoDeviceError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// Why a session operation failed.
 public enum PicoSessionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The link went away (before or during the operation); every package received before is kept.
-    case connectionLost(GATTError)
+    /// The link went away (before or during the operation), and why in words; every package received
+    /// before is kept.
+    case connectionLost(String)
     /// A GATT procedure failed.
     case gatt(GATTError)
     /// The peer has no Laird VSP service, or it lacks a characteristic.
@@ -104,7 +105,7 @@ public enum PicoSessionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Maps a GATT failure: a closed bearer is a lost connection.
     static func from(_ error: GATTError) -> PicoSessionError {
         switch error {
-        case .disconnected: return .connectionLost(error)
+        case .disconnected: return .connectionLost("\(error)")
         case .cancelled: return .cancelled
         default: return .gatt(error)
         }

@@ -32,7 +32,7 @@ final class PicoReceiver: @unchecked Sendable {
         /// Waiting for the one-line reply to `i`.
         case serialNumber(ReplyWaiter<String>)
         case run(RunContext)
-        case closed(GATTError)
+        case closed(String)
     }
 
     /// The `version()` or `serialNumber()` call waiting for its reply, with its token.
@@ -156,7 +156,7 @@ final class PicoReceiver: @unchecked Sendable {
 
     /// The link closed: fail whatever waits. A run's stream ends with `connectionLost` after every
     /// package already yielded.
-    func closed(_ reason: GATTError) {
+    func closed(_ reason: String) {
         let old = mode.withLock { mode in
             defer { mode = .closed(reason) }
             return mode
@@ -175,7 +175,7 @@ final class PicoReceiver: @unchecked Sendable {
     }
 
     /// Why the link closed, once it has.
-    var closeReason: GATTError? {
+    var closeReason: String? {
         mode.withLock { mode in
             if case .closed(let reason) = mode { return reason }
             return nil

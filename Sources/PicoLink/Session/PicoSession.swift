@@ -1,11 +1,11 @@
 public import BLEHost
-import BLEWire
 public import Coordination
 import Foundation
 import MethodSCRIPT
 import Synchronization
 
-/// One EmStat Pico over the Laird VSP service of a connected `GATTClient`.
+/// One EmStat Pico over a `PicoChannel`: the Laird VSP service of a connected `GATTClient`
+/// (`VSPChannel`), or the Pico's UART on a serial port (`UARTChannel`).
 ///
 /// ```swift
 /// let session = try await PicoSession.open(client: client, name: "pico-1")
@@ -14,31 +14,22 @@ import Synchronization
 /// for try await event in run.events { … }            // ends with .ended, or throws connectionLost
 /// ```
 ///
-/// TX notifications are parsed on the transport's reader thread (`PicoReceiver`); the first async hop is
-/// the run's event stream. Uploads go through a `VSPWriter` (ModemOut- and MTU-paced writes without
-/// response). One command or run at a time; `abort()` may be called while a run streams.
+/// What the device sends is parsed on the channel's reader thread (`PicoReceiver`); the first async hop
+/// is the run's event stream. Uploads go through the channel, paced as its device needs. One command or
+/// run at a time; `abort()` may be called while a run streams.
 public final class PicoSession: Sendable {
     /// The device's name in this program: `PicoPackage.device` and `RunInfo.device` of its runs.
     public let name: String
-    /// The connected GATT client the session runs over.
-    public let client: GATTClient
-    /// The paced writer to the VSP RX characteristic that commands and scripts go through.
-    public let writer: VSPWriter
+    /// What the session talks over.
+    public let channel: any PicoChannel
     /// What the command timeouts run on.
     public let clock: any TimeSource
     let receiver: PicoReceiver
     private let runCounter = Mutex(0)
 
-    private init(
-        name: String,
-        client: GATTClient,
-        writer: VSPWriter,
-        receiver: PicoReceiver,
-        clock: any TimeSource
-    ) {
+    private init(name: String, channel: any PicoChannel, receiver: PicoReceiver, clock: any TimeSource) {
         self.name = name
-        self.client = client
-        self.writer = writer
+        self.channel = channel
         self.receiver = receiver
         self.clock = clock
     }
@@ -52,62 +43,32 @@ public final class PicoSession: Sendable {
         headroom: Int = VSPWriter.defaultHeadroom,
         clock: any TimeSource = SystemClock()
     ) async throws(PicoSessionError) -> PicoSession {
-        let services: [GATTService]
-        do throws(GATTError) {
-            services = try await client.discoverPrimaryServices(uuid: .lairdVSPService)
-        } catch {
-            throw .from(error)
-        }
-        guard let service = services.first else { throw .notAPico("no Laird VSP service") }
-        let characteristics: [GATTCharacteristic]
-        do throws(GATTError) {
-            characteristics = try await client.discoverCharacteristics(of: service)
-        } catch {
-            throw .from(error)
-        }
-        func find(_ uuid: BluetoothUUID, _ what: String) throws(PicoSessionError) -> GATTCharacteristic {
-            guard let found = characteristics.first(where: { $0.uuid == uuid }) else {
-                throw .notAPico("the VSP service has no \(what) characteristic")
-            }
-            return found
-        }
-        let tx = try find(.lairdVSPTx, "TX")
-        let rx = try find(.lairdVSPRx, "RX")
-        let modemOut = try find(.lairdVSPModemOut, "ModemOut")
-        do throws(GATTError) {
-            let initial = try await client.read(modemOut.valueHandle)
-            let writer = VSPWriter(
-                client: client,
-                rxHandle: rx.valueHandle,
-                modemOutHandle: modemOut.valueHandle,
-                headroom: headroom,
-                clearToSend: initial.first.map { $0 & 1 != 0 } ?? true,
-                confirmFirst: rx.properties.contains(.write)
-            )
-            let receiver = PicoReceiver()
-            let flow = writer.flow
-            _ = try await client.subscribe(to: modemOut, kind: .notifications) { value in
-                flow.update(fromFlowControlValue: value)
-            }
-            _ = try await client.subscribe(
-                to: tx,
-                kind: .notifications,
-                ended: { reason in receiver.closed(reason) },
-                { value in receiver.receive(value) }
-            )
-            client.bearer.onClose { reason in receiver.closed(reason) }
-            let session = PicoSession(name: name, client: client, writer: writer, receiver: receiver, clock: clock)
-            try await writer.send([0x0A])
-            return session
-        } catch {
-            throw .from(error)
-        }
+        try await open(channel: try await VSPChannel.open(client: client, headroom: headroom), name: name, clock: clock)
     }
 
-    /// Whether the link is up.
-    public var isConnected: Bool { client.bearer.closeReason == nil }
+    /// Starts `channel` and sends one `\n` to clear a partial command left in the device's buffer.
+    public static func open(
+        channel: any PicoChannel,
+        name: String = "pico",
+        clock: any TimeSource = SystemClock()
+    ) async throws(PicoSessionError) -> PicoSession {
+        let receiver = PicoReceiver()
+        try await channel.start(
+            receive: { chunk in receiver.receive(chunk) },
+            ended: { reason in receiver.closed(reason) }
+        )
+        let session = PicoSession(name: name, channel: channel, receiver: receiver, clock: clock)
+        try await channel.send([0x0A])
+        return session
+    }
 
-    /// TX notifications (the device's replies and data) received on this session so far.
+    /// The VSP channel, when the session runs over Bluetooth LE.
+    public var vsp: VSPChannel? { channel as? VSPChannel }
+
+    /// Whether the link is up.
+    public var isConnected: Bool { channel.endReason == nil }
+
+    /// Chunks of the device's bytes (TX notifications, or UART reads) received on this session so far.
     public var notificationsReceived: Int { receiver.notifications.load(ordering: .relaxed) }
 
     /// Runs started so far.
@@ -198,12 +159,11 @@ public final class PicoSession: Sendable {
             throw error
         }
         let info = RunInfo(device: name, run: number, title: title, startTime: Date().timeIntervalSince1970)
-        do throws(GATTError) {
-            try await writer.send(script.bytes)
+        do throws(PicoSessionError) {
+            try await channel.send(script.bytes)
         } catch {
-            let failure = PicoSessionError.from(error)
-            receiver.failRun(failure)
-            throw failure
+            receiver.failRun(error)
+            throw error
         }
         return PicoRun(info: info, events: PicoEventStream(stream: events, backlog: backlog))
     }
@@ -240,8 +200,8 @@ public final class PicoSession: Sendable {
         }
     }
 
-    /// Closes the link.
-    public func close() { client.bearer.close() }
+    /// Closes the channel.
+    public func close() { channel.close() }
 
     /// One command and its reply: `register` installs the waiter under a fresh token (or refuses; it
     /// checks for cancellation under the lock `fail` takes, so a cancellation is seen there or by
@@ -255,7 +215,7 @@ public final class PicoSession: Sendable {
         register: (CheckedContinuation<Result<Reply, PicoSessionError>, Never>, UInt64) -> PicoSessionError?,
         fail: @escaping @Sendable (PicoSessionError, UInt64) -> Void
     ) async -> Result<Reply, PicoSessionError> {
-        let writer = self.writer
+        let channel = self.channel
         let clock = self.clock
         let token = receiver.makeToken()
         var pending: Task<Void, Never>?
@@ -274,10 +234,10 @@ public final class PicoSession: Sendable {
                             let shown = command.trimmingCharacters(in: .newlines)
                             fail(.timeout("no reply to \(shown) within \(timeout)"), token)
                         }
-                        do throws(GATTError) {
-                            try await writer.send(Array(command.utf8))
+                        do throws(PicoSessionError) {
+                            try await channel.send(Array(command.utf8))
                         } catch {
-                            fail(.from(error), token)
+                            fail(error, token)
                         }
                     }
                 }
