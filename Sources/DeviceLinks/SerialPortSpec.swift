@@ -1,3 +1,5 @@
+import BLELinux
+
 /// A device on a serial port: `tty:PATH[@BAUD]`, e.g. `tty:/dev/ttyUSB0`,
 /// `tty:/dev/serial/by-id/usb-FTDI_FT230X_Basic_UART_DK0ABCDE-if00-port0@230400`. The rate defaults to
 /// the EmStat Pico's 230400 baud (8N1, no flow control).
@@ -28,6 +30,9 @@ public struct SerialPortSpec: Hashable, Sendable, CustomStringConvertible {
             let digits = rest[rest.index(after: at)...]
             guard let value = Int(digits), value > 0 else {
                 throw SerialPortSpecError("\(text): '\(digits)' is not a baud rate (\(Self.acceptedForm))")
+            }
+            guard SerialByteStream.supports(baudRate: value) else {
+                throw SerialPortSpecError("\(text): \(value) is not a baud rate termios supports")
             }
             rate = value
             rest = rest[..<at]

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+/// An EmStat Pico on a serial port, through the built binary: `connect tty:PATH` to the simulated Pico
+/// that `hcipico simulate --pty` serves on a pseudo-terminal, as to a Pico on a USB-UART cable. One at a
+/// time: some time how soon a pulled cable ends a run.
+@Suite(.serialized) struct SerialPortCommandLineTests {
+    /// Each technique's points (`hcipico methods`).
+    static let points = [
+        "lsv": 101, "cv": 201, "dpv": 201, "swv": 201, "npv": 201, "ca": 50, "ma": 120, "ocp": 50, "eis": 31,
+    ]
+
+    static func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
+
+    @Test func everyTechniqueRunsOverTheSerialPortWithEveryPackage() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory)
+        defer { _ = pico.stop() }
+        for (technique, points) in Self.points.sorted(by: { $0.key < $1.key }) {
+            let result = try await CommandLineTests.offPool {
+                try CommandLineTests.run(
+                    ["connect", pico.target(), "--technique", technique, "--csv", "\(technique).csv", "--quiet"],
+                    in: directory
+                )
+            }
+            #expect(result.status == 0, "\(technique): \(result.error)")
+            let csv = Self.lines(
+                try String(contentsOf: directory.appendingPathComponent("\(technique).csv"), encoding: .utf8)
+            )
+            #expect(csv.contains("# end: complete, \(points) packages"), "\(technique): \(csv.suffix(2))")
+            #expect(csv.contains("# transport: \(pico.target(baud: 230_400))"), "\(technique)")
+            #expect(csv.contains("# link: \(pico.path) at 230400 baud"), "\(technique)")
+            #expect(csv.filter { !$0.hasPrefix("#") }.count == points + 1, "\(technique): a header and every point")
+        }
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
+    func aSignalAbortsTheRunWithZAndSwitchesTheCellOff(
+        _ signal: Int32,
+        _ expected: Int32,
+        _ name: String
+    )
+        async throws
+    {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory, realTime: true)
+        defer { _ = pico.stop() }
+        let (status, seconds, program) = try await CommandLineTests.offPool {
+            let program = try CommandProcess(
+                ["connect", pico.target(), "--technique", "cv", "--csv", "cv.csv", "--quiet"],
+                in: directory
+            )
+            _ = program.wait { program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count >= 6 }
+            program.send(signal)
+            let (status, seconds) = program.finish()
+            return (status, seconds, program)
+        }
+        #expect(status == expected, "\(program.standardError)")
+        #expect(seconds < 2, "took \(seconds) s to exit")
+        let csv = Self.lines(program.text("cv.csv"))
+        let end = csv.dropLast().last ?? ""
+        #expect(end.hasPrefix("# end: incomplete (interrupted (\(name)); script aborted by Z), "), "\(end)")
+        #expect(csv.last?.hasPrefix("# cell: cell off confirmed at ") == true, "\(csv.suffix(2))")
+    }
+
+    @Test func aDeviceErrorMidRunIsFollowedByCellOff() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try CellSafetyCommandLineTests.failsMidRun.write(
+            to: directory.appendingPathComponent("fails.mscr"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let pico = try PseudoTerminalPico(in: directory)
+        defer { _ = pico.stop() }
+        let result = try await CommandLineTests.offPool {
+            try CommandLineTests.run(
+                ["connect", pico.target(), "--script", "fails.mscr", "--csv", "run.csv", "--quiet"],
+                in: directory
+            )
+        }
+        #expect(result.status == 3, "\(result.error)")
+        let csv = Self.lines(try String(contentsOf: directory.appendingPathComponent("run.csv"), encoding: .utf8))
+        #expect(csv.dropLast().last?.hasPrefix("# end: incomplete (device error !4205") == true, "\(csv.suffix(2))")
+        #expect(csv.last?.hasPrefix("# cell: cell off confirmed at ") == true, "\(csv.suffix(2))")
+    }
+
+    /// A cable pulled mid-run ends the run as incomplete at once, with every point received kept; plugged
+    /// in again, the next connection finds the script still running, stops it and switches the cell off.
+    @Test func aCablePulledMidRunEndsItIncompleteAndTheNextConnectionTidiesUp() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory, realTime: true)
+        defer { _ = pico.stop() }
+        let (status, seconds, program) = try await CommandLineTests.offPool {
+            let program = try CommandProcess(
+                ["connect", pico.target(), "--technique", "cv", "--csv", "cv.csv", "--quiet"],
+                in: directory
+            )
+            _ = program.wait { program.text("cv.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count >= 6 }
+            let pulled = ContinuousClock.now
+            _ = pico.unplug()
+            let (status, _) = program.finish()
+            let elapsed = ContinuousClock.now - pulled
+            return (status, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, program)
+        }
+        #expect(status == 4, "\(program.standardError)")
+        #expect(seconds < 1, "the run took \(seconds) s to end after the cable was pulled")
+        let csv = Self.lines(program.text("cv.csv"))
+        let end = csv.dropLast().last ?? ""
+        #expect(end.hasPrefix("# end: incomplete (connection lost: device gone: \(pico.path)"), "\(end)")
+        let kept = csv.filter { !$0.hasPrefix("#") }.count - 1
+        #expect(end.hasSuffix(", \(kept) packages"), "every point received is kept: \(end)")
+        #expect(csv.last?.hasPrefix("# cell: cell state unknown") == true, "\(csv.suffix(2))")
+
+        // Pulled, the port is not there: a clear refusal.
+        let missing = try await CommandLineTests.offPool {
+            try CommandLineTests.run(["connect", pico.target(), "--technique", "ca"], in: directory)
+        }
+        #expect(missing.status == 11, "\(missing.error)")
+        #expect(missing.error.contains("no serial device \(pico.path)"), "\(missing.error)")
+
+        #expect(pico.plug())
+        let next = try await CommandLineTests.offPool {
+            try CommandLineTests.run(
+                ["connect", pico.target(), "--technique", "ca", "--csv", "ca.csv", "--quiet"],
+                in: directory
+            )
+        }
+        #expect(next.status == 0, "\(next.error)")
+        #expect(next.error.contains("a script was still running at connect"), "\(next.error)")
+        let ca = Self.lines(try String(contentsOf: directory.appendingPathComponent("ca.csv"), encoding: .utf8))
+        #expect(ca.contains { $0.hasPrefix("# found_at_connect: a script was still running at connect") })
+        #expect(ca.contains("# end: complete, 50 packages"), "\(ca.suffix(2))")
+    }
+
+    /// A second program on a port in use is refused at once; the first goes on undisturbed.
+    @Test func aSecondProgramOnThePortIsRefusedAndTheFirstGoesOn() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory, realTime: true)
+        defer { _ = pico.stop() }
+        let (second, first, program) = try await CommandLineTests.offPool {
+            let program = try CommandProcess(
+                ["connect", pico.target(), "--technique", "ca", "--csv", "ca.csv", "--quiet"],
+                in: directory
+            )
+            _ = program.wait { program.text("ca.csv").split(separator: "\n").filter { !$0.hasPrefix("#") }.count >= 3 }
+            let second = try CommandLineTests.run(["connect", pico.target(), "--technique", "ca"], in: directory)
+            return (second, program.finish().status, program)
+        }
+        #expect(second.status == 14, "\(second.error)")
+        #expect(second.error.contains("\(pico.path) is held by another program"), "\(second.error)")
+        #expect(first == 0, "\(program.standardError)")
+        #expect(Self.lines(program.text("ca.csv")).contains("# end: complete, 50 packages"))
+    }
+
+    /// At the wrong rate the line carries noise: a clear error that names the rate, never noise decoded
+    /// as data.
+    @Test func theWrongBaudRateIsAClearErrorNotGarbage() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory)
+        defer { _ = pico.stop() }
+        let result = try await CommandLineTests.offPool {
+            try CommandLineTests.run(
+                ["connect", pico.target(baud: 9600), "--technique", "cv", "--csv", "cv.csv"],
+                in: directory
+            )
+        }
+        #expect(result.status == 4, "\(result.error)")
+        #expect(result.error.contains("is 9600 baud the device's rate?"), "\(result.error)")
+        #expect(result.error.contains("230400 baud"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("cv.csv").path))
+    }
+
+    /// A `tty:` spec that cannot be one, and Bluetooth options with a serial port, are refused up front.
+    @Test func badSerialSpecsAreRefusedWithExit64() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (arguments, words) in [
+            (["connect", "tty:/dev/x@fast"], "'fast' is not a baud rate"),
+            (["connect", "tty:ttyUSB0"], "must be an absolute path"),
+            (["connect", "tty:/dev/x", "--security", "encrypt"], "--security and --passkey are for Bluetooth"),
+            (["connect", "tty:/dev/x@123"], "123 is not a baud rate termios supports"),
+        ] {
+            let result = try CommandLineTests.run(arguments, in: directory)
+            #expect(result.error.contains(words), "\(arguments): \(result.error)")
+            #expect(result.status == 64, "\(arguments): \(result.status)")
+        }
+    }
+}
