@@ -191,4 +191,22 @@ import Testing
             #expect(result.status == 64, "\(arguments): \(result.status)")
         }
     }
+
+    /// `ports --probe` names what answers on a port, and says so of one another program holds.
+    @Test func portsProbesWhatAnswersOnAPort() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory, extra: ["--serial-number", "ES4SN19000123"])
+        defer { _ = pico.stop() }
+        let result = try CommandLineTests.run(["ports", "--probe", "--port", pico.path], in: directory)
+        #expect(result.status == 0, "\(result.error)")
+        let row = result.output.split(separator: "\n").first { $0.hasPrefix(pico.path) } ?? ""
+        #expect(row.contains("/dev/pts/"), "\(result.output)")
+        #expect(row.hasSuffix("EmStat Pico espico1209#Nov 22 2026 00:00:00, serial ES4SN19000123"), "\(result.output)")
+        let wrongRate = try CommandLineTests.run(
+            ["ports", "--probe", "--port", pico.path, "--baud", "9600"],
+            in: directory
+        )
+        #expect(wrongRate.output.contains("is 9600 baud the device's rate?"), "\(wrongRate.output)")
+    }
 }
