@@ -39,20 +39,26 @@ public struct SerialPortInventory: Sendable {
 
         /// FTDI's USB vendor id.
         public static let ftdiVendorID = "0403"
-        /// `idVendor` and `idProduct`, four hex digits each.
+        /// `idVendor`: four hex digits.
         public var vendorID: String
+        /// `idProduct`: four hex digits.
         public var productID: String
-        /// `manufacturer`, `product` and `serial`, when the adapter gives them.
+        /// `manufacturer`, when the adapter gives one.
         public var manufacturer: String?
+        /// `product`, when the adapter gives one.
         public var product: String?
+        /// `serial`, when the adapter gives one (it is part of the by-id name).
         public var serialNumber: String?
     }
 
-    /// Where udev keeps the by-id links, and where sysfs lists ttys (tests point them elsewhere).
+    /// Where udev keeps the by-id links (tests point it elsewhere).
     public var byIDDirectory = "/dev/serial/by-id"
+    /// Where sysfs lists ttys.
     public var sysfsTTYDirectory = "/sys/class/tty"
+    /// Where the device nodes are.
     public var deviceDirectory = "/dev"
 
+    /// The inventory of this machine's ports.
     public init() {}
 
     /// The ports: every by-id link, then every `ttyUSBn` and `ttyACMn` no link points to, then `extra`

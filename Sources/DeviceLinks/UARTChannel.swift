@@ -41,6 +41,7 @@ public final class UARTChannel: PicoChannel {
 
     init(stream: SerialByteStream) { self.stream = stream }
 
+    /// Starts the port's reader: every read to `receive`, the end to `ended` (see `PicoChannel`).
     public func start(
         receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
         ended: @escaping @Sendable (String) -> Void
@@ -96,6 +97,7 @@ public final class UARTChannel: PicoChannel {
         for handler in handlers { handler(reason) }
     }
 
+    /// Sends `bytes` in order, paced as the device needs (see the type's comment).
     public func send(_ bytes: [UInt8]) async throws(PicoSessionError) {
         let secondsPerByte = 10.0 / Double(stream.baudRate)
         var offset = 0
@@ -131,8 +133,10 @@ public final class UARTChannel: PicoChannel {
         }
     }
 
+    /// Why the channel ended; nil while it is open.
     public var endReason: String? { state.withLock { $0.endReason } }
 
+    /// Calls `handler` once when the channel ends (at once if it has).
     public func onEnd(_ handler: @escaping @Sendable (String) -> Void) {
         let ended = state.withLock { state -> String? in
             if let reason = state.endReason { return reason }
@@ -142,10 +146,12 @@ public final class UARTChannel: PicoChannel {
         if let ended { handler(ended) }
     }
 
+    /// Ends the channel.
     public func close() {
         stream.close()
         end("closed here")
     }
 
+    /// What carries the channel, for provenance.
     public var summary: String { "\(stream.device) at \(stream.baudRate) baud" }
 }

@@ -84,6 +84,7 @@ public final class VSPChannel: PicoChannel {
         client.bearer.onClose { reason in ended("\(reason)") }
     }
 
+    /// Sends `bytes` in order, paced as the device needs (see the type's comment).
     public func send(_ bytes: [UInt8]) async throws(PicoSessionError) {
         do throws(GATTError) {
             try await writer.send(bytes)
@@ -92,13 +93,17 @@ public final class VSPChannel: PicoChannel {
         }
     }
 
+    /// Why the channel ended; nil while it is open.
     public var endReason: String? { client.bearer.closeReason.map { "\($0)" } }
 
+    /// Calls `handler` once when the channel ends (at once if it has).
     public func onEnd(_ handler: @escaping @Sendable (String) -> Void) {
         client.bearer.onClose { reason in handler("\(reason)") }
     }
 
+    /// Ends the channel.
     public func close() { client.bearer.close() }
 
+    /// What carries the channel, for provenance.
     public var summary: String { "MTU \(client.bearer.mtu)" }
 }
