@@ -279,6 +279,7 @@ let package = Package(
                 "RigModel",
                 "RigService",
                 "PicoAnalysis",
+                "DeviceLinks",
                 "AnalysisSamples",
                 .product(name: "ComplexModule", package: "swift-numerics"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -30,6 +30,7 @@ let suites: [BenchSuite] = [
     SoakBench.suite,
     MethodsBench.suite,
     AnalysisBench.suite,
+    UARTBench.suite,
 ]
 /// Suites that run only when named.
 let onlyWhenNamed: Set<String> = [SoakBench.suite.name]

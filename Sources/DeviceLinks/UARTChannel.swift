@@ -33,6 +33,10 @@ public final class UARTChannel: PicoChannel {
     }
 
     private let state = Mutex(State())
+    private let received = Atomic<Int>(0)
+
+    /// Bytes read from the port so far.
+    public var bytesReceived: Int { received.load(ordering: .relaxed) }
 
     /// Opens and holds `spec`'s port.
     public static func open(_ spec: SerialPortSpec) throws(BLELinuxError) -> UARTChannel {
@@ -52,6 +56,7 @@ public final class UARTChannel: PicoChannel {
         do throws(TransportError) {
             try stream.start(
                 receive: { [self] chunk in
+                    received.add(chunk.count, ordering: .relaxed)
                     if let wrongRate = check(chunk, device: device, rate: rate) {
                         end(wrongRate)
                         stream.close()

@@ -1,0 +1,161 @@
+import DeviceLinks
+import Foundation
+import Logging
+import PicoLink
+import PicoSimulator
+
+/// `Bench uart`: an EmStat Pico on a serial port.
+///
+/// 1. Line use: a simulated Pico on a pseudo-terminal that keeps to the line rate of 230400 baud (8N1:
+///    23,040 bytes/s) runs a 1 ms chronoamperometry on its virtual clock, so it always has a package to
+///    send and the line is the bottleneck; the host reads it through `UARTChannel` and `PicoSession`.
+///    The figure is the bytes received per second, between the first package and the last, against
+///    23,040 — with every package checked in sequence (`SequenceCheckSink`).
+/// 2. CPU per package against the Bluetooth path, in one run: the simulated Pico serves in another
+///    process (`hcipico simulate --pty` unpaced, and `hcipico simulate --socket`), so that this
+///    process's CPU time is the host's alone; the same chronoamperometry (100,000 packages) runs over
+///    each in turn, seven times; the medians are compared.
+enum UARTBench {
+    static let suite = BenchSuite(name: "uart", summary: "a Pico on a UART: line use at 230400 baud, CPU vs BLE") {
+        json in try await run(json: json)
+    }
+
+    /// Runs of 100,000 packages over each path, alternating; the medians are compared.
+    static let rounds = 7
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func run(json: Bool) async throws {
+        let line = try await lineUse()
+        let cpu = try await cpuPerPackage()
+        if json {
+            print(
+                "{\"suite\":\"uart\",\"line_bytes_per_s\":\(Int(line.bytesPerSecond)),\"line_use\":"
+                    + "\(String(format: "%.4f", line.bytesPerSecond / 23_040)),\"packages\":\(line.packages),\"lost\":0,"
+                    + "\"uart_cpu_ns_per_package\":\(Int(cpu.uart)),\"ble_cpu_ns_per_package\":\(Int(cpu.ble)),"
+                    + "\"uart_over_ble\":\(String(format: "%.3f", cpu.uart / cpu.ble))}"
+            )
+            return
+        }
+        print("uart: line use at 230400 baud (a paced simulated Pico on a pseudo-terminal, 1 ms CA)")
+        print(
+            String(
+                format: "  %d packages, %.0f bytes/s of 23,040 = %.1f %% of the line, 0 lost",
+                line.packages,
+                line.bytesPerSecond,
+                line.bytesPerSecond / 23_040 * 100
+            )
+        )
+        print("uart: host CPU per package, the device in another process, same run")
+        print(String(format: "  UART (tty)            %6.0f ns", cpu.uart))
+        print(String(format: "  Bluetooth (GATT/VSP)  %6.0f ns", cpu.ble))
+        print(String(format: "  UART / Bluetooth      %6.2f", cpu.uart / cpu.ble))
+    }
+
+    static func lineUse() async throws -> (bytesPerSecond: Double, packages: Int) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-uart-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = SimulatedPicoConfiguration.fast
+        configuration.receiveBufferCapacity = 64 * 1024
+        configuration.uartBytesPerSecond = nil
+        let device = SimulatedPicoPTY(pico: SimulatedPico(configuration: configuration), paced: true)
+        defer { device.stop() }
+        let slave = try device.plug()
+        let opener = LinkOpener(logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        let opened = try await opener.openPico(.serialPort(SerialPortSpec(path: slave)))
+        defer { opened.session.close() }
+        guard let channel = opened.session.channel as? UARTChannel else { throw Failure(description: "not a UART") }
+        let seconds = 4
+        let script = try BenchPico.chronoamperometry(seconds: seconds)
+        let run = try await opened.session.run(script, title: "line")
+        let sink = SequenceCheckSink(interval: 1e-3)
+        try sink.begin(run.info)
+        var first: (ContinuousClock.Instant, Int)?
+        var last: (ContinuousClock.Instant, Int)?
+        var packages = 0
+        for try await event in run.events {
+            guard case .package(let package) = event else { continue }
+            try sink.write(package)
+            packages += 1
+            let now = (ContinuousClock.now, channel.bytesReceived)
+            if first == nil { first = now }
+            last = now
+        }
+        guard packages == seconds * 1000, sink.problems == 0, let first, let last else {
+            throw Failure(description: "uart: \(packages) packages, \(sink.problems) sequence problems")
+        }
+        let elapsed = BenchSuite.seconds(first.0.duration(to: last.0))
+        return (Double(last.1 - first.1) / elapsed, packages)
+    }
+
+    static func cpuPerPackage() async throws -> (uart: Double, ble: Double) {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("hcipico").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw Failure(description: "no hcipico beside Bench: swift build -c release --product hcipico")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-uart-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pty = directory.appendingPathComponent("pico").path
+        let socket = directory.appendingPathComponent("pico.sock").path
+        var simulators: [Process] = []
+        defer {
+            for process in simulators {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+        for arguments in [["--pty", pty], ["--socket", socket]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["simulate", "--fast"] + arguments
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            simulators.append(process)
+        }
+        for path in [pty, socket] {
+            var waited = 0
+            while !FileManager.default.fileExists(atPath: path), waited < 200 {
+                try await Task.sleep(for: .milliseconds(25))
+                waited += 1
+            }
+        }
+        let opener = LinkOpener(logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        let uart = try await opener.openPico(.serialPort(SerialPortSpec(path: pty)))
+        let ble = try await opener.openPico(
+            .simulator(.pico),
+            options: LinkOpener.Options(simulator: SimulatorSettings(fast: true, socket: socket))
+        )
+        defer {
+            uart.session.close()
+            ble.session.close()
+        }
+        let seconds = 100
+        let script = try BenchPico.chronoamperometry(seconds: seconds)
+        func oneRun(_ session: PicoSession) async throws -> Double {
+            let sink = SequenceCheckSink(interval: 1e-3)
+            let recorder = RunRecorder(sinks: [sink])
+            let before = ProcessMemory.cpuSeconds()
+            let run = try await session.run(script, title: "cpu", backlogLimit: seconds * 1000 + 1)
+            let end = try await recorder.record(run)
+            let cpu = ProcessMemory.cpuSeconds() - before
+            guard end.complete, end.packages == seconds * 1000, sink.problems == 0 else {
+                throw Failure(description: "uart: run ended \(end), \(sink.problems) sequence problems")
+            }
+            return cpu / Double(end.packages) * 1e9
+        }
+        _ = try await oneRun(uart.session)
+        _ = try await oneRun(ble.session)
+        var uartTimes: [Double] = []
+        var bleTimes: [Double] = []
+        for _ in 0..<Self.rounds {
+            uartTimes.append(try await oneRun(uart.session))
+            bleTimes.append(try await oneRun(ble.session))
+        }
+        return (uartTimes.sorted()[Self.rounds / 2], bleTimes.sorted()[Self.rounds / 2])
+    }
+}
