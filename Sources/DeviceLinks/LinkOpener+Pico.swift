@@ -7,10 +7,15 @@ extension LinkOpener {
     /// on its UART. Whatever was opened is closed again when the session cannot be.
     public func openPico(_ target: DeviceTarget, options: Options = Options()) async throws(LinkOpenError) -> OpenedPico
     {
-        if case .serialPort(let spec) = target { return try await openSerialPico(spec) }
+        if case .serialPort(let spec) = target { return try await openSerialPico(spec, capture: options.capture) }
         let link = try await open(target, options: options)
         do {
-            let session = try await PicoSession.open(client: link.client, name: link.name, clock: clock)
+            let session = try await PicoSession.open(
+                client: link.client,
+                name: link.name,
+                clock: clock,
+                capture: options.capture
+            )
             return OpenedPico(session: session, link: link)
         } catch {
             await link.close()
@@ -28,10 +33,16 @@ extension LinkOpener {
         }
     }
 
-    private func openSerialPico(_ spec: SerialPortSpec) async throws(LinkOpenError) -> OpenedPico {
+    private func openSerialPico(_ spec: SerialPortSpec, capture: RawCapture?) async throws(LinkOpenError) -> OpenedPico
+    {
         let channel = try openSerialPort(spec)
         do {
-            let session = try await PicoSession.open(channel: channel, name: spec.description, clock: clock)
+            let session = try await PicoSession.open(
+                channel: channel,
+                name: spec.description,
+                clock: clock,
+                capture: capture
+            )
             logger.debug("\(spec): open, \(channel.summary)")
             return OpenedPico(session: session, link: nil)
         } catch {

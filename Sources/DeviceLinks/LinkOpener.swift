@@ -3,6 +3,7 @@ import BLELinux
 import BLEWire
 public import Coordination
 import Logging
+public import PicoLink
 
 /// The one way to open a device: from a `DeviceTarget` to a `DeviceLink`, connected, secured as asked
 /// and its MTU exchanged, on any path — a simulator in this process, the kernel's L2CAP socket, or
@@ -41,6 +42,8 @@ public struct LinkOpener: Sendable {
         public var security: SecurityRequest?
         /// How a simulated device behaves.
         public var simulator: SimulatorSettings
+        /// Where every byte an EmStat Pico's session receives is captured (`openPico`; nil: nowhere).
+        public var capture: RawCapture?
 
         /// Options for a link: by default a 20 s connect, the largest MTU, no capture, no security.
         public init(
@@ -48,8 +51,10 @@ public struct LinkOpener: Sendable {
             btsnoop: String? = nil,
             mtu: Int = ATTBearer.maximumMTU,
             security: SecurityRequest? = nil,
-            simulator: SimulatorSettings = SimulatorSettings()
+            simulator: SimulatorSettings = SimulatorSettings(),
+            capture: RawCapture? = nil
         ) {
+            self.capture = capture
             self.timeout = timeout
             self.btsnoop = btsnoop
             self.mtu = mtu

@@ -52,6 +52,13 @@ struct ConnectCommand: AsyncParsableCommand {
     var svg: String?
 
     @Option(
+        help: """
+            Capture every byte the device sent here, as the link carried it (the replies and the P lines):             a transcript 'hcipico decode FILE' reads.
+            """
+    )
+    var raw: String?
+
+    @Option(
         help:
             "Write CSV, JSON Lines, SVG and PSTrace CSV into this folder (made when missing), named DEVICE-TITLE-UTCSTART."
     )
@@ -148,6 +155,7 @@ struct ConnectCommand: AsyncParsableCommand {
             jsonl: jsonl,
             svg: svg,
             pstrace: pstrace,
+            raw: raw,
             longCSV: format == .long,
             overwrite: overwrite,
             sync: sync.policy

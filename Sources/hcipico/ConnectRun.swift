@@ -28,18 +28,33 @@ struct ConnectRun: Sendable {
 
     func perform() async -> ExitStatus {
         var clock = ConnectTiming()
+        var link = self.link
+        if let path = outputs.raw {
+            do {
+                link.options.capture = try RawCapture(path: path, overwrite: outputs.overwrite)
+            } catch {
+                return failed("\(error)", error.errno == EEXIST ? .badInput : .writeFailed)
+            }
+        }
         let opened: OpenedPico
         do {
             opened = try await link.openPico()
         } catch {
+            try? link.options.capture?.finish()
             return failed(error.description, error.exitStatus)
         }
         clock.linkOpened()
         let statistics = opened.link.flatMap { tuning.apply(to: $0) }
-        let status = await measure(on: opened.session, link: opened, timing: &clock, tuning: statistics)
+        var status = await measure(on: opened.session, link: opened, timing: &clock, tuning: statistics)
         if timing { StandardError.report(clock.summary) }
         if let bluetooth = opened.link { await statistics?.finish(bluetooth) }
         await opened.close()
+        do throws(SinkError) {
+            try link.options.capture?.finish()
+        } catch {
+            StandardError.report("--raw: \(error)")
+            if status == .success { status = error.isOutputClosed ? .outputClosed : .writeFailed }
+        }
         return status
     }
 

@@ -9,6 +9,8 @@ struct RunOutputs: Sendable {
     var jsonl: String?
     var svg: String?
     var pstrace: String? = nil
+    /// `--raw`: every byte the device sent, for `decode`.
+    var raw: String? = nil
     /// Where the run's analysis goes: this + `.results.json` and `.results.csv` (`--out DIR`).
     var results: String? = nil
     /// `--csv` as one row per value (the layout before the per-point table) instead of one per point.
@@ -19,7 +21,7 @@ struct RunOutputs: Sendable {
     /// Every output named, as the options name them.
     var named: [OutputCheck.Named] {
         [
-            ("--csv", csv), ("--jsonl", jsonl), ("--svg", svg), ("--pstrace", pstrace),
+            ("--csv", csv), ("--jsonl", jsonl), ("--svg", svg), ("--pstrace", pstrace), ("--raw", raw),
             ("--out", results.map { $0 + ".results.json" }), ("--out", results.map { $0 + ".results.csv" }),
         ].compactMap { option, path in
             path.map { OutputCheck.Named(option, $0) }

@@ -209,4 +209,34 @@ import Testing
         )
         #expect(wrongRate.output.contains("is 9600 baud the device's rate?"), "\(wrongRate.output)")
     }
+
+    /// `--raw` keeps what the port carried, and `decode` reads every package back from it.
+    @Test func rawCapturesWhatThePortCarriedForDecode() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory)
+        defer { _ = pico.stop() }
+        let run = try await CommandLineTests.offPool {
+            try CommandLineTests.run(
+                ["connect", pico.target(), "--technique", "dpv", "--raw", "dpv.raw", "--quiet"],
+                in: directory
+            )
+        }
+        #expect(run.status == 0, "\(run.error)")
+        let raw = try String(contentsOf: directory.appendingPathComponent("dpv.raw"), encoding: .utf8)
+        #expect(raw.hasPrefix("tespico1209#"), "the reply to t comes first: \(raw.prefix(40))")
+        #expect(raw.split(separator: "\n").filter { $0.hasPrefix("P") }.count == 201)
+        let decoded = try CommandLineTests.run(["decode", "dpv.raw", "--csv"], in: directory)
+        #expect(decoded.status == 0, "\(decoded.error)")
+        #expect(
+            decoded.output.split(separator: "\n").last == "# end: complete, 201 packages",
+            "\(decoded.output.suffix(80))"
+        )
+        // Refused, like every output, when it exists.
+        let again = try CommandLineTests.run(
+            ["connect", pico.target(), "--technique", "dpv", "--raw", "dpv.raw"],
+            in: directory
+        )
+        #expect(again.status == 64 && again.error.contains("dpv.raw"), "\(again.error)")
+    }
 }

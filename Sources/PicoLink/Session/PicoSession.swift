@@ -36,27 +36,45 @@ public final class PicoSession: Sendable {
 
     /// Finds the VSP service on `client`, subscribes to TX and ModemOut, reads ModemOut, and sends one
     /// `\n` to clear a partial command left in the device's buffer. `clock` times the commands'
-    /// timeouts (tests pass a `ManualClock`).
+    /// timeouts (tests pass a `ManualClock`); `capture`, when given, gets every byte the device sends.
     public static func open(
         client: GATTClient,
         name: String = "pico",
         headroom: Int = VSPWriter.defaultHeadroom,
-        clock: any TimeSource = SystemClock()
+        clock: any TimeSource = SystemClock(),
+        capture: RawCapture? = nil
     ) async throws(PicoSessionError) -> PicoSession {
-        try await open(channel: try await VSPChannel.open(client: client, headroom: headroom), name: name, clock: clock)
+        try await open(
+            channel: try await VSPChannel.open(client: client, headroom: headroom),
+            name: name,
+            clock: clock,
+            capture: capture
+        )
     }
 
-    /// Starts `channel` and sends one `\n` to clear a partial command left in the device's buffer.
+    /// Starts `channel` and sends one `\n` to clear a partial command left in the device's buffer;
+    /// `capture`, when given, gets every byte the device sends, before the session reads it.
     public static func open(
         channel: any PicoChannel,
         name: String = "pico",
-        clock: any TimeSource = SystemClock()
+        clock: any TimeSource = SystemClock(),
+        capture: RawCapture? = nil
     ) async throws(PicoSessionError) -> PicoSession {
         let receiver = PicoReceiver()
-        try await channel.start(
-            receive: { chunk in receiver.receive(chunk) },
-            ended: { reason in receiver.closed(reason) }
-        )
+        if let capture {
+            try await channel.start(
+                receive: { chunk in
+                    capture.append(chunk)
+                    receiver.receive(chunk)
+                },
+                ended: { reason in receiver.closed(reason) }
+            )
+        } else {
+            try await channel.start(
+                receive: { chunk in receiver.receive(chunk) },
+                ended: { reason in receiver.closed(reason) }
+            )
+        }
         let session = PicoSession(name: name, channel: channel, receiver: receiver, clock: clock)
         try await channel.send([0x0A])
         return session
