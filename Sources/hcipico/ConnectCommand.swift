@@ -13,7 +13,8 @@ struct ConnectCommand: AsyncParsableCommand {
             DEVICE is a Bluetooth address (AA:BB:CC:DD:EE:FF; --random for a random address), reached \
             through the kernel's L2CAP socket (--transport kernel, the default) or through hcipico's own \
             HCI host (--transport user:hci0 | serial:DEV[@BAUD] | tcp:HOST:PORT, or HCIPICO_TRANSPORT); \
-            or 'sim' (sim:pico), a simulated EmStat Pico in this process (real time; --fast for as fast as possible). \
+            or 'sim' (sim:pico), a simulated EmStat Pico in this process (real time; --fast for as fast as possible); \
+            or tty:PATH[@BAUD], a Pico on a serial port (a USB-UART cable, 230400 baud by default; 'hcipico ports'). \
             Every output is checked before anything connects: an existing file is refused unless --overwrite. \
             Ctrl-C, SIGTERM, SIGHUP or a closed standard output abort the run with Z; what was received is \
             kept, synced and marked incomplete with the reason. Exit status: 0 complete, 3 device error, \

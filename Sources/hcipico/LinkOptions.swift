@@ -10,7 +10,7 @@ import PicoSimulator
 struct LinkOptions: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
-            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF) or a simulator (sim = sim:pico; the overview names the others this command takes).",
+            "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF), a simulator (sim = sim:pico; the overview names the others this command takes), or for the EmStat Pico commands a serial port (tty:/dev/ttyUSB0[@230400]).",
             valueName: "device"
         )
     )
