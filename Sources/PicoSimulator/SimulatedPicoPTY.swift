@@ -19,7 +19,8 @@ import Musl
 ///   blocking the script as a full UART transmit buffer does, and what the host sends is taken at that
 ///   rate too; unpaced, both go as fast as the pseudo-terminal carries them.
 /// - Unplugging: `unplug()` closes the terminal (the host's reads fail, as when a cable is pulled) and
-///   removes `linkPath`; `plug()` opens a new terminal (another `/dev/pts/N`) and points `linkPath` at it.
+///   removes `linkPath`; `plug()` opens a new terminal (never the one just closed: another `/dev/pts/N`)
+///   and points `linkPath` at it.
 ///   The device itself goes on: a script it runs when unplugged keeps running, its output lost.
 public final class SimulatedPicoPTY: Sendable {
     /// The device.
@@ -62,6 +63,8 @@ public final class SimulatedPicoPTY: Sendable {
     private static let numberRequest: UInt = 0x8004_5430
 
     private let current = Mutex<Plug?>(nil)
+    /// The slave of the last plug, which the next one must not reuse.
+    private let previousSlavePath = Mutex<String?>(nil)
     /// When the line is next free to send (seconds on the monotonic clock), for paced output.
     private let lineFree = Mutex<Double>(0)
 
@@ -86,17 +89,15 @@ public final class SimulatedPicoPTY: Sendable {
     @discardableResult
     public func plug() throws(Failure) -> String {
         if let path = slavePath { return path }
-        // posix_openpt, unlockpt and ptsname as the C library does them on Linux's devpts.
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
-        guard master >= 0 else { throw Self.failure("open /dev/ptmx") }
-        var unlock: CInt = 0
-        var number: CUnsignedInt = 0
-        guard ioctl(master, Self.unlockRequest, &unlock) == 0, ioctl(master, Self.numberRequest, &number) == 0 else {
-            let failure = Self.failure("ioctl on /dev/ptmx")
+        var (master, slavePath) = try Self.openMaster()
+        // Plugged in again, a cable comes back as another device (ttyUSB1 after ttyUSB0): the terminal
+        // just closed would be handed out again, so it is taken while a second one is opened.
+        if slavePath == previousSlavePath.withLock({ $0 }) {
+            let (other, otherPath) = try Self.openMaster()
             close(master)
-            throw failure
+            (master, slavePath) = (other, otherPath)
         }
-        let slavePath = "/dev/pts/\(number)"
+        previousSlavePath.withLock { $0 = slavePath }
         let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
         guard slave >= 0 else {
             let failure = Self.failure("open \(slavePath)")
@@ -157,6 +158,21 @@ public final class SimulatedPicoPTY: Sendable {
         close(plug.slave)
         close(plug.master)
         for end in plug.wake { close(end) }
+    }
+
+    /// A new terminal's master and its slave's path: `posix_openpt`, `unlockpt` and `ptsname` as the C
+    /// library does them on Linux's devpts.
+    private static func openMaster() throws(Failure) -> (CInt, String) {
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        guard master >= 0 else { throw failure("open /dev/ptmx") }
+        var unlock: CInt = 0
+        var number: CUnsignedInt = 0
+        guard ioctl(master, unlockRequest, &unlock) == 0, ioctl(master, numberRequest, &number) == 0 else {
+            let failure = failure("ioctl on /dev/ptmx")
+            close(master)
+            throw failure
+        }
+        return (master, "/dev/pts/\(number)")
     }
 
     /// Unplugs and stops the device.

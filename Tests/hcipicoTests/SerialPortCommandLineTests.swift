@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import Testing
 
@@ -94,6 +95,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let pico = try PseudoTerminalPico(in: directory, realTime: true)
         defer { _ = pico.stop() }
+        let before = try FileManager.default.destinationOfSymbolicLink(atPath: pico.path)
         let (status, seconds, program) = try await CommandLineTests.offPool {
             let program = try CommandProcess(
                 ["connect", pico.target(), "--technique", "cv", "--csv", "cv.csv", "--quiet"],
@@ -123,6 +125,9 @@ import Testing
         #expect(missing.error.contains("no serial device \(pico.path)"), "\(missing.error)")
 
         #expect(pico.plug())
+        // Plugged in again, the cable is another device, as a ttyUSBn may come back as ttyUSBm.
+        let after = try FileManager.default.destinationOfSymbolicLink(atPath: pico.path)
+        #expect(after != before, "\(after)")
         let next = try await CommandLineTests.offPool {
             try CommandLineTests.run(
                 ["connect", pico.target(), "--technique", "ca", "--csv", "ca.csv", "--quiet"],
@@ -238,5 +243,45 @@ import Testing
             in: directory
         )
         #expect(again.status == 64 && again.error.contains("dpv.raw"), "\(again.error)")
+    }
+
+    /// `console` over the port: piped scripts and a method run in turn, every run saved.
+    @Test func theConsoleRunsScriptsAndMethodsOverThePort() async throws {
+        let directory = try CommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pico = try PseudoTerminalPico(in: directory)
+        defer { _ = pico.stop() }
+        let input = """
+            var c
+            var p
+            set_pgstat_mode 2
+            set_range ba 100u
+            cell_on
+            meas_loop_ca p c 200m 10m 100m
+              pck_start
+              pck_add p
+              pck_add c
+              pck_end
+            endloop
+            cell_off
+
+            :run lsv
+            :save lsv.csv
+
+            """
+        let outcome = try await CommandLineTests.offPool {
+            try TestProgram.run(
+                try TestProgram.hcipico(),
+                ["console", pico.target(), "--csv", "all.csv"],
+                in: directory,
+                input: Array(input.utf8)
+            )
+        }
+        #expect(outcome.status == 0, "\(outcome.errorText)")
+        let all = Self.lines(try String(contentsOf: directory.appendingPathComponent("all.csv"), encoding: .utf8))
+        #expect(all.filter { $0.hasPrefix("# end: complete") }.count == 2, "\(all.filter { $0.hasPrefix("# end") })")
+        let lsv = Self.lines(try String(contentsOf: directory.appendingPathComponent("lsv.csv"), encoding: .utf8))
+        #expect(lsv.contains("# end: complete, 101 packages"), "\(lsv.suffix(2))")
+        #expect(lsv.contains("# link: \(pico.path) at 230400 baud"))
     }
 }
