@@ -15,6 +15,7 @@ import PicoSimulator
 ///    process (`hcipico simulate --pty` unpaced, and `hcipico simulate --socket`), so that this
 ///    process's CPU time is the host's alone; the same chronoamperometry (100,000 packages) runs over
 ///    each in turn, seven times; the medians are compared.
+/// 3. A rig's cable pulled mid-run and plugged in again (`UARTCableBench`).
 enum UARTBench {
     static let suite = BenchSuite(name: "uart", summary: "a Pico on a UART: line use at 230400 baud, CPU vs BLE") {
         json in try await run(json: json)
@@ -30,12 +31,16 @@ enum UARTBench {
     static func run(json: Bool) async throws {
         let line = try await lineUse()
         let cpu = try await cpuPerPackage()
+        let cable = try await UARTCableBench.run(binary: try hcipico())
+        let pulls = cable.map(\.ended).sorted()
+        let restarts = cable.map(\.restartedAfterBackoff).sorted()
         if json {
             print(
                 "{\"suite\":\"uart\",\"line_bytes_per_s\":\(Int(line.bytesPerSecond)),\"line_use\":"
                     + "\(String(format: "%.4f", line.bytesPerSecond / 23_040)),\"packages\":\(line.packages),\"lost\":0,"
                     + "\"uart_cpu_ns_per_package\":\(Int(cpu.uart)),\"ble_cpu_ns_per_package\":\(Int(cpu.ble)),"
-                    + "\"uart_over_ble\":\(String(format: "%.3f", cpu.uart / cpu.ble))}"
+                    + "\"uart_over_ble\":\(String(format: "%.3f", cpu.uart / cpu.ble)),"
+                    + "\"pull_to_incomplete_s\":\(pulls),\"plug_to_run_after_backoff_s\":\(restarts)}"
             )
             return
         }
@@ -52,6 +57,18 @@ enum UARTBench {
         print(String(format: "  UART (tty)            %6.0f ns", cpu.uart))
         print(String(format: "  Bluetooth (GATT/VSP)  %6.0f ns", cpu.ble))
         print(String(format: "  UART / Bluetooth      %6.2f", cpu.uart / cpu.ble))
+        print("uart: a rig's cable pulled mid-run and plugged in again, \(cable.count) times")
+        for round in cable {
+            print(
+                String(
+                    format:
+                        "  pull → incomplete on disk %.3f s; plug → next run %.3f s after the backoff in force (%.1f s)",
+                    round.ended,
+                    round.restartedAfterBackoff,
+                    round.backoff
+                )
+            )
+        }
     }
 
     static func lineUse() async throws -> (bytesPerSecond: Double, packages: Int) {
@@ -91,12 +108,18 @@ enum UARTBench {
         return (Double(last.1 - first.1) / elapsed, packages)
     }
 
-    static func cpuPerPackage() async throws -> (uart: Double, ble: Double) {
+    /// The `hcipico` built beside `Bench`.
+    static func hcipico() throws -> String {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("hcipico").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw Failure(description: "no hcipico beside Bench: swift build -c release --product hcipico")
         }
+        return binary
+    }
+
+    static func cpuPerPackage() async throws -> (uart: Double, ble: Double) {
+        let binary = try hcipico()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-uart-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
