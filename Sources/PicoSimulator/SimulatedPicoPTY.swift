@@ -26,7 +26,8 @@ public final class SimulatedPicoPTY: Sendable {
     /// The device.
     public let pico: SimulatedPico
     /// The symbolic link a host opens (nil: only the slave's own path).
-    public let linkPath: String?
+    public var linkPath: String? { link.withLock { $0 } }
+    private let link: Mutex<String?>
     /// The line rate the device's UART runs at.
     public let baudRate: Int
     /// Whether the line rate is kept (see the type's comment).
@@ -71,7 +72,7 @@ public final class SimulatedPicoPTY: Sendable {
     /// Serves `pico` (started here) once `plug()` is called.
     public init(pico: SimulatedPico, linkPath: String? = nil, baudRate: Int = 230_400, paced: Bool = false) {
         self.pico = pico
-        self.linkPath = linkPath
+        link = Mutex(linkPath)
         self.baudRate = baudRate
         self.paced = paced
         pico.setMaximumNotificationPayload(64)
@@ -84,11 +85,14 @@ public final class SimulatedPicoPTY: Sendable {
     /// What a host opens: `linkPath`, or the slave's path.
     public var path: String? { linkPath ?? slavePath }
 
-    /// Opens a new terminal, sets it raw at `baudRate`, points `linkPath` at it and starts serving.
-    /// Returns the slave's path. Does nothing (but return it) when already plugged in.
+    /// Opens a new terminal, sets it raw at `baudRate`, points `linkPath` at it (at `newLink` from now
+    /// on, when given: a cable that comes back under another name) and starts serving. Returns the
+    /// slave's path. Does nothing (but return it) when already plugged in.
     @discardableResult
-    public func plug() throws(Failure) -> String {
+    public func plug(as newLink: String? = nil) throws(Failure) -> String {
         if let path = slavePath { return path }
+        if let newLink { link.withLock { $0 = newLink } }
+        let linkPath = self.linkPath
         var (master, slavePath) = try Self.openMaster()
         // Plugged in again, a cable comes back as another device (ttyUSB1 after ttyUSB0): the terminal
         // just closed would be handed out again, so it is taken while a second one is opened.

@@ -17,7 +17,7 @@ struct DeviceConfigParser {
     static let keys: Set<String> = [
         "name", "address", "address_type", "transport", "link", "script", "schedule", "every", "at", "run_timeout",
         "max_failures", "failure_backoff", "realtime", "security", "passkey", "max_current", "potential_window",
-        "sim_socket", "sim_cell", "method", "analysis",
+        "sim_socket", "sim_cell", "method", "analysis", "serial_number", "search_ports",
     ]
 
     /// The values of `security` (as the command line's `--security`).
@@ -121,6 +121,23 @@ struct DeviceConfigParser {
                 )
             }
         }
+        let serialNumber = reader.string(entry, table: table, index: index, key: "serial_number")
+        if let serialNumber, serialNumber.isEmpty || !serialNumber.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
+            problem("serial_number", "\"\(serialNumber)\" is not a serial number (printable ASCII, no spaces)")
+        }
+        if serialNumber != nil, simulated {
+            problem("serial_number", "a simulated device has the serial number the rig gives it (SIM-NAME)")
+        }
+        let searchPorts = reader.strings(entry, table: table, index: index, key: "search_ports") ?? []
+        if !searchPorts.isEmpty {
+            if !onSerialPort {
+                problem("search_ports", "only a device on a serial port (transport = \"tty:…\") has it")
+            }
+            if serialNumber == nil { problem("search_ports", "is searched for the device's serial_number: give one") }
+            if let relative = searchPorts.first(where: { !$0.hasPrefix("/") }) {
+                problem("search_ports", "\"\(relative)\" is not an absolute path")
+            }
+        }
         var analysis = self.analysis
         if entry["analysis"] != nil, let table = reader.table(entry, "analysis", required: true, parent: "device") {
             analysis = AnalysisTableReader.read(
@@ -153,6 +170,8 @@ struct DeviceConfigParser {
             passkey: passkey.map { UInt32($0) }
         )
         device.analysis = analysis
+        device.serialNumber = serialNumber
+        device.searchPorts = searchPorts
         return device
     }
 

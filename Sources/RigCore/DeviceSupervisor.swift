@@ -276,6 +276,12 @@ public final class DeviceSupervisor: Sendable {
                 }
             }
             let serial = try? await session.serialNumber()
+            if let expected = config.serialNumber, serial != expected {
+                throw RigConnector.Failure(
+                    description:
+                        "\(link.parameters ?? "the device") answers with serial \(serial ?? "unknown"), not \(expected): another Pico is there; not measuring it as \(config.name)"
+                )
+            }
             let opened = OpenedDevice(
                 link: link,
                 session: session,

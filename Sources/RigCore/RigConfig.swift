@@ -65,6 +65,12 @@ public struct DeviceConfig: Sendable, Equatable {
     public var security: String?
     /// The passkey to type when pairing (the device's fixed PIN), 0…999999.
     public var passkey: UInt32?
+    /// The serial number the device must answer `i` with (`serial_number`; nil: any): a different Pico
+    /// on the port is not measured under this device's name.
+    public var serialNumber: String?
+    /// Where to look for a serial port device by `serialNumber` when its port has gone (`search_ports`,
+    /// shell globs; empty: every FTDI port).
+    public var searchPorts: [String] = []
     /// `[device.analysis]` over the rig's `[analysis]`: how each of its runs is analysed as it ends
     /// (nil: not at all).
     public var analysis: AnalysisSettings? = AnalysisSettings()
@@ -118,6 +124,7 @@ public struct DeviceConfig: Sendable, Equatable {
         name == other.name && address == other.address && addressType == other.addressType
             && transport == other.transport && link == other.link && security == other.security
             && passkey == other.passkey && realTime == other.realTime && simulatorSocket == other.simulatorSocket
-            && simulatorCell == other.simulatorCell
+            && simulatorCell == other.simulatorCell && serialNumber == other.serialNumber
+            && searchPorts == other.searchPorts
     }
 }

@@ -15,6 +15,7 @@ public struct RigConnector: DeviceConnector {
     /// Recovery of the kernel adapters the devices use.
     public let adapters: AdapterKeeper
     private let opener: LinkOpener
+    private let logger: Logger
 
     /// A connector whose connects may take `timeout` each, logging to `logger`; `clock` paces the adapter
     /// checks (and would time the commands of sessions its opener opened).
@@ -23,6 +24,7 @@ public struct RigConnector: DeviceConnector {
         hosts = SharedHosts(logger: logger)
         adapters = AdapterKeeper(control: KernelAdapterControl(), clock: clock, logger: logger)
         opener = LinkOpener(logger: logger, hosts: hosts, clock: clock)
+        self.logger = logger
     }
 
     /// Why a device's link could not be opened.
@@ -33,15 +35,7 @@ public struct RigConnector: DeviceConnector {
 
     public func connect(_ device: DeviceConfig) async throws -> DeviceConnection {
         let target = try Self.target(device)
-        if case .serialPort(let spec) = target {
-            let channel: UARTChannel
-            do {
-                channel = try opener.openSerialPort(spec)
-            } catch {
-                throw Failure(description: error.description)
-            }
-            return DeviceConnection(channel: channel, close: { channel.close() })
-        }
+        if case .serialPort(let spec) = target { return try await connectSerialPort(spec, device: device) }
         var options = LinkOpener.Options(timeout: timeout, security: Self.security(device))
         if device.isSimulator {
             options.simulator = SimulatorSettings(
@@ -90,6 +84,36 @@ public struct RigConnector: DeviceConnector {
                 await link.close()
             }
         )
+    }
+
+    /// Opens the port; when it has gone and the device has a serial number, the port among its
+    /// `search_ports` (or the FTDI ports) where that Pico answers, as a cable plugged in again may come
+    /// back as another `ttyUSBn`.
+    private func connectSerialPort(_ spec: SerialPortSpec, device: DeviceConfig) async throws -> DeviceConnection {
+        let channel: UARTChannel
+        do {
+            channel = try opener.openSerialPort(spec)
+        } catch {
+            guard case .system(let failure) = error.cause, failure.kind == .noAdapter, let serial = device.serialNumber
+            else { throw Failure(description: error.description) }
+            let candidates = LinkOpener.serialPortCandidates(patterns: device.searchPorts, excluding: spec.path)
+            guard let found = await opener.findPico(serialNumber: serial, among: candidates, baudRate: spec.baudRate)
+            else {
+                throw Failure(
+                    description: "\(error.description); serial \(serial) is on none of \(candidates.count) other ports"
+                )
+            }
+            logger.notice(
+                "\(device.name): \(spec.path) has gone; serial \(serial) answers on \(found)",
+                metadata: ["device": "\(device.name)"]
+            )
+            do {
+                channel = try opener.openSerialPort(SerialPortSpec(path: found, baudRate: spec.baudRate))
+            } catch {
+                throw Failure(description: error.description)
+            }
+        }
+        return DeviceConnection(channel: channel, close: { channel.close() })
     }
 
     private func connectKernel(

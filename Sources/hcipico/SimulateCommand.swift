@@ -39,6 +39,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "With --pty: keep to the line rate of --baud in both directions.")
     var paced = false
 
+    @Option(help: "With --pty: after SIGUSR2, the link is this path instead (a cable back on another port).")
+    var replugAs: String?
+
     @Flag(help: "Run as fast as possible instead of in real time.")
     var fast = false
 
@@ -54,6 +57,11 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError("--baud and --paced go with --pty")
         }
         if let pty, !pty.hasPrefix("/") { throw ValidationError("--pty \(pty): give an absolute path") }
+        if let replugAs {
+            guard pty != nil, replugAs.hasPrefix("/") else {
+                throw ValidationError("--replug-as goes with --pty and takes an absolute path")
+            }
+        }
     }
 
     func run() async throws {
@@ -102,7 +110,7 @@ struct SimulateCommand: AsyncParsableCommand {
                     StandardError.report("sim: \(action)")
                 } else {
                     do {
-                        StandardError.report("sim: \(action) on \(try device.plug())")
+                        StandardError.report("sim: \(action) on \(try device.plug(as: replugAs))")
                     } catch {
                         StandardError.report("sim: cannot plug in: \(error)")
                     }

@@ -252,6 +252,67 @@ import Testing
         #expect(found.count == expected.count, "\(found.joined(separator: "\n"))")
     }
 
+    @Test func aSerialPortDeviceIsReadAndItsProblemsLocated() throws {
+        let good = """
+            [rig]
+            name = "r"
+            [[device]]
+            name = "bench"
+            transport = "tty:/dev/serial/by-id/usb-FTDI-port0@230400"
+            serial_number = "ES4SN19000123"
+            search_ports = ["/dev/ttyUSB*"]
+            script = "CV.mscr"
+            schedule = "once"
+            """
+        guard case .success(let config) = try parse(good) else {
+            Issue.record("\(try problems(good))")
+            return
+        }
+        #expect(config.devices[0].serialNumber == "ES4SN19000123")
+        #expect(config.devices[0].searchPorts == ["/dev/ttyUSB*"])
+        let bad = """
+            [rig]
+            name = "r"
+            [[device]]
+            name = "a"
+            transport = "tty:dev/ttyUSB0"
+            address = "C0:FF:EE:00:00:01"
+            script = "CV.mscr"
+            schedule = "once"
+            [[device]]
+            name = "b"
+            transport = "tty:/dev/ttyUSB1@fast"
+            link = "low-latency"
+            security = "encrypt"
+            search_ports = ["ttyUSB*"]
+            script = "CV.mscr"
+            schedule = "once"
+            [[device]]
+            name = "c"
+            transport = "sim"
+            serial_number = "has space"
+            search_ports = ["/dev/ttyUSB*"]
+            script = "CV.mscr"
+            schedule = "once"
+            """
+        let found = try problems(bad)
+        #expect(
+            found == [
+                "5 device \"a\".transport: tty:dev/ttyUSB0: the port must be an absolute path (tty:PATH[@BAUD])",
+                "6 device \"a\".address: a device on a serial port (transport = \"tty:…\") has no Bluetooth address",
+                "11 device \"b\".transport: tty:/dev/ttyUSB1@fast: 'fast' is not a baud rate (tty:PATH[@BAUD])",
+                "12 device \"b\".link: a serial port has no radio link to tune",
+                "13 device \"b\".security: a device on a serial port does not pair",
+                "14 device \"b\".search_ports: is searched for the device's serial_number: give one",
+                "14 device \"b\".search_ports: \"ttyUSB*\" is not an absolute path",
+                "20 device \"c\".serial_number: \"has space\" is not a serial number (printable ASCII, no spaces)",
+                "20 device \"c\".serial_number: a simulated device has the serial number the rig gives it (SIM-NAME)",
+                "21 device \"c\".search_ports: only a device on a serial port (transport = \"tty:…\") has it",
+            ],
+            "\(found)"
+        )
+    }
+
     @Test func limitsAreReadAndBadOnesLocated() throws {
         let good = """
             [rig]

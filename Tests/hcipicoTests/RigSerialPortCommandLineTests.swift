@@ -156,4 +156,74 @@ import Testing
         )
         #expect(!cabled2.contains { $0.reason?.contains("device gone") == true })
     }
+
+    /// A Pico whose cable comes back on another port is found there by its serial number; a Pico that
+    /// answers with another serial number than the config's is never measured under that name.
+    @Test func aPicoBackOnAnotherPortIsFoundByItsSerialNumberAndAnotherPicoIsNotMeasured() async throws {
+        let directory = try RigCommandLineTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let portB = directory.appendingPathComponent("port-b").path
+        let moving = try PseudoTerminalPico(
+            in: directory,
+            name: "port-a",
+            realTime: true,
+            extra: ["--serial-number", "ES4SN1", "--replug-as", portB]
+        )
+        defer { _ = moving.stop() }
+        let other = try PseudoTerminalPico(in: directory, name: "port-c", extra: ["--serial-number", "ES4SN2"])
+        defer { _ = other.stop() }
+        try Self.ca(points: 20).write(
+            to: directory.appendingPathComponent("short-ca.mscr"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let config = """
+            [rig]
+            name = "moved"
+            journal = "moved.sqlite"
+            [[device]]
+            name = "moving"
+            transport = "tty:\(moving.path)"
+            serial_number = "ES4SN1"
+            search_ports = ["\(directory.path)/port-*"]
+            script = "short-ca.mscr"
+            every = "3s"
+            max_failures = 1000
+            [[device]]
+            name = "wrong"
+            transport = "tty:\(other.path)"
+            serial_number = "ES4SN9"
+            script = "short-ca.mscr"
+            schedule = "continuous"
+            """
+        try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        let rig = try CommandProcess(["rig", "rig.toml"], in: directory)
+        let journalPath = directory.appendingPathComponent("moved.sqlite").path
+        func runs(of device: String) -> [RunSummary] {
+            ((try? Journal.openForReading(path: journalPath).runs()) ?? []).filter { $0.device == device }
+        }
+        #expect(await rig.waitAsync { runs(of: "moving").contains { $0.state == "complete" } }, "\(rig.standardError)")
+        #expect(moving.unplug())
+        let completeBefore = runs(of: "moving").filter { $0.state == "complete" }.count
+        moving.process.send(SIGUSR2)
+        #expect(
+            await rig.waitAsync {
+                rig.standardError.contains(
+                    "moving: \(moving.path) has gone; serial ES4SN1 answers on \(portB)"
+                )
+            },
+            "\(rig.standardError)"
+        )
+        #expect(
+            await rig.waitAsync { runs(of: "moving").filter { $0.state == "complete" }.count > completeBefore },
+            "\(rig.standardError)"
+        )
+        rig.send(SIGTERM)
+        #expect(await rig.finishAsync().status == 143, "\(rig.standardError)")
+        #expect(runs(of: "wrong").isEmpty)
+        #expect(
+            rig.standardError.contains("answers with serial ES4SN2, not ES4SN9: another Pico is there"),
+            "\(rig.standardError)"
+        )
+    }
 }
