@@ -40,6 +40,7 @@ enum UARTBench {
                     + "\(String(format: "%.4f", line.bytesPerSecond / 23_040)),\"packages\":\(line.packages),\"lost\":0,"
                     + "\"uart_cpu_ns_per_package\":\(Int(cpu.uart)),\"ble_cpu_ns_per_package\":\(Int(cpu.ble)),"
                     + "\"uart_over_ble\":\(String(format: "%.3f", cpu.uart / cpu.ble)),"
+                    + "\"uart_over_ble_user\":\(String(format: "%.3f", cpu.uartUser / cpu.bleUser)),"
                     + "\"pull_to_incomplete_s\":\(pulls),\"plug_to_run_after_backoff_s\":\(restarts)}"
             )
             return
@@ -54,9 +55,10 @@ enum UARTBench {
             )
         )
         print("uart: host CPU per package, the device in another process, same run")
-        print(String(format: "  UART (tty)            %6.0f ns", cpu.uart))
-        print(String(format: "  Bluetooth (GATT/VSP)  %6.0f ns", cpu.ble))
-        print(String(format: "  UART / Bluetooth      %6.2f", cpu.uart / cpu.ble))
+        print("                        all     user space")
+        print(String(format: "  UART (tty)            %6.0f  %6.0f ns", cpu.uart, cpu.uartUser))
+        print(String(format: "  Bluetooth (GATT/VSP)  %6.0f  %6.0f ns", cpu.ble, cpu.bleUser))
+        print(String(format: "  UART / Bluetooth      %6.2f  %6.2f", cpu.uart / cpu.ble, cpu.uartUser / cpu.bleUser))
         print("uart: a rig's cable pulled mid-run and plugged in again, \(cable.count) times")
         for round in cable {
             print(
@@ -118,7 +120,26 @@ enum UARTBench {
         return binary
     }
 
-    static func cpuPerPackage() async throws -> (uart: Double, ble: Double) {
+    /// CPU per package over each path (ns), all of it and the user-space part.
+    struct CPUComparison {
+        var uart: Double
+        var ble: Double
+        var uartUser: Double
+        var bleUser: Double
+    }
+
+    /// This process's CPU time so far, and its user-space part (`getrusage`), in seconds.
+    enum CPUUse {
+        static func now() -> (total: Double, user: Double) {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+            let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+            return (user + system, user)
+        }
+    }
+
+    static func cpuPerPackage() async throws -> CPUComparison {
         let binary = try hcipico()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-uart-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -159,26 +180,34 @@ enum UARTBench {
         }
         let seconds = 100
         let script = try BenchPico.chronoamperometry(seconds: seconds)
-        func oneRun(_ session: PicoSession) async throws -> Double {
+        /// CPU per package in ns: all of it, and the user-space part.
+        func oneRun(_ session: PicoSession) async throws -> (total: Double, user: Double) {
             let sink = SequenceCheckSink(interval: 1e-3)
             let recorder = RunRecorder(sinks: [sink])
-            let before = ProcessMemory.cpuSeconds()
+            let before = CPUUse.now()
             let run = try await session.run(script, title: "cpu", backlogLimit: seconds * 1000 + 1)
             let end = try await recorder.record(run)
-            let cpu = ProcessMemory.cpuSeconds() - before
+            let after = CPUUse.now()
             guard end.complete, end.packages == seconds * 1000, sink.problems == 0 else {
                 throw Failure(description: "uart: run ended \(end), \(sink.problems) sequence problems")
             }
-            return cpu / Double(end.packages) * 1e9
+            let perPackage = 1e9 / Double(end.packages)
+            return ((after.total - before.total) * perPackage, (after.user - before.user) * perPackage)
         }
         _ = try await oneRun(uart.session)
         _ = try await oneRun(ble.session)
-        var uartTimes: [Double] = []
-        var bleTimes: [Double] = []
+        var uartTimes: [(total: Double, user: Double)] = []
+        var bleTimes: [(total: Double, user: Double)] = []
         for _ in 0..<Self.rounds {
             uartTimes.append(try await oneRun(uart.session))
             bleTimes.append(try await oneRun(ble.session))
         }
-        return (uartTimes.sorted()[Self.rounds / 2], bleTimes.sorted()[Self.rounds / 2])
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return CPUComparison(
+            uart: median(uartTimes.map(\.total)),
+            ble: median(bleTimes.map(\.total)),
+            uartUser: median(uartTimes.map(\.user)),
+            bleUser: median(bleTimes.map(\.user))
+        )
     }
 }
