@@ -109,7 +109,10 @@ import Testing
 
         // Between runs: just after a run has completed, while the device waits for its next slot; the
         // next run starts on the port plugged in again.
-        #expect(await rig.waitAsync { runs(of: "cabled-2").last?.state == "complete" })
+        #expect(
+            await rig.waitAsync { runs(of: "cabled-2").last?.state == "complete" },
+            "\(runs(of: "cabled-2").map { ($0.state, $0.packages, $0.reason) }): \(rig.standardError)"
+        )
         let slotsBefore = runs(of: "cabled-2").count
         #expect(betweenRuns.unplug())
         try await Task.sleep(for: .seconds(1))
