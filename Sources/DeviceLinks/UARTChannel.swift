@@ -122,7 +122,10 @@ public final class UARTChannel: PicoChannel {
                 state.sent = size
                 return .zero
             }
-            if ahead > .zero { try? await Task.sleep(for: ahead) }
+            if ahead > .zero {
+                // A cancelled upload stops here, as a cancelled GATT write does, rather than going on unpaced.
+                do { try await Task.sleep(for: ahead) } catch { throw .cancelled }
+            }
             if let reason = endReason { throw .connectionLost(reason) }
             let stream = self.stream
             let failure = bytes.withUnsafeBytes { all -> TransportError? in

@@ -49,6 +49,9 @@ public final class SimulatedPicoPTY: Sendable {
         let slavePath: String
         let unplugged = Atomic<Bool>(false)
         let readerDone = DispatchSemaphore(value: 0)
+        /// Held while the device's output is written to `master`, so that `unplug` never closes it under
+        /// a write (the descriptor's number could be another file's by the next write).
+        let writing = NSLock()
 
         init(master: CInt, slave: CInt, wake: [CInt], slavePath: String) {
             self.master = master
@@ -159,9 +162,11 @@ public final class SimulatedPicoPTY: Sendable {
         _ = write(plug.wake[1], &one, 1)
         plug.readerDone.wait()
         if let linkPath { unlink(linkPath) }
+        plug.writing.lock()
         close(plug.slave)
         close(plug.master)
         for end in plug.wake { close(end) }
+        plug.writing.unlock()
     }
 
     /// A new terminal's master and its slave's path: `posix_openpt`, `unlockpt` and `ptsname` as the C
@@ -240,6 +245,8 @@ public final class SimulatedPicoPTY: Sendable {
             let ahead = due - now - 64 * 10.0 / Double(baudRate)
             if ahead > 0 { Self.sleep(seconds: ahead) }
         }
+        plug.writing.lock()
+        defer { plug.writing.unlock() }
         var offset = 0
         while offset < out.count, !plug.unplugged.load(ordering: .relaxed) {
             let written = out.withUnsafeBytes { Glibc.write(plug.master, $0.baseAddress! + offset, out.count - offset) }

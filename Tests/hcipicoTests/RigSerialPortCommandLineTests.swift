@@ -23,7 +23,7 @@ import Testing
         name = "cabled-2"
         transport = "tty:\(betweenRuns)"
         script = "short-ca.mscr"
-        every = "6s"
+        every = "12s"
         max_failures = 1000
         [[device]]
         name = "cv"
@@ -107,10 +107,11 @@ import Testing
         #expect(midRun.plug())
         #expect(await rig.waitAsync { runs(of: "cabled").count > runsBefore })
 
-        // Between runs: just after a run has completed, while the device waits for its next slot; the
-        // next run starts on the port plugged in again.
+        // Between runs: just after a run of the second has completed (a 2 s run every 12 s: 10 s between
+        // runs), while it waits for its next slot; the next run starts on the port plugged in again.
+        let completed = runs(of: "cabled-2").filter { $0.state == "complete" }.count
         #expect(
-            await rig.waitAsync { runs(of: "cabled-2").last?.state == "complete" },
+            await rig.waitAsync { runs(of: "cabled-2").filter { $0.state == "complete" }.count > completed },
             "\(runs(of: "cabled-2").map { ($0.state, $0.packages, $0.reason) }): \(rig.standardError)"
         )
         let slotsBefore = runs(of: "cabled-2").count
