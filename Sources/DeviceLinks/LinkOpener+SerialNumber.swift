@@ -8,6 +8,25 @@ import Musl
 #endif
 
 extension LinkOpener {
+    /// Opens `spec`'s port, asks the device `t` and `i` (a second each) and closes the port again.
+    public func probeSerialPort(_ spec: SerialPortSpec) async -> SerialPortProbe {
+        let opened: OpenedPico
+        do {
+            opened = try await openPico(.serialPort(spec))
+        } catch {
+            return .unopened(error)
+        }
+        let probe: SerialPortProbe
+        do throws(PicoSessionError) {
+            let version = try await opened.session.version(timeout: .seconds(1))
+            probe = .answered(version, serialNumber: try? await opened.session.serialNumber(timeout: .seconds(1)))
+        } catch {
+            probe = .silent(error)
+        }
+        await opened.close()
+        return probe
+    }
+
     /// The port among `candidates` whose EmStat Pico answers `i` with `serialNumber`, asked at `baudRate`;
     /// nil when none does. A port another program holds is skipped, as is one whose device does not
     /// answer within a second (a Pico still running a script answers nothing until it ends: it is found
@@ -18,11 +37,8 @@ extension LinkOpener {
         baudRate: Int = SerialPortSpec.picoBaudRate
     ) async -> String? {
         for path in candidates {
-            guard let opened = try? await openPico(.serialPort(SerialPortSpec(path: path, baudRate: baudRate))) else {
-                continue
-            }
-            let answer = try? await opened.session.serialNumber(timeout: .seconds(1))
-            await opened.close()
+            guard case .answered(_, let answer) = await probeSerialPort(SerialPortSpec(path: path, baudRate: baudRate))
+            else { continue }
             if answer == serialNumber { return path }
             logger.debug("\(path): serial \(answer ?? "unknown"), not \(serialNumber)")
         }

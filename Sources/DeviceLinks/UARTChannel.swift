@@ -34,6 +34,8 @@ public final class UARTChannel: PicoChannel {
 
     private let state = Mutex(State())
     private let received = Atomic<Int>(0)
+    /// True until the first `checkedBytes` have been checked: after that a read takes no lock here.
+    private let checking = Atomic<Bool>(true)
 
     /// Bytes read from the port so far.
     public var bytesReceived: Int { received.load(ordering: .relaxed) }
@@ -57,7 +59,7 @@ public final class UARTChannel: PicoChannel {
             try stream.start(
                 receive: { [self] chunk in
                     received.add(chunk.count, ordering: .relaxed)
-                    if let wrongRate = check(chunk, device: device, rate: rate) {
+                    if checking.load(ordering: .relaxed), let wrongRate = check(chunk, device: device, rate: rate) {
                         end(wrongRate)
                         stream.close()
                         return
@@ -86,6 +88,7 @@ public final class UARTChannel: PicoChannel {
                 let text = (0x20...0x7E).contains(byte) || byte == 0x0A || byte == 0x0D || byte == 0x09
                 if !text { state.nonText += 1 }
             }
+            if state.checked >= Self.checkedBytes { checking.store(false, ordering: .relaxed) }
             guard state.nonText >= Self.nonTextLimit else { return nil }
             return
                 "\(device) sends bytes that are not text (\(state.nonText) of the first \(state.checked)): is \(rate) baud the device's rate? An EmStat Pico's UART runs at \(SerialPortSpec.picoBaudRate) baud"

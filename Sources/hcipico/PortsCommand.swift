@@ -69,19 +69,10 @@ struct PortsCommand: AsyncParsableCommand {
 
     /// What the device on `port` answers to `t` and `i`, in words.
     private func answer(_ port: SerialPortInventory.Port, opener: LinkOpener) async -> String {
-        let opened: OpenedPico
-        do {
-            opened = try await opener.openPico(.serialPort(SerialPortSpec(path: port.path, baudRate: baud)))
-        } catch {
-            return error.description
-        }
-        defer { opened.session.close() }
-        do {
-            let version = try await opened.session.version(timeout: .seconds(1))
-            let serial = try? await opened.session.serialNumber(timeout: .seconds(1))
-            return "\(version.device) \(version.firmware), serial \(serial ?? "unknown")"
-        } catch {
-            return "no answer to t (\(error))"
+        switch await opener.probeSerialPort(SerialPortSpec(path: port.path, baudRate: baud)) {
+        case .unopened(let error): error.description
+        case .silent(let error): "no answer to t (\(error))"
+        case .answered(let version, let serial): "\(version.device) \(version.firmware), serial \(serial ?? "unknown")"
         }
     }
 }
