@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deb hcipico-static deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-analysis bench-kernel bench-page
+	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-analysis bench-kernel bench-uart-kernel bench-page
 
 all: build
 
@@ -127,6 +127,20 @@ bench-kernel: peers-deps $(ATT_RTT)
 	$(SWIFT) build -c release --product hcipico
 	@Tests/Peers/bench-kernel.sh --hcipico "$$($(SWIFT) build -c release --show-bin-path)/hcipico" \
 		--att-rtt $(ATT_RTT) --rounds $(BENCH_ROUNDS) --count $(BENCH_COUNT)
+
+## bench-uart-kernel: `Bench uart-cpu` (host CPU per package over a paced pseudo-terminal against the simulated
+## Bluetooth path, same run) in the kernel tier's qemu guest, whose pseudo-terminal is Linux's own (release
+## build); UART_ROUNDS (3), UART_SECONDS (10).
+UART_ROUNDS ?= 3
+UART_SECONDS ?= 10
+bench-uart-kernel: peers-deps
+	$(SWIFT) build -c release --product hcipico
+	$(SWIFT) build -c release --product Bench
+	@bin="$$($(SWIFT) build -c release --show-bin-path)" && mkdir -p .build/peers/runs \
+		&& out=$$(mktemp -d .build/peers/runs/bench-uart.XXXXXX) \
+		&& Tests/Peers/kernel-tier.sh --quiet --peer-args "--mode echo" --bin "$$bin/Bench" --bin "$$bin/hcipico" \
+			--timeout 900 --out "$$out" -- Bench uart-cpu --uart-rounds $(UART_ROUNDS) --uart-seconds $(UART_SECONDS) \
+		&& tr -d '\r' <"$$out/console.log" | grep -a -A4 '^uart: host CPU'
 
 ## bench-page: the status page's freshness (package received -> drawn, p50/p99) and its CPU cost on the rig
 ## (release build, three real-time simulators, headless Chromium; Tests/Peers/page_bench.py). PAGE_WINDOW (30 s).

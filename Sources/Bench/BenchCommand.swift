@@ -1,7 +1,7 @@
 import ArgumentParser
 
 // `swift run -c release Bench [SUITE ...] [--json] [--duration S] [--minutes M] [--echo-round-trips N]
-// [--echo-rounds N]`: runs the named suites (all but
+// [--echo-rounds N] [--uart-rounds N] [--uart-seconds S]`: runs the named suites (all but
 // `soak` when none is named); `Bench --help` lists them.
 
 /// One benchmark suite: a name and a function that runs it and prints its table (or JSON).
@@ -31,9 +31,10 @@ let suites: [BenchSuite] = [
     MethodsBench.suite,
     AnalysisBench.suite,
     UARTBench.suite,
+    UARTBench.cpuSuite,
 ]
 /// Suites that run only when named.
-let onlyWhenNamed: Set<String> = [SoakBench.suite.name]
+let onlyWhenNamed: Set<String> = [SoakBench.suite.name, UARTBench.cpuSuite.name]
 
 /// The options the suites read (set once, before any suite runs).
 enum BenchOptions {
@@ -45,6 +46,10 @@ enum BenchOptions {
     nonisolated(unsafe) static var echoRoundTrips = 20_000
     /// `--echo-rounds`: rounds of the echo suite (default 9).
     nonisolated(unsafe) static var echoRounds = 9
+    /// `--uart-rounds`: runs over each path in the uart suites' CPU comparison (default 5).
+    nonisolated(unsafe) static var uartRounds = 5
+    /// `--uart-seconds`: seconds of real-time chronoamperometry per run there (default 10).
+    nonisolated(unsafe) static var uartSeconds = 10
 }
 
 @main
@@ -73,6 +78,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Rounds of the echo suite.")
     var echoRounds = 9
 
+    @Option(help: "Runs over each path in the uart suites' CPU comparison.")
+    var uartRounds = 5
+
+    @Option(help: "Seconds of real-time chronoamperometry (500 packages each) per run in that comparison.")
+    var uartSeconds = 10
+
     func validate() throws {
         let unknown = names.filter { name in !suites.contains { $0.name == name } }
         guard unknown.isEmpty else {
@@ -84,6 +95,9 @@ struct BenchCommand: AsyncParsableCommand {
         guard echoRoundTrips >= 1, echoRounds >= 1 else {
             throw ValidationError("--echo-round-trips and --echo-rounds must be at least 1")
         }
+        guard uartRounds >= 1, uartSeconds >= 1 else {
+            throw ValidationError("--uart-rounds and --uart-seconds must be at least 1")
+        }
     }
 
     func run() async throws {
@@ -91,6 +105,8 @@ struct BenchCommand: AsyncParsableCommand {
         BenchOptions.minutes = minutes
         BenchOptions.echoRoundTrips = echoRoundTrips
         BenchOptions.echoRounds = echoRounds
+        BenchOptions.uartRounds = uartRounds
+        BenchOptions.uartSeconds = uartSeconds
         for suite in suites where names.contains(suite.name) || (names.isEmpty && !onlyWhenNamed.contains(suite.name)) {
             try await suite.run(json)
         }

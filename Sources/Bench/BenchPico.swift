@@ -19,10 +19,10 @@ struct BenchPico {
 
     /// 1 ms CA for `seconds` of virtual time: 1000 × `seconds` packages of (time from `timer_get`,
     /// current), which `SequenceCheckSink(interval: 1e-3)` checks.
-    static func chronoamperometry(seconds: Int) throws -> PicoScript {
+    static func chronoamperometry(seconds: Int, intervalMilliseconds: Int = 1) throws -> PicoScript {
         try PicoScript(
             "var p\nvar c\nvar t\nset_pgstat_mode 3\nset_autoranging ba 100n 5m\ncell_on\ntimer_start\n"
-                + "meas_loop_ca p c 500m 1m \(seconds)\ntimer_get t\npck_start\npck_add t\npck_add c\npck_end\nendloop\n"
+                + "meas_loop_ca p c 500m \(intervalMilliseconds)m \(seconds)\ntimer_get t\npck_start\npck_add t\npck_add c\npck_end\nendloop\n"
                 + "on_finished:\ncell_off\n"
         )
     }

@@ -34,11 +34,7 @@ enum SoakBench {
     }
 
     static func run(json: Bool) async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("hcipico").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw Failure(description: "no hcipico beside Bench: swift build -c release --product hcipico")
-        }
+        let binary = try BesideBench.hcipico()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-soak-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

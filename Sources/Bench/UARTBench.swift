@@ -11,18 +11,28 @@ import PicoSimulator
 ///    send and the line is the bottleneck; the host reads it through `UARTChannel` and `PicoSession`.
 ///    The figure is the bytes received per second, between the first package and the last, against
 ///    23,040 — with every package checked in sequence (`SequenceCheckSink`).
-/// 2. CPU per package against the Bluetooth path, in one run: the simulated Pico serves in another
-///    process (`hcipico simulate --pty` unpaced, and `hcipico simulate --socket`), so that this
-///    process's CPU time is the host's alone; the same chronoamperometry (100,000 packages) runs over
-///    each in turn, seven times; the medians are compared.
+/// 2. CPU per package against the Bluetooth path, in one run, at a rate the line carries: the simulated
+///    Pico serves in real time in another process (`hcipico simulate --pty --paced`, and `hcipico
+///    simulate --socket`), so that this process's CPU time is the host's alone; the same 2 ms
+///    chronoamperometry (500 packages a second, 10 s by default) runs over each in turn, five times by
+///    default; the medians are compared.
 /// 3. A rig's cable pulled mid-run and plugged in again (`UARTCableBench`).
 enum UARTBench {
     static let suite = BenchSuite(name: "uart", summary: "a Pico on a UART: line use at 230400 baud, CPU vs BLE") {
         json in try await run(json: json)
     }
 
-    /// Runs of 100,000 packages over each path, alternating; the medians are compared.
-    static let rounds = 7
+    /// The CPU comparison alone (`--uart-rounds`, `--uart-seconds`): what `make bench-uart-kernel` runs
+    /// in the kernel tier's guest, where the pseudo-terminal is Linux's own.
+    static let cpuSuite = BenchSuite(name: "uart-cpu", summary: "a Pico on a UART: CPU per package vs BLE only") {
+        json in
+        let cpu = try await cpuPerPackage(rounds: BenchOptions.uartRounds, seconds: BenchOptions.uartSeconds)
+        if json {
+            print("{\"suite\":\"uart-cpu\",\(cpu.json)}")
+        } else {
+            cpu.printTable()
+        }
+    }
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -30,18 +40,15 @@ enum UARTBench {
 
     static func run(json: Bool) async throws {
         let line = try await lineUse()
-        let cpu = try await cpuPerPackage()
-        let cable = try await UARTCableBench.run(binary: try hcipico())
+        let cpu = try await cpuPerPackage(rounds: BenchOptions.uartRounds, seconds: BenchOptions.uartSeconds)
+        let cable = try await UARTCableBench.run(binary: try BesideBench.hcipico())
         let pulls = cable.map(\.ended).sorted()
         let restarts = cable.map(\.restartedAfterBackoff).sorted()
         if json {
             print(
                 "{\"suite\":\"uart\",\"line_bytes_per_s\":\(Int(line.bytesPerSecond)),\"line_use\":"
                     + "\(String(format: "%.4f", line.bytesPerSecond / 23_040)),\"packages\":\(line.packages),\"lost\":0,"
-                    + "\"uart_cpu_ns_per_package\":\(Int(cpu.uart)),\"ble_cpu_ns_per_package\":\(Int(cpu.ble)),"
-                    + "\"uart_over_ble\":\(String(format: "%.3f", cpu.uart / cpu.ble)),"
-                    + "\"uart_over_ble_user\":\(String(format: "%.3f", cpu.uartUser / cpu.bleUser)),"
-                    + "\"pull_to_incomplete_s\":\(pulls),\"plug_to_run_after_backoff_s\":\(restarts)}"
+                    + "\(cpu.json),\"pull_to_incomplete_s\":\(pulls),\"plug_to_run_after_backoff_s\":\(restarts)}"
             )
             return
         }
@@ -54,11 +61,7 @@ enum UARTBench {
                 line.bytesPerSecond / 23_040 * 100
             )
         )
-        print("uart: host CPU per package, the device in another process, same run")
-        print("                        all     user space")
-        print(String(format: "  UART (tty)            %6.0f  %6.0f ns", cpu.uart, cpu.uartUser))
-        print(String(format: "  Bluetooth (GATT/VSP)  %6.0f  %6.0f ns", cpu.ble, cpu.bleUser))
-        print(String(format: "  UART / Bluetooth      %6.2f  %6.2f", cpu.uart / cpu.ble, cpu.uartUser / cpu.bleUser))
+        cpu.printTable()
         print("uart: a rig's cable pulled mid-run and plugged in again, \(cable.count) times")
         for round in cable {
             print(
@@ -110,22 +113,27 @@ enum UARTBench {
         return (Double(last.1 - first.1) / elapsed, packages)
     }
 
-    /// The `hcipico` built beside `Bench`.
-    static func hcipico() throws -> String {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("hcipico").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw Failure(description: "no hcipico beside Bench: swift build -c release --product hcipico")
-        }
-        return binary
-    }
-
     /// CPU per package over each path (ns), all of it and the user-space part.
     struct CPUComparison {
         var uart: Double
         var ble: Double
         var uartUser: Double
         var bleUser: Double
+
+        /// The figures as JSON members (no braces).
+        var json: String {
+            "\"uart_cpu_ns_per_package\":\(Int(uart)),\"ble_cpu_ns_per_package\":\(Int(ble)),"
+                + "\"uart_over_ble\":\(String(format: "%.3f", uart / ble)),"
+                + "\"uart_over_ble_user\":\(String(format: "%.3f", uartUser / bleUser))"
+        }
+
+        func printTable() {
+            print("uart: host CPU per package, the device in another process, same run")
+            print("                        all     user space")
+            print(String(format: "  UART (tty)            %6.0f  %6.0f ns", uart, uartUser))
+            print(String(format: "  Bluetooth (GATT/VSP)  %6.0f  %6.0f ns", ble, bleUser))
+            print(String(format: "  UART / Bluetooth      %6.2f  %6.2f", uart / ble, uartUser / bleUser))
+        }
     }
 
     /// This process's CPU time so far, and its user-space part (`getrusage`), in seconds.
@@ -139,8 +147,13 @@ enum UARTBench {
         }
     }
 
-    static func cpuPerPackage() async throws -> CPUComparison {
-        let binary = try hcipico()
+    /// The CPU comparison's package interval (ms): 500 packages a second, which both paths carry in real
+    /// time (about 15 kB/s, two thirds of the line at 230400 baud).
+    static let cpuInterval = 2
+
+    /// `rounds` real-time runs of `seconds` over each path, alternating.
+    static func cpuPerPackage(rounds: Int, seconds: Int) async throws -> CPUComparison {
+        let binary = try BesideBench.hcipico()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-uart-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -153,10 +166,10 @@ enum UARTBench {
                 process.waitUntilExit()
             }
         }
-        for arguments in [["--pty", pty], ["--socket", socket]] {
+        for arguments in [["--pty", pty, "--paced"], ["--socket", socket]] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["simulate", "--fast"] + arguments
+            process.arguments = ["simulate"] + arguments
             process.standardError = FileHandle.nullDevice
             try process.run()
             simulators.append(process)
@@ -172,23 +185,24 @@ enum UARTBench {
         let uart = try await opener.openPico(.serialPort(SerialPortSpec(path: pty)))
         let ble = try await opener.openPico(
             .simulator(.pico),
-            options: LinkOpener.Options(simulator: SimulatorSettings(fast: true, socket: socket))
+            options: LinkOpener.Options(simulator: SimulatorSettings(fast: false, socket: socket))
         )
         defer {
             uart.session.close()
             ble.session.close()
         }
-        let seconds = 100
-        let script = try BenchPico.chronoamperometry(seconds: seconds)
+        let script = try BenchPico.chronoamperometry(seconds: seconds, intervalMilliseconds: Self.cpuInterval)
+        let packages = seconds * 1000 / Self.cpuInterval
         /// CPU per package in ns: all of it, and the user-space part.
         func oneRun(_ session: PicoSession) async throws -> (total: Double, user: Double) {
-            let sink = SequenceCheckSink(interval: 1e-3)
+            // Real time: a simulated loop that ran late catches up, so only the sequence is checked.
+            let sink = SequenceCheckSink(interval: Double(Self.cpuInterval) / 1000, tolerance: .infinity)
             let recorder = RunRecorder(sinks: [sink])
             let before = CPUUse.now()
-            let run = try await session.run(script, title: "cpu", backlogLimit: seconds * 1000 + 1)
+            let run = try await session.run(script, title: "cpu", backlogLimit: packages + 1)
             let end = try await recorder.record(run)
             let after = CPUUse.now()
-            guard end.complete, end.packages == seconds * 1000, sink.problems == 0 else {
+            guard end.complete, end.packages == packages, sink.problems == 0 else {
                 throw Failure(description: "uart: run ended \(end), \(sink.problems) sequence problems")
             }
             let perPackage = 1e9 / Double(end.packages)
@@ -198,7 +212,7 @@ enum UARTBench {
         _ = try await oneRun(ble.session)
         var uartTimes: [(total: Double, user: Double)] = []
         var bleTimes: [(total: Double, user: Double)] = []
-        for _ in 0..<Self.rounds {
+        for _ in 0..<rounds {
             uartTimes.append(try await oneRun(uart.session))
             bleTimes.append(try await oneRun(ble.session))
         }

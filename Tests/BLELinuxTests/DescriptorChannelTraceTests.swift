@@ -31,7 +31,8 @@ import Testing
     /// it delivered and every system call made, the link's own clean-up included.
     static func runToEnd(
         _ kernel: @escaping @Sendable (MockCall) -> MockReply,
-        reads: DescriptorChannel.ReadMode = .polled
+        reads: DescriptorChannel.ReadMode = .polled,
+        holdoff: ReadHoldoff? = nil
     ) throws -> (recorder: Recorder, trace: [MockCall]) {
         try MockingDriver.withMocking(kernel) { driver in
             let recorder = Recorder()
@@ -40,7 +41,8 @@ import Testing
                     socket: OwnedDescriptor(rawValue: 907),
                     name: "trace",
                     receiveCapacity: 64,
-                    reads: reads
+                    reads: reads,
+                    holdoff: holdoff
                 )
                 try link.start(
                     deliver: {

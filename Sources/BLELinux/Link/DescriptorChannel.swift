@@ -88,6 +88,8 @@ package final class DescriptorChannel: Sendable {
     /// How bytes go out, the same for every write of the channel.
     private let writeCall: WriteCall
     private let name: String
+    /// `.polled` only: pauses after short reads while the link streams (see `ReadHoldoff`).
+    private let holdoff: ReadHoldoff?
 
     private static let socketToken: UInt64 = 1
     private static let wakeToken: UInt64 = 2
@@ -100,7 +102,8 @@ package final class DescriptorChannel: Sendable {
         receiveCapacity: Int,
         sendTimeout: Duration = .seconds(10),
         isSocket: Bool = true,
-        reads: ReadMode = .polled
+        reads: ReadMode = .polled,
+        holdoff: ReadHoldoff? = nil
     ) throws(SystemError) {
         fd = socket.rawValue
         readsBlocking = reads == .blocking && isSocket
@@ -116,6 +119,7 @@ package final class DescriptorChannel: Sendable {
         self.sendTimeout = sendTimeout
         writeCall = isSocket ? .send(dontWait: readsBlocking) : .write
         self.name = name
+        self.holdoff = holdoff
     }
 
     private static func watch(epoll: CInt, fd: CInt, token: UInt64) throws(SystemError) {
@@ -508,6 +512,7 @@ package final class DescriptorChannel: Sendable {
         deliver: Delivery
     ) -> TransportError {
         var pacing = ReadPacing()
+        var holdoff = self.holdoff
         let single = UnsafeMutableRawBufferPointer(rebasing: buffer[..<receiveCapacity])
         while true {
             if stopRequested.load(ordering: .relaxed) { return .closed }
@@ -539,11 +544,19 @@ package final class DescriptorChannel: Sendable {
                 if events[index].events & EPOLLOUT.rawValue != 0 { flushQueued() }
             }
             let once = !hungUp && pacing.readsOnce
-            let (reason, reads) = drain(buffer: single, deliver: deliver, once: once)
+            let (reason, reads, bytes) = drain(buffer: single, deliver: deliver, once: once)
             if let reason { return reason }
             pacing.woke(reads: reads, drained: !once)
             // Hung up or failed, yet nothing more to read: stop rather than wake again at once.
             if hungUp { return .disconnected(reason: nil) }
+            if var pacer = holdoff {
+                if pacer.woke(bytes: bytes, at: Self.monotonicNanoseconds()) {
+                    // Waits on the wake-up eventfd alone, so that `close()` still ends the pause.
+                    let pause = Duration.nanoseconds(Int64(pacer.pause))
+                    _ = try? Poll.wait(fd: wakeup.rawValue, events: Int16(POLLIN), cancel: nil, timeout: pause)
+                }
+                holdoff = pacer
+            }
         }
     }
 
@@ -592,32 +605,34 @@ package final class DescriptorChannel: Sendable {
     }
 
     /// Reads until the socket would block (or, with `once`, at most one read), delivering each read.
-    /// Returns why to stop, if it must, and how many reads delivered bytes.
+    /// Returns why to stop, if it must, how many reads delivered bytes, and how many bytes they held.
     private func drain(
         buffer: UnsafeMutableRawBufferPointer,
         deliver: Delivery,
         once: Bool
-    ) -> (TransportError?, Int) {
+    ) -> (TransportError?, Int, Int) {
         var reads = 0
+        var bytes = 0
         // A socket read blocking is made blocking: its reads here must not wait.
         let dontWait = readsBlocking
         while true {
             do throws(SystemError) {
                 switch try Self.readNow(fd, into: buffer, dontWait: dontWait) {
                 case .wouldBlock:
-                    return (nil, reads)
+                    return (nil, reads, bytes)
                 case .processed(0):
-                    return (.disconnected(reason: nil), reads)
+                    return (.disconnected(reason: nil), reads, bytes)
                 case .processed(let count):
                     reads += 1
+                    bytes += count
                     if let reason = deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
-                        return (reason, reads)
+                        return (reason, reads, bytes)
                     }
-                    if stopRequested.load(ordering: .relaxed) { return (.closed, reads) }
-                    if once { return (nil, reads) }
+                    if stopRequested.load(ordering: .relaxed) { return (.closed, reads, bytes) }
+                    if once { return (nil, reads, bytes) }
                 }
             } catch {
-                return (Self.transportError(error), reads)
+                return (Self.transportError(error), reads, bytes)
             }
         }
     }
@@ -635,6 +650,13 @@ package final class DescriptorChannel: Sendable {
             return try retryingSyscall(.recv) { system_recv(fd, buffer.baseAddress!, buffer.count, flags) }
         }
         return try retryingSyscall(.read) { system_read(fd, buffer.baseAddress!, buffer.count) }
+    }
+
+    /// The monotonic clock, in nanoseconds.
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// A link that went away is `.disconnected`; anything else is the system error.

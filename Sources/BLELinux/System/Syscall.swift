@@ -34,7 +34,7 @@ public enum Syscall: String, Sendable, Hashable, CaseIterable {
     case write
     /// `send(2)` with `MSG_NOSIGNAL` (and `MSG_DONTWAIT` on a socket read blocking): writes to a socket.
     case send
-    /// `poll(2)`: waiting for a non-blocking connect to complete.
+    /// `poll(2)`: waiting for a non-blocking connect to complete, and a reader's hold-off (`ReadHoldoff`).
     case poll
     /// `fcntl(2)`: setting or clearing `O_NONBLOCK`.
     case fcntl
