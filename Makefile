@@ -5,7 +5,7 @@ SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
 .PHONY: all build demo test deb hcipico-static deps test-deps peers-deps generate check-generated check-dependencies check-docs lint unit bench fuzz clean \
-	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-analysis bench-kernel bench-uart-kernel bench-page
+	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-api peers-analysis bench-kernel bench-uart-kernel bench-page
 
 all: build
 
@@ -82,7 +82,7 @@ $(ATT_RTT): Tests/Peers/c/att_rtt.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lbluetooth
 
-test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export peers-fleet peers-analysis peers-deb
+test-peers: peers-tier1 peers-kernel peers-h4-blelinux peers-export peers-fleet peers-api peers-analysis peers-deb
 
 peers-tier1: $(PEERS_READY)
 	@Tests/Peers/tier1-smoke.sh
@@ -179,6 +179,13 @@ peers-export: $(PEERS_READY)
 peers-fleet: $(PEERS_READY)
 	$(BUILD_HCIPICO)
 	@Tests/Peers/fleet-check.sh --bin "$(DEBUG_BIN)/hcipico"
+
+## peers-api: the rig's API with real clients (Tests/Peers/api-check.sh): httpx and curl submit, follow (the
+## event stream, resumed) and fetch runs on a rig of two simulators while a schedule runs; retries, roles,
+## bad bodies, abort, pause and resume; SIGTERM and kill -9 with runs queued, checked in the journal.
+peers-api: $(PEERS_READY)
+	$(BUILD_HCIPICO)
+	@Tests/Peers/api-check.sh --bin "$(DEBUG_BIN)/hcipico"
 
 ## peers-h4: our HCIHost over H4/TCP against fresh Bumble peers (27/251-byte LE ACL buffers, two
 ## peripherals, a peer that disconnects mid-run, a Connection Parameter Update Request), pairing against

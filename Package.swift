@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "RigJournal",
             dependencies: [
-                "Coordination", "PicoLink", "PicoAnalysis", "MethodSCRIPT", "RunResults",
+                "Coordination", "PicoLink", "PicoAnalysis", "MethodSCRIPT", "RunResults", "RigModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -179,7 +179,7 @@ let package = Package(
             name: "RigStatus",
             dependencies: [
                 "RunResults",
-                "RigModel", "RigJournal", "PicoLink", "PicoAnalysis",
+                "RigModel", "RigJournal", "PicoLink", "PicoAnalysis", "MethodSCRIPT",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -15,9 +15,10 @@ build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-c
 # with `apt-get download` and unpacked under .build/peers/, never installed.
 # postgresql (server + client) runs the throwaway clusters of Tools/pg-cluster.sh for the forwarder's
 # tests; chromium + chromium-driver load the rig's status page under the pinned Selenium; debootstrap
-# makes the package tier's clean Debian root, and the deb set below builds and checks the package.
+# makes the package tier's clean Debian root, and the deb set below builds and checks the package;
+# curl is one of the API's clients (Tests/Peers/api-check.sh).
 test_packages=(qemu-system-x86 busybox-static bluez dbus-daemon kmod cpio gcc libc6-dev python3-venv
-    postgresql chromium chromium-driver debootstrap)
+    postgresql chromium chromium-driver debootstrap curl)
 
 # make deb: dpkg-shlibdeps (dpkg-dev), fakeroot, strip (binutils) and lintian.
 deb_packages=(dpkg-dev fakeroot binutils lintian)

@@ -3,7 +3,9 @@
 # pinned numpy that Tests/Peers/export-check.sh loads exported files with, the pinned Selenium that
 # drives Debian's chromium (chromium-driver) over the rig's status page, the pinned
 # prometheus-client whose parser reads the rig's /metrics, and the analysis anchors (scipy for peaks,
-# impedance.py for circuit fits) that Tests/Peers/analysis_anchor.py runs.
+# impedance.py for circuit fits) that Tests/Peers/analysis_anchor.py runs, and the pinned httpx that
+# Tests/Peers/api_check.py drives the rig's API with, and the pinned openapi-spec-validator that checks
+# the API's OpenAPI document there.
 # Idempotent: returns at once when the pinned versions are already installed. Fails loudly.
 #
 #   Tools/install-peers.sh            create or check .venv/
@@ -19,6 +21,8 @@ pins=(
     scipy==1.17.1
     impedance==1.7.1
     pandas==3.1.1 # impedance.py imports it without declaring it
+    httpx==0.28.1
+    openapi-spec-validator==0.9.0
 )
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"

@@ -49,7 +49,7 @@ kernel=$!
 stop_kernel() { kill -TERM -- "$kernel" 2>/dev/null || true; }
 trap stop_kernel INT TERM
 
-for tier in peers-tier1 peers-h4-blelinux peers-export peers-fleet peers-analysis check-docs; do
+for tier in peers-tier1 peers-h4-blelinux peers-export peers-fleet peers-api peers-analysis check-docs; do
     echo "test-tiers: $tier (the kernel tier runs beside it)"
     $make_cmd --no-print-directory BUILT=1 "$tier" || failed+=("$tier")
 done

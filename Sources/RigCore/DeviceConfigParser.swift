@@ -239,7 +239,7 @@ struct DeviceConfigParser {
         guard given.count == 1, let key = given.first else {
             let message =
                 given.isEmpty
-                ? "missing: say when it runs: schedule = \"once\" or \"continuous\", every = \"10m\", or at = [\"08:00\"]"
+                ? "missing: say when it runs: schedule = \"once\", \"continuous\" or \"on-demand\", every = \"10m\", or at = [\"08:00\"]"
                 : "give one of schedule, every and at, not \(given.joined(separator: " and "))"
             reader.problem(table: "device", index: index, key: given.last ?? "schedule", message)
             return nil
@@ -249,12 +249,13 @@ struct DeviceConfigParser {
             switch reader.string(entry, table: "device", index: index, key: key) {
             case "once": return .once
             case "continuous": return .continuous
+            case "on-demand": return .onDemand
             case let text?:
                 reader.problem(
                     table: "device",
                     index: index,
                     key: key,
-                    "\"\(text)\" is neither once nor continuous (for a period use every = \"10m\")"
+                    "\"\(text)\" is not once, continuous or on-demand (for a period use every = \"10m\")"
                 )
                 return nil
             case nil: return nil

@@ -28,6 +28,8 @@ public final class DeviceSupervisor: Sendable {
         var stopReason: String?
         /// The wait in progress (between runs, before a retry); cancelled to wake the loop early.
         var sleeper: Task<Void, any Error>?
+        /// A wake that came while no wait was in progress: the next wait ends at once.
+        var woken = false
         var session: PicoSession?
         var runInProgress = false
         /// The control of the run in progress: how `stop` aborts it.
@@ -39,10 +41,14 @@ public final class DeviceSupervisor: Sendable {
     /// wakes a little late; a clock set forward past the slot, or a machine that slept, much later.
     static let missedSlot: Double = 300
 
-    init(config: DeviceConfig, context: RigContext) {
+    init(config: DeviceConfig, context: RigContext, queue: RunQueue) {
         self.context = context
+        self.queue = queue
         state = Mutex(Inner(config: config, snapshot: DeviceSnapshot(name: config.name)))
     }
+
+    /// The rig's run queue: this device's runs, asked on demand and by its schedule.
+    let queue: RunQueue
 
     /// The device's config as it stands (a reload may have changed it since the supervisor started).
     public var config: DeviceConfig { state.withLock { $0.config } }
@@ -73,6 +79,7 @@ public final class DeviceSupervisor: Sendable {
     func start() {
         state.withLock { inner in
             guard inner.task == nil else { return }
+            queue.onSubmit(device: inner.config.name) { [weak self] in self?.wake() }
             inner.task = Task { [self] in await supervise() }
         }
     }
@@ -115,31 +122,87 @@ public final class DeviceSupervisor: Sendable {
 
     /// Sleeps until the wall clock reads `deadline` (a schedule's slot) unless stopped or woken first
     /// (a lost link wakes an idle wait).
-    func pause(until deadline: Double) async {
+    func pause(until deadline: Double, endsOnEarlierWake: Bool = false) async {
         let clock = context.clock
-        await pause(Task { try await clock.sleep(untilWallTime: deadline) })
+        await pause(Task { try await clock.sleep(untilWallTime: deadline) }, endsOnEarlierWake: endsOnEarlierWake)
     }
 
     /// Sleeps for `deadline - now` of elapsed time (a backoff, an `every` schedule), whatever the wall
     /// clock does meanwhile, unless stopped or woken first.
-    func pause(elapsedUntil deadline: Double) async {
+    func pause(elapsedUntil deadline: Double, endsOnEarlierWake: Bool = false) async {
         let clock = context.clock
-        await pause(Task { try await clock.sleep(for: .seconds(deadline - clock.wallTime)) })
+        await pause(
+            Task { try await clock.sleep(for: .seconds(deadline - clock.wallTime)) },
+            endsOnEarlierWake: endsOnEarlierWake
+        )
     }
 
-    private func pause(_ sleeper: Task<Void, any Error>) async {
+    /// Sleeps until woken: a request, a resumed schedule, a reload, a lost link or a stop.
+    func pauseUntilWoken() async {
+        let clock = context.clock
+        await pause(Task { try await clock.sleep(for: .seconds(86_400 * 365)) }, endsOnEarlierWake: true)
+    }
+
+    /// A wait in progress from now on ends at a wake that comes before it (`endsOnEarlierWake`): the
+    /// idle loop calls this before it looks at the queue.
+    private func clearWake() {
+        state.withLock { $0.woken = false }
+    }
+
+    /// Waits for `sleeper`; with `endsOnEarlierWake`, not at all when a wake came since `clearWake`
+    /// (a request queued between the look at the queue and this wait).
+    private func pause(_ sleeper: Task<Void, any Error>, endsOnEarlierWake: Bool = false) async {
         let stopped = state.withLock { inner -> Bool in
             inner.sleeper = sleeper
-            return inner.stopReason != nil
+            return inner.stopReason != nil || (endsOnEarlierWake && inner.woken)
         }
         if stopped { sleeper.cancel() }
         _ = await sleeper.result
         state.withLock { $0.sleeper = nil }
     }
 
-    /// Wakes a pause in progress (the link went away while idle).
+    /// Wakes a pause in progress, or the next one (the link went away while idle, a request came).
     func wake() {
-        state.withLock { $0.sleeper?.cancel() }
+        state.withLock { inner in
+            if let sleeper = inner.sleeper { sleeper.cancel() } else { inner.woken = true }
+        }
+    }
+
+    /// Ends `request` as cancelled with `reason`, in the queue and the journal; false when the journal
+    /// failed (the rig then stops, as for a run).
+    private func recordEnd(of request: RunRequest, reason: String) async -> Bool {
+        guard let ended = queue.ended(request.id, state: .cancelled, reason: reason) else { return true }
+        do {
+            try await context.journal.requestChanged(ended)
+            return true
+        } catch {
+            context.fatal(error)
+            state.withLock { inner in inner.stopReason = inner.stopReason ?? "journal failed: \(error)" }
+            return false
+        }
+    }
+
+    /// Queues the schedule's run due at `slot`, to run in its turn.
+    private func enqueueScheduledRun(slot: Double) {
+        let config = config
+        let request = RunRequest(
+            id: UUID().uuidString.lowercased(),
+            device: config.name,
+            title: (config.scriptPath as NSString).lastPathComponent,
+            script: config.script.lines,
+            submittedAt: slot,
+            submitter: RunRequest.scheduleSubmitter
+        )
+        _ = try? queue.submit(request)
+    }
+
+    /// Aborts the run in progress (`Z`, then the cell off, as a stop does) with `reason`; false when
+    /// no run is in progress.
+    func abortRun(reason: String) async -> Bool {
+        let control = state.withLock { $0.control }
+        guard let control else { return false }
+        await control.stop(reason)
+        return true
     }
 
     // MARK: The loop
@@ -171,63 +234,106 @@ public final class DeviceSupervisor: Sendable {
             )
             opened.session.channel.onEnd { [self] _ in wake() }
             var lostLink = false
+            // The schedule's next slot, kept while requests run before it: a slot that comes while the
+            // device is busy queues the scheduled run behind what runs (once, never stacked up).
+            var upcoming: Double?
+            var scheduleDone = false
             while stopReason == nil {
-                let now = context.clock.wallTime
-                guard let next = config.schedule.nextStart(after: lastStart, now: now, calendar: context.calendar)
-                else {
+                clearWake()
+                let paused = queue.isPaused(device: config.name)
+                if takeRescheduled() || paused { upcoming = nil }
+                if !paused, upcoming == nil, !scheduleDone {
+                    upcoming = config.schedule.nextStart(
+                        after: lastStart,
+                        now: context.clock.wallTime,
+                        calendar: context.calendar
+                    )
+                    scheduleDone = upcoming == nil && !config.schedule.waitsForRequests
+                }
+                if let slot = upcoming, slot <= context.clock.wallTime, !queue.hasScheduled(device: config.name) {
+                    enqueueScheduledRun(slot: slot)
+                    upcoming = nil
+                }
+                if let request = queue.takeNext(device: config.name) {
+                    guard opened.session.isConnected else {
+                        // It goes back to wait for the link (asked when it was, so it keeps its turn).
+                        queue.requeue(request.id)
+                        lostLink = true
+                        break
+                    }
+                    if request.isScheduled {
+                        lastStart = context.clock.wallTime
+                        scheduleDone = false
+                    }
+                    let recording: RunRecording
+                    do {
+                        recording = try RunRecording(supervisor: self, opened: opened, request: request)
+                    } catch {
+                        if !(await recordEnd(of: request, reason: "its script cannot be sent: \(error)")) { break }
+                        continue
+                    }
+                    let outcome: RunOutcome
+                    do {
+                        outcome = try await recording.run()
+                    } catch {
+                        finishReason = "journal failed: \(error)"
+                        context.fatal(error)
+                        state.withLock { inner in inner.stopReason = inner.stopReason ?? finishReason }
+                        break
+                    }
+                    switch outcome {
+                    case .complete: failures = 0
+                    case .failed: failures += 1
+                    case .linkLost: lostLink = true
+                    }
+                    update { $0.consecutiveFailures = failures }
+                    if lostLink { break }
+                    let current = config
+                    if failures >= current.maximumFailures {
+                        // `config` takes the state's lock: read before `update` holds it.
+                        let until = context.clock.wallTime + current.failureBackoff
+                        update {
+                            $0.state = .waitingToRetry(
+                                until: until,
+                                attempt: 1,
+                                reason: "\(failures) failed runs in a row"
+                            )
+                        }
+                        await pause(elapsedUntil: until)
+                    }
+                    continue
+                }
+                if scheduleDone {
                     finishReason = "schedule done"
                     break
                 }
-                update { $0.state = .idle(nextRun: next) }
-                let wallClock = config.schedule.followsWallClock
-                if next > now {
-                    if wallClock { await pause(until: next) } else { await pause(elapsedUntil: next) }
+                // Nothing to run: wait for the slot, a request, a reload or a lost link.
+                update { $0.state = .idle(nextRun: upcoming) }
+                if let slot = upcoming {
+                    if config.schedule.followsWallClock {
+                        await pause(until: slot, endsOnEarlierWake: true)
+                    } else {
+                        await pause(elapsedUntil: slot, endsOnEarlierWake: true)
+                    }
+                } else {
+                    await pauseUntilWoken()
                 }
                 if stopReason != nil { break }
-                if takeRescheduled() { continue }  // a reload: the next start from the new schedule
                 guard opened.session.isConnected else {
                     lostLink = true
                     break
                 }
-                let late = context.clock.wallTime - next
-                if wallClock, late > Self.missedSlot {
+                let now = context.clock.wallTime
+                if let slot = upcoming, config.schedule.followsWallClock, now - slot > Self.missedSlot,
+                    !queue.hasQueued(device: config.name)
+                {
                     // The clock was set forward past the slot, or the machine slept through it: that run
                     // was missed, and the schedule picks the next from the time it is now.
                     context.logger.warning(
-                        "\(config.name): the run due \(DurationText.text(late.rounded())) ago was missed (the clock was set forward, or the machine slept); the schedule picks the next",
+                        "\(config.name): the run due \(DurationText.text((now - slot).rounded())) ago was missed (the clock was set forward, or the machine slept); the schedule picks the next",
                         metadata: ["device": "\(config.name)"]
                     )
-                    continue
-                }
-                lastStart = context.clock.wallTime
-                let outcome: RunOutcome
-                do {
-                    outcome = try await RunRecording(supervisor: self, opened: opened).run()
-                } catch {
-                    finishReason = "journal failed: \(error)"
-                    context.fatal(error)
-                    state.withLock { inner in inner.stopReason = inner.stopReason ?? finishReason }
-                    break
-                }
-                switch outcome {
-                case .complete: failures = 0
-                case .failed: failures += 1
-                case .linkLost: lostLink = true
-                }
-                update { $0.consecutiveFailures = failures }
-                if lostLink { break }
-                let current = config
-                if failures >= current.maximumFailures {
-                    // `config` takes the state's lock: read before `update` holds it.
-                    let until = context.clock.wallTime + current.failureBackoff
-                    update {
-                        $0.state = .waitingToRetry(
-                            until: until,
-                            attempt: 1,
-                            reason: "\(failures) failed runs in a row"
-                        )
-                    }
-                    await pause(elapsedUntil: until)
+                    upcoming = nil
                 }
             }
             state.withLock { $0.session = nil }

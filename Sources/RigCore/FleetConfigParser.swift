@@ -11,7 +11,7 @@ struct FleetConfigParser {
     let checksListenAddress: Bool
 
     func status(_ table: TOMLTable, reader: inout ConfigReader) -> StatusConfig? {
-        reader.unknownKeys(in: table, table: "status", allowed: ["listen", "token_file"])
+        reader.unknownKeys(in: table, table: "status", allowed: ["listen", "token_file", "control_token_file"])
         var config = StatusConfig()
         if let listen = reader.string(table, table: "status", key: "listen") {
             guard let (host, port) = Self.hostAndPort(listen) else {
@@ -37,6 +37,20 @@ struct FleetConfigParser {
                 key: "listen",
                 "\(config.host) is reachable from other machines: add token_file (a file with the token, mode 600)"
             )
+        }
+        if let control = reader.string(table, table: "status", key: "control_token_file") {
+            let path = resolve(control)
+            if let problem = SecretFile.problem(path) {
+                reader.problem(table: "status", key: "control_token_file", problem)
+            }
+            if path == config.tokenFile {
+                reader.problem(
+                    table: "status",
+                    key: "control_token_file",
+                    "is token_file too: the control token must differ from the read token"
+                )
+            }
+            config.controlTokenFile = path
         }
         if checksListenAddress, let problem = config.listenProblem() {
             reader.problem(table: "status", key: "listen", problem)

@@ -14,8 +14,10 @@ import Synchronization
 /// await rig.stop(reason: "stopped")        // SIGTERM: abort, close runs as incomplete, disconnect
 /// ```
 public final class Rig: Sendable {
-    private let context: RigContext
-    private let state: Mutex<Inner>
+    let context: RigContext
+    let state: Mutex<Inner>
+    /// Every device's runs, on demand and scheduled (see `RigControl`).
+    let queue = RunQueue()
 
     private let failureText: FailureText
 
@@ -113,6 +115,8 @@ public final class Rig: Sendable {
         for device in old.devices where !newNames.contains(device.name) {
             report.removed.append(device.name)
             await supervisors[device.name]?.stop(reason: "removed from the config")
+            let cancelled = queue.cancelAll(device: device.name, reason: "its device was removed from the config")
+            await recordCancelled(cancelled)
             state.withLock { _ = $0.supervisors.removeValue(forKey: device.name) }
         }
         for device in config.devices {
@@ -171,7 +175,7 @@ public final class Rig: Sendable {
             guard !inner.stopping, inner.supervisors[name] === old,
                 let device = inner.config.devices.first(where: { $0.name == name })
             else { return nil }
-            let supervisor = DeviceSupervisor(config: device, context: context)
+            let supervisor = DeviceSupervisor(config: device, context: context, queue: queue)
             inner.supervisors[name] = supervisor
             return supervisor
         }
@@ -184,6 +188,7 @@ public final class Rig: Sendable {
             inner.stopping = true
             return Array(inner.supervisors.values)
         }
+        await recordCancelled(queue.close(reason: reason))
         await withTaskGroup(of: Void.self) { group in
             for supervisor in supervisors { group.addTask { await supervisor.stop(reason: reason) } }
         }
@@ -204,7 +209,7 @@ public final class Rig: Sendable {
     }
 
     private func add(_ device: DeviceConfig) {
-        let supervisor = DeviceSupervisor(config: device, context: context)
+        let supervisor = DeviceSupervisor(config: device, context: context, queue: queue)
         state.withLock { $0.supervisors[device.name] = supervisor }
         supervisor.start()
     }

@@ -1,5 +1,6 @@
 public import Foundation
 public import PicoLink
+public import RigModel
 
 /// Where a rig records its runs: the SQLite journal (through the CLI's adapter) or a test double. A
 /// call that throws means the journal can no longer record; the rig then stops (see `Rig.failure`).
@@ -22,6 +23,10 @@ public protocol RunJournal: Sendable {
         cell: String?
     )
         async throws
+    /// A run request as it now stands (queued, running, ended or cancelled): its row, kept up to date.
+    func requestChanged(_ request: RunRequest) async throws
+    /// A control action, for the record: who did what to which device, when.
+    func controlAction(_ action: ControlAction) async throws
     /// Returns once everything recorded so far is durable (committed).
     func flush() async throws
 }

@@ -5,18 +5,36 @@ import Logging
 import PicoLink
 import RigModel
 
-/// One run of a supervisor's script, from `runStarted` to `runEnded` in the journal. Journal failures
-/// are thrown (they end the rig); everything the device or the link does becomes the run's outcome.
+/// One run of a device, asked by its schedule or on demand (a `RunRequest`), from `runStarted` to
+/// `runEnded` in the journal, the request following it there. Journal failures are thrown (they end the
+/// rig); everything the device or the link does becomes the run's outcome.
 struct RunRecording {
     let supervisor: DeviceSupervisor
     let opened: OpenedDevice
+    /// The request the run is for, as it was taken from the queue.
+    let request: RunRequest
     /// The config the run started with: a reload during the run applies from the next one.
     private let config: DeviceConfig
+    /// The schedule's script, or the request's.
+    private let script: PicoScript
+    /// The journal's title and script name: the script file's, or the request's title and id.
+    private let title: String
+    private let scriptName: String
 
-    init(supervisor: DeviceSupervisor, opened: OpenedDevice) {
+    init(supervisor: DeviceSupervisor, opened: OpenedDevice, request: RunRequest) throws(PicoScriptError) {
         self.supervisor = supervisor
         self.opened = opened
+        self.request = request
         config = supervisor.config
+        if request.isScheduled {
+            script = config.script
+            title = (config.scriptPath as NSString).lastPathComponent
+            scriptName = config.scriptPath
+        } else {
+            script = try PicoScript(request.script.joined(separator: "\n"))
+            title = request.title
+            scriptName = "request \(request.id)"
+        }
     }
     private var context: RigContext { supervisor.context }
 
@@ -30,7 +48,7 @@ struct RunRecording {
         let id = UUID()
         let start = context.clock.wallTime
         let session = opened.session
-        let script = config.script.lines.joined(separator: "\n")
+        let scriptText = script.lines.joined(separator: "\n")
         let rssi = await opened.link.readRSSI()
         if let rssi { supervisor.update { $0.lastRSSI = rssi } }
         let deviceRun: Int
@@ -43,15 +61,15 @@ struct RunRecording {
             runID: id,
             device: config.name,
             deviceRun: deviceRun,
-            title: (config.scriptPath as NSString).lastPathComponent,
+            title: title,
             address: config.address,
             addressType: config.address == nil ? nil : config.addressType,
             transport: config.transport,
             firmware: opened.firmware,
             serialNumber: opened.serial,
-            scriptName: config.scriptPath,
-            script: script,
-            scriptSHA256: Self.sha256(script),
+            scriptName: scriptName,
+            script: scriptText,
+            scriptSHA256: Self.sha256(scriptText),
             link: opened.link.parameters,
             toolVersion: context.toolVersion,
             startTime: start,
@@ -59,11 +77,14 @@ struct RunRecording {
             foundAtConnect: opened.foundAtConnect.take()?.description
         )
         try await journal { try await context.journal.runStarted(provenance) }
+        if let started = supervisor.queue.started(request.id, runID: id.uuidString.lowercased(), deviceRun: deviceRun) {
+            try await journal { try await context.journal.requestChanged(started) }
+        }
         context.logger.info(
             "\(config.name): run \(deviceRun) started (\(provenance.title), id \(id.uuidString.lowercased()))",
             metadata: ["device": "\(config.name)"]
         )
-        let expected = ScriptExtent.expectedPoints(config.script.lines)
+        let expected = ScriptExtent.expectedPoints(script.lines)
         supervisor.update {
             $0.runs += 1
             $0.state = .running(run: provenance.deviceRun)
@@ -89,6 +110,10 @@ struct RunRecording {
                 overflowed: ending.overflowed,
                 cell: ending.cell?.description
             )
+            let final: RunRequest.State = ending.reason == nil ? .complete : .incomplete
+            if let ended = supervisor.queue.ended(request.id, state: final, reason: ending.reason) {
+                try await context.journal.requestChanged(ended)
+            }
             // The run is reported (and counted) once it is committed, never before.
             try await context.journal.flush()
         }
@@ -172,7 +197,7 @@ struct RunRecording {
         }
         let run: PicoRun
         do throws(PicoSessionError) {
-            run = try await session.run(config.script, title: config.scriptPath)
+            run = try await session.run(script, title: scriptName)
         } catch {
             ending.reason = "the upload failed: \(error)"
             ending.outcome = Self.isLinkLoss(error) ? .linkLost : .failed

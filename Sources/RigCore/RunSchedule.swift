@@ -12,6 +12,8 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
     /// At these times of day, local time, each once a day: an hour the clock sets back runs once (at
     /// its first pass), and a time the clock skips runs at the next time that exists.
     case daily([TimeOfDay])
+    /// Only the runs asked for through the rig's API; the device stays connected, waiting for them.
+    case onDemand
 
     public var description: String {
         switch self {
@@ -19,8 +21,13 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
         case .continuous: "continuous"
         case .every(let seconds): "every \(DurationText.text(seconds))"
         case .daily(let times): "daily at " + times.map(\.description).joined(separator: ", ")
+        case .onDemand: "on demand"
         }
     }
+
+    /// Whether the device waits for requests when the schedule has no more runs (`onDemand`); the others
+    /// end their device's supervisor once done and nothing is queued.
+    public var waitsForRequests: Bool { self == .onDemand }
 
     /// Whether a run's time is a time of day, which a clock set forward or back moves (`at`), rather
     /// than a time elapsed since the last run (`every`), which it does not.
@@ -32,6 +39,8 @@ public enum RunSchedule: Sendable, Equatable, CustomStringConvertible {
     /// `lastStart` is the previous run's start (nil before the first), `now` the present.
     public func nextStart(after lastStart: Double?, now: Double, calendar: Calendar) -> Double? {
         switch self {
+        case .onDemand:
+            return nil
         case .once:
             return lastStart == nil ? now : nil
         case .continuous:

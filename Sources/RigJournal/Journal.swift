@@ -94,6 +94,7 @@ public final class Journal: Sendable {
                         WHERE state = 'running'
                         """
                 )
+                _ = try JournalStatements.closeLeftoverRequests(db)
                 return try left.isEmpty ? [] : JournalQueries.runs(RunFilter(ids: left), db)
             }
             return Journal(path: path, database: database, recovered: recovered, renumbered: renumbering.all)

@@ -1,5 +1,6 @@
 import Foundation
 import PicoLink
+import RigModel
 import RunResults
 
 /// One change the writer applies, in the order it was appended.
@@ -9,6 +10,9 @@ enum JournalOperation: Sendable {
     case runEnded(run: UUID, JournalRunEnd)
     /// A run's analysis (its `run` field is replaced by the run's row), stored after its end.
     case analysis(run: UUID, StoredAnalysis, json: String?)
+    /// A run request as it now stands (an older revision never replaces a newer one).
+    case request(RunRequest)
+    case controlAction(ControlAction)
 }
 
 /// How a run ended, as the journal keeps it.

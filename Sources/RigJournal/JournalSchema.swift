@@ -32,6 +32,8 @@ import MethodSCRIPT
 ///
 /// Version 6 (analysis): `run_analyses`, `peaks`, `circuit_fits`, `fit_parameters` (see `version6`).
 ///
+/// Version 7 (a rig that takes orders): `run_requests`, `control_actions` (see `version7`).
+///
 /// Version 3 (unique run numbers): a device's `device_run` is unique within the journal (an index
 /// enforces it). Journals from before, where a rig restart or a reload began each device's count at 1
 /// again, have their runs renumbered 1, 2, 3… per device in the order they were recorded; each change
@@ -66,8 +68,45 @@ enum JournalSchema {
         migrator.registerMigration("v6: analyses, peaks, circuit fits") { db in
             try db.execute(sql: version6)
         }
+        migrator.registerMigration("v7: run requests, control actions") { db in
+            try db.execute(sql: version7)
+        }
         return migrator
     }
+
+    /// `run_requests`: every run asked of a device, on demand or by its schedule, as it last stood: its
+    /// `state` (`queued`, `running`, `complete`, `incomplete`, `cancelled`), who asked (`submitter`), its
+    /// priority, title, technique and script, the idempotency key, the run it became (`run_uuid`, the
+    /// runs table's `uuid`) and why it ended; `revision` orders its records. `control_actions`: one row
+    /// per control action (who, what, which device and request, when).
+    static let version7 = """
+        CREATE TABLE run_requests (
+            id TEXT PRIMARY KEY,
+            device TEXT NOT NULL,
+            state TEXT NOT NULL,
+            submitter TEXT NOT NULL,
+            submitted_at REAL NOT NULL,
+            priority INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            technique TEXT,
+            script TEXT NOT NULL,
+            idempotency_key TEXT,
+            run_uuid TEXT,
+            device_run INTEGER,
+            reason TEXT,
+            revision INTEGER NOT NULL
+        );
+        CREATE INDEX run_requests_by_device ON run_requests (device, submitted_at);
+        CREATE TABLE control_actions (
+            id INTEGER PRIMARY KEY,
+            time REAL NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            device TEXT NOT NULL,
+            request_id TEXT,
+            detail TEXT NOT NULL
+        );
+        """
 
     /// Each ended run's analysis (`JournalAnalyser`): `run_analyses` one row per run analysed, its
     /// `kind` (`peaks`, `fit`, `none`), the results as JSON (`RunAnalysis`) and, for `none`, why; the

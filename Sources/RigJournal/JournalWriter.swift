@@ -2,6 +2,7 @@ import Coordination
 import Foundation
 import GRDB
 import PicoLink
+public import RigModel
 public import RunResults
 
 /// The journal's one writer: producers append runs, packages and run ends from any task; a dedicated
@@ -105,6 +106,16 @@ public final class JournalWriter: @unchecked Sendable {
     /// Closes a run as complete or incomplete, with its reason.
     public func runEnded(_ run: UUID, _ end: JournalRunEnd) async throws(JournalError) {
         try await append(.runEnded(run: run, end))
+    }
+
+    /// A run request as it now stands (`run_requests`).
+    public func requestChanged(_ request: RunRequest) async throws(JournalError) {
+        try await append(.request(request))
+    }
+
+    /// A control action (`control_actions`).
+    public func controlAction(_ action: ControlAction) async throws(JournalError) {
+        try await append(.controlAction(action))
     }
 
     /// Stores the analysis of a run appended before (its `run` field is ignored), replacing an earlier one;
@@ -313,6 +324,10 @@ public final class JournalWriter: @unchecked Sendable {
                             stored.run = row
                             try Journal.store(stored, json: json, db)
                             storingCPU += ThreadCPUTime.seconds() - before
+                        case .request(let request):
+                            try JournalStatements.upsertRequest(request, db)
+                        case .controlAction(let action):
+                            try JournalStatements.insertControlAction(action, db)
                         }
                     }
                     try inserts.finish()

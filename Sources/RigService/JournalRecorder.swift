@@ -2,6 +2,7 @@ import Foundation
 import PicoLink
 import RigCore
 import RigJournal
+import RigModel
 
 /// The rig's `RunJournal` on the SQLite journal's writer; the analysis is told of each run's start,
 /// packages and end as they are recorded (it keeps the points of the runs it will analyse).
@@ -36,6 +37,14 @@ struct JournalRecorder: RunJournal {
             JournalRunEnd(complete: complete, reason: reason, time: time, overflowed: overflowed, cell: cell)
         )
         analyses.runEnded(run)
+    }
+
+    func requestChanged(_ request: RunRequest) async throws {
+        try await writer.requestChanged(request)
+    }
+
+    func controlAction(_ action: ControlAction) async throws {
+        try await writer.controlAction(action)
     }
 
     func flush() async throws {

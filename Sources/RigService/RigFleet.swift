@@ -24,6 +24,7 @@ public final class RigFleet: Sendable {
     public struct Secrets: Sendable {
         var password: String?
         var token: String?
+        var controlToken: String?
 
         /// The secrets `config` names, read now.
         public init(_ config: RigConfig) throws(SecretFileError) {
@@ -38,6 +39,7 @@ public final class RigFleet: Sendable {
                 }
             }
             if let file = config.status?.tokenFile { token = try SecretFile.read(file) }
+            if let file = config.status?.controlTokenFile { controlToken = try SecretFile.read(file) }
         }
     }
 
@@ -99,6 +101,7 @@ public final class RigFleet: Sendable {
                 host: status.host,
                 port: status.port,
                 token: secrets.token,
+                control: StatusServer.Control(rig: rig, token: secrets.controlToken),
                 logger: logger
             )
         }

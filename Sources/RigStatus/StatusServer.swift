@@ -7,7 +7,8 @@ import Synchronization
 
 /// The rig's web side on one port: the status page and its assets, `/api/status`, `/api/runs`, the
 /// live event stream (`/events`, server-sent events), run downloads from the journal, `/metrics` and
-/// `/healthz`. Read-only: no route starts or stops a measurement.
+/// `/healthz`; with a `Control`, the devices' run queues, and with its control token the control
+/// actions (submit, cancel, abort, pause, resume; see `controlRoutes`).
 ///
 /// ```swift
 /// let server = StatusServer(sources: sources, host: "127.0.0.1", port: 9464, token: nil, logger: logger)
@@ -16,20 +17,30 @@ import Synchronization
 /// task.cancel()                          // stops it
 /// ```
 public final class StatusServer: Sendable {
-    private let sources: StatusSources
+    let sources: StatusSources
     private let host: String
     private let port: Int
     private let token: String?
+    private let control: Control?
     private let logger: Logger
     public let metrics: RigMetrics
     private let bound = Mutex<(port: Int?, waiters: [CheckedContinuation<Int, Never>])>((nil, []))
 
-    /// `token`: when set, every request must carry it (see `TokenCheck`).
-    public init(sources: StatusSources, host: String, port: Int, token: String?, logger: Logger) {
+    /// `token`: when set, every request must carry it or the control token (see `TokenCheck`).
+    /// `control`: the rig's run queues, and its control token (nil: read-only).
+    public init(
+        sources: StatusSources,
+        host: String,
+        port: Int,
+        token: String?,
+        control: Control? = nil,
+        logger: Logger
+    ) {
         self.sources = sources
         self.host = host
         self.port = port
         self.token = token
+        self.control = control
         self.logger = logger
         metrics = RigMetrics(sources: sources)
     }
@@ -43,13 +54,17 @@ public final class StatusServer: Sendable {
         try await application(onListening: onListening).run()
     }
 
-    /// The Hummingbird application `run` serves (tests drive it through HummingbirdTesting).
+    /// Whether reading needs a token (then a request with some other token is refused as a reader).
+    var hasReadToken: Bool { token != nil }
+
+    /// The Hummingbird application `run` serves.
     public func application(
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> Application<RouterResponder<BasicRequestContext>> {
         let router = Router()
-        if let token { router.add(middleware: TokenCheck(token: token)) }
+        if let token { router.add(middleware: TokenCheck(tokens: [token] + (control?.token.map { [$0] } ?? []))) }
         routes(router)
+        if let control { controlRoutes(router, control: control) }
         var serverLogger = logger
         serverLogger.logLevel = .critical
         return Application(
@@ -131,6 +146,18 @@ public final class StatusServer: Sendable {
                 }
                 return try RunDownload.response(run: id, suffix: suffix, journal: sources.journal)
             }
+        }
+        // A run's packages as server-sent events, resumable (`Last-Event-ID`, `?after=`); see `RunEventStream`.
+        router.get("/api/runs/:id/events") { [sources] request, context in
+            guard let id = context.parameters.get("id", as: Int64.self) else {
+                return Self.problem(.badRequest, "not a run id", parameter: "id")
+            }
+            guard try sources.journal.runs(RunFilter(ids: [id])).first != nil else {
+                return Self.problem(.notFound, "no run \(id) in the journal")
+            }
+            let after = RunEventStream.after(request)
+            let stream = RunEventStream(journal: sources.journal)
+            return RunEventStream.response { writer in try await stream.stream(run: id, after: after, into: &writer) }
         }
         router.get("/events") { [self] _, _ in
             Response(

@@ -3,19 +3,19 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Every request must carry the token (see `TokenMatcher`); anything else gets 401 with an empty body
-/// and a Basic challenge, so that a browser asks for it.
+/// Every request must carry the read token or the control token (see `TokenMatcher`); anything else
+/// gets 401 with an empty body and a Basic challenge, so that a browser asks for it.
 struct TokenCheck<Context: RequestContext>: RouterMiddleware {
-    let matcher: TokenMatcher
+    let matchers: [TokenMatcher]
 
-    init(token: String) { matcher = TokenMatcher(token: token) }
+    init(tokens: [String]) { matchers = tokens.map(TokenMatcher.init(token:)) }
 
     func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let header = request.headers[.authorization], matcher.accepts(header) else {
+        guard let header = request.headers[.authorization], matchers.contains(where: { $0.accepts(header) }) else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"hcipico\""])
         }
         return try await next(request, context)

@@ -117,6 +117,30 @@ import Testing
         #expect(problems.count == 1 && problems[0].contains("status.token_file") && problems[0].contains("chmod 600"))
     }
 
+    @Test func aControlTokenIsReadAndMustDifferFromTheReadToken() throws {
+        let control = "[rig]\nname = \"lab-1\"\n[status]\ncontrol_token_file = \"c\"\n\(device)"
+        let config = try parse(control, secret: ("c", 0o600)).get()
+        #expect(config.status?.controlTokenFile?.hasSuffix("/c") == true && config.status?.tokenFile == nil)
+        let same = "[rig]\nname = \"lab-1\"\n[status]\ntoken_file = \"c\"\ncontrol_token_file = \"c\"\n\(device)"
+        guard case .failure(let found) = try parse(same, secret: ("c", 0o600)) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(
+            found.lines == [
+                "5 status.control_token_file: is token_file too: the control token must differ from the read token"
+            ]
+        )
+        guard case .failure(let open) = try parse(control, secret: ("c", 0o644)) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(
+            open.lines.count == 1 && open.lines[0].contains("status.control_token_file")
+                && open.lines[0].contains("chmod 600")
+        )
+    }
+
     @Test func urlsThatCannotWork() {
         func problem(_ url: String) -> String? {
             if case .failure(let problem) = PostgresForwardConfig.parse(url: url) { return problem.message }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MethodSCRIPT
 import PicoLink
+import RigModel
 import Synchronization
 import Testing
 
@@ -201,6 +202,53 @@ import Testing
         // The run's cell may have been left on: the record says so.
         #expect(runs[0].cell?.hasPrefix("cell state unknown: the rig ended without closing this run") == true)
         #expect(runs[0].endedAt == Self.package(6).hostTime)
+        await writer.close()
+    }
+
+    @Test func requestsKeepTheirNewestRecordAndThoseLeftOpenAreClosedWhenTheJournalOpensAgain() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.01)
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        var running = RunRequest(id: "r1", device: "a", title: "dpv", script: ["var c"], submittedAt: 1, submitter: "t")
+        running.state = .running
+        running.revision = 2
+        running.runID = run.runID.uuidString.lowercased()
+        try await writer.requestChanged(running)
+        // An older record written later (a submission's, behind its start's) changes nothing.
+        var stale = running
+        stale.state = .queued
+        stale.revision = 0
+        try await writer.requestChanged(stale)
+        let queued = RunRequest(id: "r2", device: "a", title: "cv", script: ["var c"], submittedAt: 2, submitter: "t")
+        try await writer.requestChanged(queued)
+        try await writer.controlAction(
+            ControlAction(
+                time: 3,
+                actor: "control token (test)",
+                action: "submit",
+                device: "a",
+                requestID: "r2",
+                detail: "cv"
+            )
+        )
+        try await writer.flush()
+        // No end and no close: as after kill -9.
+        _ = try Journal.open(path: path, rig: "bench")
+        let database = try DatabaseQueue(path: path)
+        let rows = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, state, reason, revision FROM run_requests ORDER BY id")
+        }
+        #expect(rows.map { $0["state"] as String } == ["incomplete", "cancelled"])
+        #expect(rows[0]["reason"] as String == "rig restarted" && rows[0]["revision"] as Int == 3)
+        #expect((rows[1]["reason"] as String).hasPrefix("the rig ended before it ran"))
+        let actions = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT actor, action, device, request_id FROM control_actions")
+        }
+        #expect(actions.count == 1 && actions[0]["action"] as String == "submit")
+        #expect(actions[0]["request_id"] as String == "r2" && actions[0]["actor"] as String == "control token (test)")
         await writer.close()
     }
 

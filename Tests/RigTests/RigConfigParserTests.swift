@@ -65,11 +65,18 @@ import Testing
             address = "C0:FF:EE:00:00:02"
             script = "CV.mscr"
             at = ["20:00", "08:30"]
+
+            [[device]]
+            name = "d"
+            transport = "sim"
+            script = "CV.mscr"
+            schedule = "on-demand"
             """
         let config = try parse(text).get()
         #expect(config.name == "bench-3")
         #expect(config.journal.hasSuffix("/bench-3.sqlite"))
-        #expect(config.devices.map(\.name) == ["a", "b", "c"])
+        #expect(config.devices.map(\.name) == ["a", "b", "c", "d"])
+        #expect(config.devices[3].schedule == .onDemand && config.devices[3].schedule.waitsForRequests)
         #expect(config.devices[0].schedule == .once && config.devices[0].isSimulator)
         #expect(config.devices[1].schedule == .every(5400) && config.devices[1].runTimeout == 1200)
         #expect(config.devices[1].link?.name == "low-latency" && config.devices[1].addressType == "random")
@@ -115,7 +122,7 @@ import Testing
             "14 device \"a\".transport: not a transport: bluetooth",
             "12 device \"a\".address: missing",
             "17 device \"a\".link:",
-            "16 device \"a\".schedule: \"hourly\" is neither once nor continuous",
+            "16 device \"a\".schedule: \"hourly\" is not once, continuous or on-demand",
             "19 device[3].name: missing",
             "19 device[3].address: missing",
             "22 device[3].at: give one of schedule, every and at, not every and at",

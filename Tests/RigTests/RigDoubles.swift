@@ -4,6 +4,7 @@ import Foundation
 import PicoLink
 import PicoSimulator
 import RigCore
+import RigModel
 import Synchronization
 
 /// Simulated Picos over socketpairs, a new one per connect, or with `device` one that outlives its
@@ -110,6 +111,20 @@ final class MemoryJournal: RunJournal {
     }
 
     func flush() async throws {}
+
+    private let requestLog = Mutex<[RunRequest]>([])
+    private let actionLog = Mutex<[ControlAction]>([])
+    /// Every record of a request, in order.
+    var requestRecords: [RunRequest] { requestLog.withLock { $0 } }
+    var controlActions: [ControlAction] { actionLog.withLock { $0 } }
+
+    func requestChanged(_ request: RunRequest) async throws {
+        requestLog.withLock { $0.append(request) }
+    }
+
+    func controlAction(_ action: ControlAction) async throws {
+        actionLog.withLock { $0.append(action) }
+    }
 
     func runEnded(
         _ run: UUID,

@@ -1,0 +1,338 @@
+"""The rig's API with real clients (see api-check.sh): httpx and curl submit runs to a rig of simulated
+Picos while a schedule runs, follow them on the event stream, fetch their results; retries, roles,
+bad bodies, abort, pause and resume; SIGTERM with runs queued and kill -9 with runs queued, each
+checked in the journal."""
+
+import argparse
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+import jsonschema
+from openapi_spec_validator import validate as validate_spec
+
+FAILURES = []
+HITS = set()  # (method, path) of every response the API gave
+
+
+def record(response):
+    HITS.add((response.request.method, response.request.url.path))
+
+
+CLIENT = httpx.Client(event_hooks={"response": [record]}, timeout=30)
+
+SHORT_CA = (
+    "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
+    "meas_loop_ca p c 200m 20m 400m\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
+    "on_finished:\n  cell_off\n\n"
+)
+LONG_CA = SHORT_CA.replace("200m 20m 400m", "200m 100m 60")
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message, flush=True)
+    if not condition:
+        FAILURES.append(message)
+
+
+def wait_for(what, predicate, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except (httpx.HTTPError, sqlite3.Error, KeyError, ValueError):
+            pass
+        time.sleep(0.1)
+    check(False, f"{what} within {seconds} s")
+    return None
+
+
+class Rig:
+    def __init__(self, binary, directory, port):
+        self.binary, self.directory, self.port = binary, directory, port
+        self.journal = os.path.join(directory, "rig.sqlite")
+        self.log = open(os.path.join(directory, "rig.log"), "ab")
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [self.binary, "rig", os.path.join(self.directory, "rig.toml")],
+            stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        wait_for("the rig's API", lambda: CLIENT.get(self.url("/healthz"), headers=READ).status_code == 200, 60)
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self, sig=signal.SIGTERM):
+        self.process.send_signal(sig)
+        return self.process.wait(timeout=60)
+
+    def query(self, sql, *arguments):
+        with sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True) as db:
+            return db.execute(sql, arguments).fetchall()
+
+
+READ, CONTROL = {}, {}
+SCHEMAS = {}
+
+
+def conforms(value, schema):
+    """Whether `value` is what the OpenAPI document's component `schema` says."""
+    try:
+        jsonschema.validate(value, {"$ref": f"#/components/schemas/{schema}", "components": {"schemas": SCHEMAS}})
+        return True
+    except jsonschema.ValidationError as error:
+        print(f"     {schema}: {error.message}", flush=True)
+        return False
+
+
+def submit(rig, device, body, headers=None, token=None):
+    auth = CONTROL if token is None else token
+    return CLIENT.post(rig.url(f"/api/devices/{device}/requests"), json=body, headers={**auth, **(headers or {})})
+
+
+def request_state(rig, request_id):
+    return CLIENT.get(rig.url(f"/api/requests/{request_id}"), headers=READ).json()
+
+
+def follow(rig, request_id, after=None):
+    """The request's events, in order, until the stream ends."""
+    events, event = [], {}
+    headers = {**READ}
+    if after is not None:
+        headers["Last-Event-ID"] = str(after)
+    with CLIENT.stream("GET", rig.url(f"/api/requests/{request_id}/events"), headers=headers, timeout=120) as reply:
+        for line in reply.iter_lines():
+            if line == "":
+                if event:
+                    events.append(event)
+                event = {}
+            elif line.startswith("event: "):
+                event["event"] = line[7:]
+            elif line.startswith("id: "):
+                event["id"] = int(line[4:])
+            elif line.startswith("data: "):
+                event["data"] = json.loads(line[6:])
+    return events
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--spec", required=True)
+    options = parser.parse_args()
+    with open(options.spec) as file:
+        spec = json.load(file)
+    try:
+        validate_spec(spec)
+        check(True, f"{options.spec} is a valid OpenAPI {spec['openapi']} document")
+    except Exception as error:  # the validator's own error types
+        check(False, f"{options.spec} is a valid OpenAPI document: {error}")
+    SCHEMAS.update(spec["components"]["schemas"])
+    directory = tempfile.mkdtemp(prefix="hcipico-api-")
+    for name, value in (("read.token", "read-" + os.urandom(8).hex()), ("control.token", "ctl-" + os.urandom(8).hex())):
+        path = os.path.join(directory, name)
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as file:
+            file.write(value + "\n")
+        (READ if name == "read.token" else CONTROL)["Authorization"] = f"Bearer {value}"
+    for name, text in (("short.mscr", SHORT_CA), ("long.mscr", LONG_CA)):
+        with open(os.path.join(directory, name), "w") as file:
+            file.write(text)
+    with open(os.path.join(directory, "rig.toml"), "w") as file:
+        file.write(f"""[rig]
+name = "api-check"
+journal = "rig.sqlite"
+
+[status]
+listen = "127.0.0.1:{options.port}"
+token_file = "read.token"
+control_token_file = "control.token"
+
+[[device]]
+name = "scheduled"
+transport = "sim"
+script = "short.mscr"
+every = "2s"
+
+[[device]]
+name = "bench"
+transport = "sim"
+script = "short.mscr"
+schedule = "on-demand"
+""")
+    rig = Rig(options.bin, directory, options.port)
+    rig.start()
+    try:
+        exercise(rig)
+    finally:
+        if rig.process.poll() is None:
+            rig.stop()
+    for path, operations in spec["paths"].items():
+        pattern = re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$")
+        for method in operations:
+            if method == "parameters":
+                continue
+            hit = any(m == method.upper() and pattern.match(p) for m, p in HITS)
+            check(hit, f"{method.upper()} {path} was exercised")
+    print(f"api-check: files in {directory}")
+    if FAILURES:
+        print(f"api-check: {len(FAILURES)} checks failed", file=sys.stderr)
+        sys.exit(1)
+    print("api-check: every check passed")
+
+
+def exercise(rig):
+    methods = CLIENT.get(rig.url("/api/methods"), headers=READ).json()
+    check(any(m["technique"] == "dpv" for m in methods), "GET /api/methods lists dpv with its parameters")
+    check(all(conforms(m, "Method") for m in methods), "every method is a Method")
+    dpv = {"technique": "dpv", "parameters": {"begin_potential": -0.1, "end_potential": 0.1, "step_potential": 0.01}}
+
+    # Roles: the read token may read, never control; no token is 401.
+    reply = submit(rig, "bench", dpv, token=READ)
+    check(reply.status_code == 403, f"submit with the read token is 403 ({reply.status_code} {reply.text})")
+    reply = submit(rig, "bench", dpv, token={})
+    check(reply.status_code == 401, f"submit without a token is 401 ({reply.status_code})")
+    for path in ("/api/devices/bench/abort", "/api/devices/bench/schedule/pause"):
+        code = CLIENT.post(rig.url(path), headers=READ).status_code
+        check(code == 403, f"POST {path} with the read token is 403 ({code})")
+    check(rig.query("SELECT COUNT(*) FROM control_actions") == [(0,)], "no control action was recorded")
+
+    # Bad bodies: clear 4xx, naming the field, and nothing queued.
+    bad = [
+        ({"technique": "dpv", "colour": "red"}, 400, "colour"),
+        ({"technique": "dpv", "parameters": {"begin_potential": "low"}}, 400, "begin_potential"),
+        ({"technique": "dpv", "parameters": {"end_potential": 9}}, 400, "end_potential"),
+        ({"technique": "dpv", "parameters": {"e_stop": 1}}, 400, "e_stop"),
+        ({"script": "var c\nmeas_loop_lsv c c 0 3 10m 100m\nendloop\n"}, 400, "script"),
+        ({"technique": "dpv", "priority": 1.5}, 400, "priority"),
+    ]
+    for body, status, field in bad:
+        reply = submit(rig, "bench", body)
+        check(reply.status_code == status and reply.json().get("parameter") == field,
+              f"{json.dumps(body)[:60]} is {status} naming {field} ({reply.status_code} {reply.text[:120]})")
+    reply = CLIENT.post(rig.url("/api/devices/bench/requests"), content=b"{not json", headers=CONTROL)
+    check(reply.status_code == 400, f"malformed JSON is 400 ({reply.status_code})")
+    reply = CLIENT.post(rig.url("/api/devices/bench/requests"), content=b"x" * (70 * 1024), headers=CONTROL)
+    check(reply.status_code == 413, f"a 70 KiB body is 413 ({reply.status_code})")
+    reply = submit(rig, "nowhere", dpv)
+    check(reply.status_code == 404, f"an unknown device is 404 ({reply.status_code})")
+    queue = CLIENT.get(rig.url("/api/devices/bench/requests"), headers=READ).json()
+    check(queue["requests"] == [] and conforms(queue, "Queue"), "the refused orders queued nothing")
+    check(conforms(reply.json(), "Problem"), "an error is a Problem")
+
+    # Submit with a key, retry it (httpx, then curl): one request, one run.
+    key = "sample-" + os.urandom(4).hex()
+    first = submit(rig, "bench", dpv, headers={"Idempotency-Key": key})
+    check(first.status_code == 201, f"a new submission is 201 ({first.status_code} {first.text[:200]})")
+    check(conforms(first.json(), "Request"), "the submission's answer is a Request")
+    check(first.headers.get("location") == f"/api/requests/{first.json()['id']}", "Location names the request")
+    request_id = first.json()["id"]
+    again = submit(rig, "bench", dpv, headers={"Idempotency-Key": key})
+    check(again.status_code == 200 and again.json()["id"] == request_id, "a retry with the key is the same request")
+    curl = subprocess.run(
+        ["curl", "-sS", "-X", "POST", "-H", f"Authorization: {CONTROL['Authorization']}",
+         "-H", f"Idempotency-Key: {key}", "-H", "Content-Type: application/json",
+         "--data", json.dumps(dpv), rig.url("/api/devices/bench/requests")],
+        capture_output=True, text=True, check=False,
+    )
+    check(curl.returncode == 0 and json.loads(curl.stdout)["id"] == request_id, "curl's retry is the same request")
+
+    # Follow it: the request's states, then every package in order, then the end.
+    events = follow(rig, request_id)
+    packages = [e for e in events if e.get("event") == "package"]
+    ends = [e for e in events if e.get("event") == "end"]
+    check(events and events[0]["event"] == "request", "the stream starts with the request's state")
+    check(ends and ends[-1]["data"]["state"] == "complete", f"the stream ends with a complete run ({ends[-1:]})")
+    check([e["id"] for e in packages] == list(range(len(packages))) and len(packages) == 21,
+          f"21 packages, ids 0…20 in order (got {len(packages)})")
+    state = request_state(rig, request_id)
+    check(state["state"] == "complete" and state["run"] is not None, f"the request is complete ({state['state']})")
+    runs = rig.query("SELECT COUNT(*) FROM run_requests WHERE idempotency_key = ?", key)
+    check(runs == [(1,)], "the journal has one request for the key")
+    check(rig.query("SELECT COUNT(*) FROM runs WHERE title = 'dpv'") == [(1,)], "and one run")
+    # Resume after package 9, and fetch the results the run's files hold.
+    resumed = [e for e in follow(rig, request_id, after=9) if e.get("event") == "package"]
+    check([e["id"] for e in resumed] == list(range(10, 21)), "resuming after id 9 sends 10…20")
+    run_events = []
+    with CLIENT.stream("GET", rig.url(f"/api/runs/{state['run']}/events?after=15"), headers=READ) as reply:
+        run_events = [line for line in reply.iter_lines() if line.startswith(("id: ", "event: end"))]
+    check(run_events == [f"id: {n}" for n in range(16, 21)] + ["event: end"], f"a run's stream after 15 ({run_events})")
+    csv = CLIENT.get(rig.url(f"/runs/{state['run']}/csv"), headers=READ)
+    check(csv.status_code == 200 and csv.text.count("\n") > 21, "the run's CSV is there")
+
+    # Beside the schedule: a request on the scheduled device runs between its runs.
+    reply = submit(rig, "scheduled", {"script": SHORT_CA, "title": "between"})
+    between = reply.json()["id"]
+    wait_for("the request on the scheduled device", lambda: request_state(rig, between)["state"] == "complete", 30)
+    scheduled_runs = rig.query("SELECT COUNT(*) FROM runs r JOIN devices d ON d.id = r.device_id "
+                               "WHERE d.name = 'scheduled' AND r.title = 'short.mscr'")[0][0]
+    check(scheduled_runs >= 1, f"the schedule ran beside it ({scheduled_runs} runs)")
+
+    # Pause and resume the schedule.
+    check(CLIENT.post(rig.url("/api/devices/scheduled/schedule/pause"), headers=CONTROL).status_code == 200, "pause")
+    time.sleep(0.6)  # a run in progress ends
+    before = rig.query("SELECT COUNT(*) FROM runs WHERE title = 'short.mscr'")[0][0]
+    time.sleep(3)
+    after = rig.query("SELECT COUNT(*) FROM runs WHERE title = 'short.mscr'")[0][0]
+    check(after == before, f"no scheduled run while paused ({before} → {after})")
+    check(CLIENT.post(rig.url("/api/devices/scheduled/schedule/resume"), headers=CONTROL).status_code == 200, "resume")
+    wait_for("a scheduled run after resume",
+             lambda: rig.query("SELECT COUNT(*) FROM runs WHERE title = 'short.mscr'")[0][0] > after, 10)
+
+    # Abort a long run.
+    long_id = submit(rig, "bench", {"script": LONG_CA, "title": "long"}).json()["id"]
+    wait_for("the long run running", lambda: request_state(rig, long_id)["state"] == "running", 30)
+    behind = submit(rig, "bench", {"script": SHORT_CA, "title": "behind"}).json()["id"]
+    reply = CLIENT.request("DELETE", rig.url(f"/api/requests/{behind}"), headers=CONTROL)
+    check(reply.status_code == 200 and reply.json()["state"] == "cancelled", f"DELETE cancels a queued request ({reply.text[:100]})")
+    reply = CLIENT.request("DELETE", rig.url(f"/api/requests/{behind}"), headers=CONTROL)
+    check(reply.status_code == 409, f"cancelling it again is 409 ({reply.status_code})")
+    reply = CLIENT.request("DELETE", rig.url(f"/api/requests/{behind}"), headers=READ)
+    check(reply.status_code == 403, f"DELETE with the read token is 403 ({reply.status_code})")
+    reply = CLIENT.post(rig.url("/api/devices/bench/abort"), headers={**CONTROL, "User-Agent": "api-check"})
+    check(reply.status_code == 200 and reply.json()["request"]["id"] == long_id and conforms(reply.json(), "Abort"),
+          f"abort ({reply.status_code})")
+    state = wait_for("the aborted request's end", lambda: (s := request_state(rig, long_id))["state"] != "running" and s, 30)
+    check(state and state["state"] == "incomplete" and "aborted by control token (api-check)" in (state["reason"] or ""),
+          f"the aborted run is incomplete, saying who ({state and state['reason']})")
+    actions = [row[0] for row in rig.query("SELECT action FROM control_actions ORDER BY id")]
+    check(actions == ["submit", "submit", "pause", "resume", "submit", "submit", "cancel", "abort"],
+          f"every control action recorded ({actions})")
+
+    # SIGTERM with runs queued: the queued ones end cancelled in the journal.
+    ids = [submit(rig, "bench", {"script": LONG_CA, "title": f"queued {n}"}).json()["id"] for n in range(3)]
+    wait_for("the first queued run running", lambda: request_state(rig, ids[0])["state"] == "running", 30)
+    status = rig.stop()
+    check(status == 143, f"the rig ends 143 (SIGTERM: ended cleanly) ({status})")
+    rows = dict(rig.query("SELECT id, state FROM run_requests WHERE id IN (?, ?, ?)", *ids))
+    check([rows.get(i) for i in ids] == ["incomplete", "cancelled", "cancelled"],
+          f"SIGTERM: running → incomplete, queued → cancelled ({[rows.get(i) for i in ids]})")
+
+    # kill -9 with runs queued: the next start records them honestly.
+    rig.start()
+    ids = [submit(rig, "bench", {"script": LONG_CA, "title": f"killed {n}"}).json()["id"] for n in range(2)]
+    wait_for("the first run running", lambda: request_state(rig, ids[0])["state"] == "running", 30)
+    time.sleep(0.3)  # the running state committed
+    rig.stop(signal.SIGKILL)
+    rig.start()
+    rows = dict(rig.query("SELECT id, state FROM run_requests WHERE id IN (?, ?)", *ids))
+    reasons = dict(rig.query("SELECT id, reason FROM run_requests WHERE id IN (?, ?)", *ids))
+    check([rows.get(i) for i in ids] == ["incomplete", "cancelled"],
+          f"kill -9: running → incomplete, queued → cancelled after restart ({[rows.get(i) for i in ids]})")
+    check("killed" in (reasons.get(ids[1]) or ""), f"the cancelled one says why ({reasons.get(ids[1])})")
+    check(rig.stop() == 143, "the restarted rig ends 143 on SIGTERM")
+
+
+if __name__ == "__main__":
+    main()
