@@ -28,6 +28,15 @@ final class RunQueue: Sendable {
         var wakers: [String: @Sendable () -> Void] = [:]
         /// Set once the rig stops: no more requests are taken.
         var closed: String?
+
+        /// Puts `request` among its device's queued ones in the order they were asked: a schedule's run
+        /// queued late (the device was busy at its slot) goes before what was asked after the slot.
+        mutating func enqueue(_ request: RunRequest) {
+            var ids = queued[request.device] ?? []
+            let position = ids.firstIndex { (requests[$0]?.submittedAt ?? 0) > request.submittedAt } ?? ids.count
+            ids.insert(request.id, at: position)
+            queued[request.device] = ids
+        }
     }
 
     private struct IdempotencyKey: Hashable {
@@ -54,12 +63,7 @@ final class RunQueue: Sendable {
                 return ((earlier, false), nil as (@Sendable () -> Void)?)
             }
             inner.requests[request.id] = request
-            // In the order they were asked: a schedule's run queued late (the device was busy at its
-            // slot) goes before what was asked after the slot.
-            var ids = inner.queued[request.device] ?? []
-            let position = ids.firstIndex { (inner.requests[$0]?.submittedAt ?? 0) > request.submittedAt } ?? ids.count
-            ids.insert(request.id, at: position)
-            inner.queued[request.device] = ids
+            inner.enqueue(request)
             if let key = request.idempotencyKey {
                 inner.keys[IdempotencyKey(device: request.device, key: key)] = request.id
             }
@@ -111,10 +115,7 @@ final class RunQueue: Sendable {
             request.revision += 1
             inner.requests[id] = request
             if inner.running[request.device] == id { inner.running[request.device] = nil }
-            var ids = inner.queued[request.device] ?? []
-            let position = ids.firstIndex { (inner.requests[$0]?.submittedAt ?? 0) > request.submittedAt } ?? ids.count
-            ids.insert(id, at: position)
-            inner.queued[request.device] = ids
+            inner.enqueue(request)
         }
     }
 
