@@ -32,6 +32,7 @@ enum RunDownload {
             switch suffix {
             case ".svg": "image/svg+xml"
             case ".jsonl": "application/jsonl"
+            case ".results.json": "application/json"
             case ".pstrace.csv": "text/csv; charset=utf-16"
             default: "text/csv; charset=utf-8"
             }

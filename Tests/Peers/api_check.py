@@ -193,6 +193,9 @@ schedule = "on-demand"
 
 
 def exercise(rig):
+    devices = CLIENT.get(rig.url("/api/devices"), headers=READ).json()
+    check([d["name"] for d in devices] == ["scheduled", "bench"] and all(conforms(d, "Device") for d in devices),
+          "GET /api/devices lists both devices")
     methods = CLIENT.get(rig.url("/api/methods"), headers=READ).json()
     check(any(m["technique"] == "dpv" for m in methods), "GET /api/methods lists dpv with its parameters")
     check(all(conforms(m, "Method") for m in methods), "every method is a Method")
@@ -270,6 +273,13 @@ def exercise(rig):
     check(run_events == [f"id: {n}" for n in range(16, 21)] + ["event: end"], f"a run's stream after 15 ({run_events})")
     csv = CLIENT.get(rig.url(f"/runs/{state['run']}/csv"), headers=READ)
     check(csv.status_code == 200 and csv.text.count("\n") > 21, "the run's CSV is there")
+    for file, kind in (("jsonl", "application/jsonl"), ("pstrace.csv", "text/csv"), ("svg", "image/svg+xml"),
+                       ("results.json", "application/json"), ("results.csv", "text/csv")):
+        reply = CLIENT.get(rig.url(f"/runs/{state['run']}/{file}"), headers=READ)
+        check(reply.status_code == 200 and reply.headers["content-type"].startswith(kind) and reply.content,
+              f"the run's {file} is there as {kind} ({reply.status_code} {reply.headers.get('content-type')})")
+    results = CLIENT.get(rig.url(f"/runs/{state['run']}/results.json"), headers=READ).json()
+    check("peaks" in json.dumps(results), "the DPV's results hold its peaks")
 
     # Beside the schedule: a request on the scheduled device runs between its runs.
     reply = submit(rig, "scheduled", {"script": SHORT_CA, "title": "between"})

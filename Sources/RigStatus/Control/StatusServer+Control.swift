@@ -28,6 +28,25 @@ extension StatusServer {
     /// cancelling, aborting, pausing and resuming need the control token.
     func controlRoutes(_ router: Router<BasicRequestContext>, control: Control) {
         router.get("/api/methods") { _, _ in try Self.json(Technique.allCases.map(MethodDocument.init)) }
+        router.get("/api/devices") { [self] _, _ in
+            try Self.json(
+                sources.devices().map { snapshot in
+                    let requests = (try? control.rig.requests(device: snapshot.name)) ?? []
+                    return DeviceDocument(
+                        name: snapshot.name,
+                        state: snapshot.state.description,
+                        connected: snapshot.connected,
+                        schedulePaused: control.rig.isSchedulePaused(device: snapshot.name),
+                        queued: requests.filter { $0.state == .queued }.count,
+                        running: requests.first { $0.state == .running }.map(document),
+                        runs: snapshot.runs,
+                        completeRuns: snapshot.completeRuns,
+                        incompleteRuns: snapshot.incompleteRuns,
+                        lastError: snapshot.lastError
+                    )
+                }
+            )
+        }
         router.get("/api/devices/:device/requests") { [self] _, context in
             let device = context.parameters.get("device") ?? ""
             return try answerAtOnce {
@@ -179,6 +198,21 @@ struct AbortDocument: Encodable {
     var device: String
     /// The request whose run was aborted (nil: a run the rig started before requests were kept).
     var request: RequestDocument?
+}
+
+/// A device as the API lists it: where it stands and what it has queued.
+struct DeviceDocument: Encodable {
+    var name: String
+    /// The supervisor's state in words (`connected`, `running run 4`, `away, retry 2 pending (…)`).
+    var state: String
+    var connected: Bool
+    var schedulePaused: Bool
+    var queued: Int
+    var running: RequestDocument?
+    var runs: Int
+    var completeRuns: Int
+    var incompleteRuns: Int
+    var lastError: String?
 }
 
 struct ScheduleDocument: Encodable {
