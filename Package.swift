@@ -179,7 +179,7 @@ let package = Package(
             name: "RigStatus",
             dependencies: [
                 "RunResults",
-                "RigModel", "RigJournal", "PicoLink", "PicoAnalysis", "MethodSCRIPT",
+                "RigModel", "RigJournal", "PicoLink", "PicoAnalysis", "MethodSCRIPT", "Coordination",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -32,6 +32,7 @@ let suites: [BenchSuite] = [
     AnalysisBench.suite,
     UARTBench.suite,
     UARTBench.cpuSuite,
+    APIBench.suite,
 ]
 /// Suites that run only when named.
 let onlyWhenNamed: Set<String> = [SoakBench.suite.name, UARTBench.cpuSuite.name]

@@ -24,6 +24,10 @@ public final class StatusServer: Sendable {
     private let control: Control?
     private let logger: Logger
     public let metrics: RigMetrics
+    /// Wakes the event streams at each commit.
+    let commits = CommitFanout()
+    /// The runs the event streams follow.
+    let feeds: RunFeeds
     private let bound = Mutex<(port: Int?, waiters: [CheckedContinuation<Int, Never>])>((nil, []))
 
     /// `token`: when set, every request must carry it or the control token (see `TokenCheck`).
@@ -43,6 +47,9 @@ public final class StatusServer: Sendable {
         self.control = control
         self.logger = logger
         metrics = RigMetrics(sources: sources)
+        let writer = sources.writer
+        feeds = RunFeeds(journal: sources.journal) { writer.committedSequence }
+        sources.writer.onCommit { [commits] _ in commits.committed() }
     }
 
     /// Serves until the calling task is cancelled. Throws when the address cannot be bound.
@@ -148,7 +155,7 @@ public final class StatusServer: Sendable {
             }
         }
         // A run's packages as server-sent events, resumable (`Last-Event-ID`, `?after=`); see `RunEventStream`.
-        router.get("/api/runs/:id/events") { [sources] request, context in
+        router.get("/api/runs/:id/events") { [sources, commits, feeds] request, context in
             guard let id = context.parameters.get("id", as: Int64.self) else {
                 return Self.problem(.badRequest, "not a run id", parameter: "id")
             }
@@ -156,7 +163,7 @@ public final class StatusServer: Sendable {
                 return Self.problem(.notFound, "no run \(id) in the journal")
             }
             let after = RunEventStream.after(request)
-            let stream = RunEventStream(journal: sources.journal)
+            let stream = RunEventStream(journal: sources.journal, commits: commits, feeds: feeds)
             return RunEventStream.response { writer in try await stream.stream(run: id, after: after, into: &writer) }
         }
         router.get("/events") { [self] _, _ in

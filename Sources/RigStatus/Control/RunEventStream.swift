@@ -12,23 +12,14 @@ import RigModel
 /// twice. Following a request first sends its `request` state while it waits its turn.
 struct RunEventStream {
     let journal: Journal
-    /// How often the journal is read for new packages.
-    static let poll: Duration = .milliseconds(50)
-    /// Most packages one read takes.
-    static let readLimit = 2_000
-
-    struct PackageEvent: Encodable {
-        struct Value: Encodable {
-            var name: String?
-            var type: String
-            var value: Double?
-        }
-        var index: Int
-        var loop: Int
-        var scan: Int?
-        var hostTime: Double
-        var values: [Value]
-    }
+    /// The journal's commits: a stream reads again when one comes.
+    let commits: CommitFanout
+    /// The runs followed, read once for all their followers.
+    let feeds: RunFeeds
+    /// The longest a stream waits for a commit before it looks again (and sends its keep-alive).
+    static let idleLook: Duration = .seconds(1)
+    /// How often a request's state is looked at while it waits its turn.
+    static let requestLook: Duration = .milliseconds(20)
 
     struct EndEvent: Encodable {
         var run: Int64
@@ -56,23 +47,21 @@ struct RunEventStream {
 
     /// Sends run `run`'s packages after index `after` until the run has ended and all are sent.
     func stream(run: Int64, after: Int, into writer: inout any ResponseBodyWriter) async throws {
+        let commit = commits.register()
+        defer { commits.unregister(commit) }
+        feeds.join(run)
+        defer { feeds.leave(run) }
         var last = after
         var lastWrite = ContinuousClock.now
         while !Task.isCancelled {
-            // The state before the read: a run seen ended has every package committed already.
-            guard let summary = try journal.runs(RunFilter(ids: [run])).first else { return }
-            let packages = try journal.packages(of: run, after: last, limit: Self.readLimit)
-            if !packages.isEmpty {
-                var text = ""
-                for package in packages {
-                    text += "id: \(package.index)\nevent: package\ndata: \(try Self.encode(Self.event(package)))\n\n"
-                    last = package.index
-                }
-                try await writer.write(ByteBuffer(string: text))
+            guard let slice = try feeds.slice(run: run, after: last) else { return }
+            if !slice.text.isEmpty {
+                try await writer.write(ByteBuffer(string: slice.text))
+                last = slice.last
                 lastWrite = .now
-                if packages.count == Self.readLimit { continue }
+                continue  // more may be there already (a follower far behind)
             }
-            if summary.state != "running" {
+            if let summary = slice.end {
                 let end = EndEvent(run: run, state: summary.state, reason: summary.reason, packages: summary.packages)
                 try await writer.write(ByteBuffer(string: "event: end\ndata: \(try Self.encode(end))\n\n"))
                 return
@@ -81,7 +70,7 @@ struct RunEventStream {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 lastWrite = .now
             }
-            try await Task.sleep(for: Self.poll)
+            await commit.signal.wait(upTo: Self.idleLook)
         }
     }
 
@@ -106,20 +95,45 @@ struct RunEventStream {
                 return
             }
             if request.state.isFinal { return }
-            try await Task.sleep(for: Self.poll)
+            try await Task.sleep(for: Self.requestLook)
         }
     }
 
-    static func event(_ package: PicoPackage) -> PackageEvent {
-        PackageEvent(
-            index: package.index,
-            loop: package.loop,
-            scan: package.scan,
-            hostTime: package.hostTime,
-            values: package.values.map {
-                PackageEvent.Value(name: $0.name, type: $0.variable.code, value: $0.value.isFinite ? $0.value : nil)
+    /// A package's whole `package` event, its index the event's id.
+    static func event(_ package: PicoPackage) -> String {
+        "id: \(package.index)\nevent: package\ndata: \(json(package))\n\n"
+    }
+
+    /// A package as the `package` event's JSON: `{"index", "loop", "scan", "host_time", "values": [{"name",
+    /// "type", "value"}]}`, written out directly (a stream sends a thousand a second; an encoder's
+    /// reflection would cost more than the rest of the stream).
+    static func json(_ package: PicoPackage) -> String {
+        var text = "{\"index\":\(package.index),\"loop\":\(package.loop),\"scan\":"
+        text += package.scan.map(String.init) ?? "null"
+        text += ",\"host_time\":\(number(package.hostTime)),\"values\":["
+        for (position, value) in package.values.enumerated() {
+            if position > 0 { text += "," }
+            text += "{\"name\":" + (value.name.map(quoted) ?? "null")
+            text += ",\"type\":" + quoted(value.variable.code) + ",\"value\":" + number(value.value) + "}"
+        }
+        return text + "]}"
+    }
+
+    /// A JSON number (`null` for a value that is not finite: the device's `nan`).
+    static func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "null" }
+
+    /// A JSON string.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
             }
-        )
+        }
+        return out + "\""
     }
 
     static func encode<T: Encodable>(_ value: T) throws -> String {

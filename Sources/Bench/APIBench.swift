@@ -1,0 +1,246 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// `Bench api`: the rig's API from outside, against `hcipico rig` (a child process) on simulated Picos.
+///
+/// 1. Submit → first package: an idle on-demand device is asked for a short CA (`POST
+///    /api/devices/idle/requests`), its request is followed (`GET /api/requests/{id}/events`) and the time
+///    from sending the submission to reading the first `event: package` is taken; then the stream is
+///    read to its end. 100 submissions, one after another; p50, p99 and the longest.
+/// 2. Streams' CPU: a device runs a 1 ms CA continuously (1,000 packages/s, a Pico's full rate); the rig's
+///    CPU (`/proc/PID/stat`) is taken over windows with no stream open and with 10 streams following the
+///    device's runs, alternating; the difference is the streams' cost, as a share of a core and of the
+///    rig's own CPU without them.
+enum APIBench {
+    static let suite = BenchSuite(name: "api", summary: "the rig's API: submit → first package, 10 streams' CPU") {
+        json in try await run(json: json)
+    }
+
+    static let submissions = 100
+    static let windows = 3
+    static let window: Duration = .seconds(10)
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let shortCA =
+        "e\nvar p\nvar c\nset_pgstat_mode 2\nset_range ba 50u\nset_e 0\ncell_on\n"
+        + "meas_loop_ca p c 200m 10m 50m\n  pck_start\n  pck_add p\n  pck_add c\n  pck_end\nendloop\n"
+        + "on_finished:\n  cell_off\n\n"
+    static let fullRateCA = shortCA.replacingOccurrences(of: "200m 10m 50m", with: "200m 1m 5")
+
+    static func run(json: Bool) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hcipico-api-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try freePort()
+        let token = UUID().uuidString
+        try write(token + "\n", to: directory.appendingPathComponent("control.token"), mode: 0o600)
+        try write(shortCA, to: directory.appendingPathComponent("short.mscr"), mode: 0o644)
+        try write(fullRateCA, to: directory.appendingPathComponent("full.mscr"), mode: 0o644)
+        let config = """
+            [rig]
+            name = "api-bench"
+            journal = "rig.sqlite"
+            [status]
+            listen = "127.0.0.1:\(port)"
+            control_token_file = "control.token"
+            [[device]]
+            name = "idle"
+            transport = "sim"
+            script = "short.mscr"
+            schedule = "on-demand"
+            [[device]]
+            name = "full"
+            transport = "sim"
+            script = "full.mscr"
+            schedule = "on-demand"
+            """
+        try write(config, to: directory.appendingPathComponent("rig.toml"), mode: 0o644)
+        let rig = Process()
+        rig.executableURL = URL(fileURLWithPath: try BesideBench.hcipico())
+        rig.arguments = ["rig", directory.appendingPathComponent("rig.toml").path]
+        rig.standardError = FileHandle.nullDevice
+        rig.standardOutput = FileHandle.nullDevice
+        try rig.run()
+        defer {
+            rig.interrupt()
+            rig.waitUntilExit()
+        }
+        let http = BenchHTTP(port: port, token: token)
+        try await waitUntil { (try? http.request("GET", "/healthz").status) == 200 }
+        try await waitUntil { ((try? http.request("GET", "/api/devices").body) ?? "").contains("\"connected\":true") }
+        let latencies = try firstPackageLatencies(http)
+        let cpu = try await streamCPU(http, rig: rig.processIdentifier)
+        let sorted = latencies.sorted()
+        func quantile(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000 }
+        if json {
+            print(
+                "{\"suite\":\"api\",\"first_package_ms_p50\":\(String(format: "%.1f", quantile(0.5))),"
+                    + "\"first_package_ms_p99\":\(String(format: "%.1f", quantile(0.99))),"
+                    + "\"first_package_ms_max\":\(String(format: "%.1f", (sorted.last ?? 0) * 1000)),"
+                    + "\"streams_core_percent\":\(String(format: "%.2f", cpu.corePercent)),"
+                    + "\"streams_share_of_rig\":\(String(format: "%.3f", cpu.shareOfRig))}"
+            )
+            return
+        }
+        print("api: submit → first package on the request's event stream, idle Pico, \(latencies.count) runs")
+        print(
+            String(
+                format: "  p50 %.1f ms, p99 %.1f ms, longest %.1f ms",
+                quantile(0.5),
+                quantile(0.99),
+                (sorted.last ?? 0) * 1000
+            )
+        )
+        print("api: 10 event streams following a 1,000 packages/s device, the rig's CPU (\(windows) windows each)")
+        print(
+            String(
+                format:
+                    "  without %.2f %%, with %.2f %% of a core: the streams %.2f %% of a core, %.1f %% of the rig's CPU",
+                cpu.without,
+                cpu.with,
+                cpu.corePercent,
+                cpu.shareOfRig * 100
+            )
+        )
+    }
+
+    /// Seconds from sending each submission to reading its first package on the request's stream.
+    static func firstPackageLatencies(_ http: BenchHTTP) throws -> [Double] {
+        var latencies: [Double] = []
+        let body = "{\"script\": \(jsonString(shortCA))}"
+        for _ in 0..<submissions {
+            let started = ContinuousClock.now
+            let (status, answer) = try http.request("POST", "/api/devices/idle/requests", body: body)
+            guard status == 201, let id = requestID(answer) else {
+                throw Failure(description: "submission answered \(status): \(answer.prefix(200))")
+            }
+            let stream = try http.send("GET", "/api/requests/\(id)/events")
+            defer { close(stream) }
+            var seen: [UInt8] = []
+            let first = try BenchHTTP.readUntil(stream, "event: package", seen: &seen)
+            latencies.append(seconds(first - started))
+            _ = try BenchHTTP.readUntil(stream, "event: end", seen: &seen)
+        }
+        return latencies
+    }
+
+    struct StreamCPU {
+        /// Percent of a core, the medians of the windows.
+        var without: Double
+        var with: Double
+        var corePercent: Double { with - without }
+        var shareOfRig: Double { without > 0 ? corePercent / without : 0 }
+    }
+
+    /// The rig's CPU while `full` runs, without and with 10 streams following it.
+    static func streamCPU(_ http: BenchHTTP, rig: Int32) async throws -> StreamCPU {
+        let body = "{\"script\": \(jsonString(fullRateCA))}"
+        // Enough runs queued for every window (5 s each), so that the device never waits.
+        let runs = Int((Double(windows) * 2 * seconds(window) + 20) / 5) + 2
+        for _ in 0..<runs {
+            let (status, answer) = try http.request("POST", "/api/devices/full/requests", body: body)
+            guard status == 201 else { throw Failure(description: "submission answered \(status): \(answer)") }
+        }
+        try await Task.sleep(for: .seconds(2))
+        var without: [Double] = []
+        var with: [Double] = []
+        for _ in 0..<windows {
+            without.append(try await cpuPercent(rig: rig))
+            let stop = StopFlag()
+            for _ in 0..<10 { Thread { follow(http, stop: stop) }.start() }
+            try await Task.sleep(for: .milliseconds(500))
+            with.append(try await cpuPercent(rig: rig))
+            stop.set()
+            try await Task.sleep(for: .seconds(6))  // the followers end with their run
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return StreamCPU(without: median(without), with: median(with))
+    }
+
+    /// Follows `full`'s runs, one after another, until `stop`.
+    static func follow(_ http: BenchHTTP, stop: StopFlag) {
+        while !stop.isSet {
+            guard let (_, answer) = try? http.request("GET", "/api/devices"),
+                let run = runningRun(answer, device: "full")
+            else {
+                Thread.sleep(forTimeInterval: 0.05)
+                continue
+            }
+            guard let stream = try? http.send("GET", "/api/runs/\(run)/events") else { continue }
+            var seen: [UInt8] = []
+            _ = try? BenchHTTP.readUntil(stream, "event: end", seen: &seen)
+            close(stream)
+        }
+    }
+
+    /// The rig's CPU over one window, as a percentage of a core.
+    static func cpuPercent(rig: Int32) async throws -> Double {
+        guard let before = H4Bench.processCPU(rig) else { throw Failure(description: "the rig has gone") }
+        let started = ContinuousClock.now
+        try await Task.sleep(for: window)
+        guard let after = H4Bench.processCPU(rig) else { throw Failure(description: "the rig has gone") }
+        return (after - before) / seconds(ContinuousClock.now - started) * 100
+    }
+
+    // MARK: Helpers
+
+    final class StopFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+        func set() { flag.store(true, ordering: .relaxed) }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func requestID(_ json: String) -> String? {
+        let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        return object?["id"] as? String
+    }
+
+    static func runningRun(_ json: String, device: String) -> Int? {
+        guard let devices = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]],
+            let entry = devices.first(where: { $0["name"] as? String == device }),
+            let running = entry["running"] as? [String: Any]
+        else { return nil }
+        return running["run"] as? Int
+    }
+
+    static func jsonString(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
+
+    static func write(_ text: String, to url: URL, mode: Int) throws {
+        try text.write(to: url, atomically: false, encoding: .utf8)
+        chmod(url.path, mode_t(mode))
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<300 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure(description: "the rig did not come up in 15 s")
+    }
+}

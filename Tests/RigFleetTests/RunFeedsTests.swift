@@ -1,0 +1,69 @@
+import Foundation
+import RigJournal
+import Testing
+
+@testable import RigStatus
+
+/// A followed run's packages, read once a commit for all followers, each index given once and in
+/// order, wherever a follower resumes; the end only after the last package.
+@Suite struct RunFeedsTests {
+    /// The indices a slice's text holds, in order.
+    static func indices(_ text: String) -> [Int] {
+        text.split(separator: "\n").compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
+    }
+
+    @Test func followersGetEveryPackageOnceWhereverTheyResume() async throws {
+        let path = FleetFixtures.path()
+        defer { FleetFixtures.remove(path) }
+        let journal = try Journal.open(path: path, rig: "lab-1")
+        let writer = journal.writer(commitInterval: 0.005)
+        let provenance = FleetFixtures.provenance(device: "pico-a", start: 1_000)
+        try await writer.runStarted(provenance)
+        for index in 0..<50 {
+            try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: provenance.runID)
+        }
+        try await writer.flush()
+        let run = try #require(try journal.runID(uuid: provenance.runID.uuidString.lowercased()))
+        // Keeping the newest 10 events only: a follower from the start reads the rest from the journal.
+        let feeds = RunFeeds(journal: journal, kept: 10) { writer.committedSequence }
+        feeds.join(run)
+        var sent: [Int] = []
+        var last = -1
+        while true {
+            let slice = try #require(try feeds.slice(run: run, after: last))
+            #expect(slice.end == nil, "the run is still running")
+            if slice.text.isEmpty { break }
+            sent += Self.indices(slice.text)
+            last = slice.last
+        }
+        #expect(sent == Array(0..<50))
+        // Resumed after 44: 45…49. The text is the events as sent.
+        let resumed = try #require(try feeds.slice(run: run, after: 44))
+        #expect(Self.indices(resumed.text) == [45, 46, 47, 48, 49])
+        #expect(resumed.text.hasPrefix("id: 45\nevent: package\ndata: {\"index\":45,"))
+        // The run ends: the end comes with the slice that holds the last package, not before.
+        try await writer.runEnded(provenance.runID, JournalRunEnd(complete: true, reason: nil, time: 1_001))
+        try await writer.flush()
+        let behind = try #require(try feeds.slice(run: run, after: 20))
+        #expect(Self.indices(behind.text) == Array(21..<40) && behind.end == nil)
+        let tail = try #require(try feeds.slice(run: run, after: 40))
+        #expect(Self.indices(tail.text) == Array(41..<50) && tail.end?.state == "complete")
+        let end = try #require(try feeds.slice(run: run, after: 49)?.end)
+        #expect(end.state == "complete" && end.packages == 50)
+        #expect(try feeds.slice(run: run + 99, after: -1) == nil, "no such run")
+        feeds.leave(run)
+        await writer.close()
+    }
+
+    @Test func aPackageIsItsJSON() throws {
+        let package = FleetFixtures.package(3, device: "pico-a", start: 1_000)
+        let json = RunEventStream.json(package)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["index"] as? Int == 3)
+        let values = try #require(object["values"] as? [[String: Any]])
+        #expect(values.count == package.values.count)
+        #expect(values.first?["name"] as? String == package.values.first?.name)
+        #expect(RunEventStream.quoted("a\"b\\c\n") == "\"a\\\"b\\\\c\\u000a\"")
+        #expect(RunEventStream.number(.nan) == "null")
+    }
+}
