@@ -82,6 +82,7 @@ enum APIBench {
                     + "\"first_package_ms_p99\":\(String(format: "%.1f", quantile(0.99))),"
                     + "\"first_package_ms_max\":\(String(format: "%.1f", (sorted.last ?? 0) * 1000)),"
                     + "\"streams_core_percent\":\(String(format: "%.2f", cpu.corePercent)),"
+                    + "\"streams_kernel_percent\":\(String(format: "%.2f", cpu.systemPercent)),"
                     + "\"streams_share_of_rig\":\(String(format: "%.3f", cpu.shareOfRig))}"
             )
             return
@@ -99,10 +100,11 @@ enum APIBench {
         print(
             String(
                 format:
-                    "  without %.2f %%, with %.2f %% of a core: the streams %.2f %% of a core, %.1f %% of the rig's CPU",
+                    "  without %.2f %%, with %.2f %% of a core: the streams %.2f %% of a core (%.2f %% in the kernel), %.1f %% of the rig's CPU",
                 cpu.without,
                 cpu.with,
                 cpu.corePercent,
+                cpu.systemPercent,
                 cpu.shareOfRig * 100
             )
         )
@@ -132,7 +134,11 @@ enum APIBench {
         /// Percent of a core, the medians of the windows.
         var without: Double
         var with: Double
+        /// Their system parts (the kernel's: here, the sandbox's loopback TCP among them).
+        var withoutSystem: Double
+        var withSystem: Double
         var corePercent: Double { with - without }
+        var systemPercent: Double { withSystem - withoutSystem }
         var shareOfRig: Double { without > 0 ? corePercent / without : 0 }
     }
 
@@ -146,8 +152,8 @@ enum APIBench {
             guard status == 201 else { throw Failure(description: "submission answered \(status): \(answer)") }
         }
         try await Task.sleep(for: .seconds(2))
-        var without: [Double] = []
-        var with: [Double] = []
+        var without: [(total: Double, system: Double)] = []
+        var with: [(total: Double, system: Double)] = []
         for _ in 0..<windows {
             without.append(try await cpuPercent(rig: rig))
             let stop = StopFlag()
@@ -158,7 +164,12 @@ enum APIBench {
             try await Task.sleep(for: .seconds(6))  // the followers end with their run
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        return StreamCPU(without: median(without), with: median(with))
+        return StreamCPU(
+            without: median(without.map(\.total)),
+            with: median(with.map(\.total)),
+            withoutSystem: median(without.map(\.system)),
+            withSystem: median(with.map(\.system))
+        )
     }
 
     /// Follows `full`'s runs, one after another, until `stop`.
@@ -177,13 +188,25 @@ enum APIBench {
         }
     }
 
-    /// The rig's CPU over one window, as a percentage of a core.
-    static func cpuPercent(rig: Int32) async throws -> Double {
-        guard let before = H4Bench.processCPU(rig) else { throw Failure(description: "the rig has gone") }
+    /// The rig's CPU over one window, as a percentage of a core: all of it, and its system part.
+    static func cpuPercent(rig: Int32) async throws -> (total: Double, system: Double) {
+        guard let before = processCPU(rig) else { throw Failure(description: "the rig has gone") }
         let started = ContinuousClock.now
         try await Task.sleep(for: window)
-        guard let after = H4Bench.processCPU(rig) else { throw Failure(description: "the rig has gone") }
-        return (after - before) / seconds(ContinuousClock.now - started) * 100
+        guard let after = processCPU(rig) else { throw Failure(description: "the rig has gone") }
+        let elapsed = seconds(ContinuousClock.now - started)
+        return ((after.total - before.total) / elapsed * 100, (after.system - before.system) / elapsed * 100)
+    }
+
+    /// CPU seconds of another process, all and system, from /proc/PID/stat (utime, stime).
+    static func processCPU(_ pid: Int32) -> (total: Double, system: Double)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ((user + system) / tick, system / tick)
     }
 
     // MARK: Helpers
