@@ -24,6 +24,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The MCP server (`hcipico mcp`).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
         // `swift package generate-documentation` (DocC) for the library products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The rig (never linked into the library products).
@@ -223,10 +225,23 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // A client of a rig's API (`hcipico mcp`, `Bench api`), and the MCP server on it.
+        .target(name: "RigClient", swiftSettings: strict),
+        .target(
+            name: "RigMCP",
+            dependencies: [
+                "RigClient", "Coordination", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: Command line
         .executableTarget(
             name: "hcipico",
             dependencies: [
+                "RigClient",
+                "RigMCP",
                 "RunResults",
                 "Coordination",
                 "MethodSCRIPT",
@@ -281,6 +296,7 @@ let package = Package(
                 "PicoAnalysis",
                 "DeviceLinks",
                 "AnalysisSamples",
+                "RigClient",
                 .product(name: "ComplexModule", package: "swift-numerics"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -5,7 +5,8 @@
 # prometheus-client whose parser reads the rig's /metrics, and the analysis anchors (scipy for peaks,
 # impedance.py for circuit fits) that Tests/Peers/analysis_anchor.py runs, and the pinned httpx that
 # Tests/Peers/api_check.py drives the rig's API with, and the pinned openapi-spec-validator that checks
-# the API's OpenAPI document there.
+# the API's OpenAPI document there, and the pinned mcp (the Python MCP SDK) whose client drives
+# `hcipico mcp` there.
 # Idempotent: returns at once when the pinned versions are already installed. Fails loudly.
 #
 #   Tools/install-peers.sh            create or check .venv/
@@ -23,6 +24,7 @@ pins=(
     pandas==3.1.1 # impedance.py imports it without declaring it
     httpx==0.28.1
     openapi-spec-validator==0.9.0
+    mcp==2.3.0
 )
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RigClient
 import Synchronization
 
 /// `Bench api`: the rig's API from outside, against `hcipico rig` (a child process) on simulated Picos.
@@ -69,7 +70,7 @@ enum APIBench {
             rig.interrupt()
             rig.waitUntilExit()
         }
-        let http = BenchHTTP(port: port, token: token)
+        let http = RigAPIClient(port: port, token: token)
         try await waitUntil { (try? http.request("GET", "/healthz").status) == 200 }
         try await waitUntil { ((try? http.request("GET", "/api/devices").body) ?? "").contains("\"connected\":true") }
         let latencies = try firstPackageLatencies(http)
@@ -111,21 +112,22 @@ enum APIBench {
     }
 
     /// Seconds from sending each submission to reading its first package on the request's stream.
-    static func firstPackageLatencies(_ http: BenchHTTP) throws -> [Double] {
+    static func firstPackageLatencies(_ http: RigAPIClient) throws -> [Double] {
         var latencies: [Double] = []
-        let body = "{\"script\": \(jsonString(shortCA))}"
+        let body = "{\"script\": \(try jsonString(shortCA))}"
         for _ in 0..<submissions {
             let started = ContinuousClock.now
-            let (status, answer) = try http.request("POST", "/api/devices/idle/requests", body: body)
+            let response = try http.request("POST", "/api/devices/idle/requests", body: body)
+            let (status, answer) = (response.status, response.body)
             guard status == 201, let id = requestID(answer) else {
                 throw Failure(description: "submission answered \(status): \(answer.prefix(200))")
             }
             let stream = try http.send("GET", "/api/requests/\(id)/events")
             defer { close(stream) }
             var seen: [UInt8] = []
-            let first = try BenchHTTP.readUntil(stream, "event: package", seen: &seen)
+            let first = try RigAPIClient.readUntil(stream, "event: package", seen: &seen)
             latencies.append(seconds(first - started))
-            _ = try BenchHTTP.readUntil(stream, "event: end", seen: &seen)
+            _ = try RigAPIClient.readUntil(stream, "event: end", seen: &seen)
         }
         return latencies
     }
@@ -143,12 +145,13 @@ enum APIBench {
     }
 
     /// The rig's CPU while `full` runs, without and with 10 streams following it.
-    static func streamCPU(_ http: BenchHTTP, rig: Int32) async throws -> StreamCPU {
-        let body = "{\"script\": \(jsonString(fullRateCA))}"
+    static func streamCPU(_ http: RigAPIClient, rig: Int32) async throws -> StreamCPU {
+        let body = "{\"script\": \(try jsonString(fullRateCA))}"
         // Enough runs queued for every window (5 s each), so that the device never waits.
         let runs = Int((Double(windows) * 2 * seconds(window) + 20) / 5) + 2
         for _ in 0..<runs {
-            let (status, answer) = try http.request("POST", "/api/devices/full/requests", body: body)
+            let response = try http.request("POST", "/api/devices/full/requests", body: body)
+            let (status, answer) = (response.status, response.body)
             guard status == 201 else { throw Failure(description: "submission answered \(status): \(answer)") }
         }
         try await Task.sleep(for: .seconds(2))
@@ -173,9 +176,9 @@ enum APIBench {
     }
 
     /// Follows `full`'s runs, one after another, until `stop`.
-    static func follow(_ http: BenchHTTP, stop: StopFlag) {
+    static func follow(_ http: RigAPIClient, stop: StopFlag) {
         while !stop.isSet {
-            guard let (_, answer) = try? http.request("GET", "/api/devices"),
+            guard let answer = try? http.request("GET", "/api/devices").body,
                 let run = runningRun(answer, device: "full")
             else {
                 Thread.sleep(forTimeInterval: 0.05)
@@ -183,7 +186,7 @@ enum APIBench {
             }
             guard let stream = try? http.send("GET", "/api/runs/\(run)/events") else { continue }
             var seen: [UInt8] = []
-            _ = try? BenchHTTP.readUntil(stream, "event: end", seen: &seen)
+            _ = try? RigAPIClient.readUntil(stream, "event: end", seen: &seen)
             close(stream)
         }
     }
@@ -234,8 +237,9 @@ enum APIBench {
         return running["run"] as? Int
     }
 
-    static func jsonString(_ text: String) -> String {
-        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    /// `text` as a JSON string.
+    static func jsonString(_ text: String) throws -> String {
+        String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
     }
 
     static func write(_ text: String, to url: URL, mode: Int) throws {

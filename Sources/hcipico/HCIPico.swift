@@ -15,7 +15,7 @@ struct HCIPico: AsyncParsableCommand {
             DecodeCommand.self, ScanCommand.self, ConnectCommand.self, ConsoleCommand.self, GATTCommand.self,
             SerialCommand.self, Adapters.self, RTTCommand.self, RigCommand.self, RunsCommand.self,
             ExportCommand.self, PairCommand.self, BondsCommand.self, SimulateCommand.self, MethodsCommand.self,
-            CheckCommand.self, AnalyzeCommand.self, PortsCommand.self,
+            CheckCommand.self, AnalyzeCommand.self, PortsCommand.self, MCPCommand.self,
         ]
     )
 

@@ -14,8 +14,12 @@ import sys
 import tempfile
 import time
 
+import asyncio
+
 import httpx
 import jsonschema
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from openapi_spec_validator import validate as validate_spec
 
 FAILURES = []
@@ -192,6 +196,48 @@ schedule = "on-demand"
     print("api-check: every check passed")
 
 
+async def agent(rig):
+    """The MCP server on the rig: tools, a DPV run to its end with its peaks, a results resource; with
+    the read token it may look but not run."""
+    def server(token_file):
+        return StdioServerParameters(command=rig.binary,
+                                     args=["mcp", "--url", rig.url(""), "--token-file", os.path.join(rig.directory, token_file)])
+
+    async with stdio_client(server("control.token")) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            names = {tool.name for tool in (await session.list_tools()).tools}
+            check({"list_devices", "list_methods", "run_method", "run_script", "get_request", "get_results", "cancel",
+                   "abort"} <= names, f"mcp: the tools are listed ({sorted(names)})")
+            devices = await session.call_tool("list_devices", {})
+            check(not devices.is_error and "bench" in devices.content[0].text, "mcp: list_devices")
+            result = await session.call_tool("run_method", {
+                "device": "bench", "technique": "dpv",
+                "parameters": {"begin_potential": -0.1, "end_potential": 0.1, "step_potential": 0.01},
+                "title": "from an agent"})
+            answer = json.loads(result.content[0].text) if result.content else {}
+            request = answer.get("request", {})
+            check(not result.is_error and request.get("state") == "complete",
+                  f"mcp: run_method ran a DPV to its end ({request.get('state')})")
+            check("peaks" in json.dumps(answer.get("results", {})), "mcp: and returned its peaks")
+            check(request.get("submitter", "").startswith("control token ("), "mcp: the rig knows who asked")
+            resources = (await session.list_resources()).resources
+            uri = f"hcipico://runs/{request.get('run')}/results"
+            check(any(str(r.uri) == uri for r in resources), f"mcp: the run's results are a resource ({uri})")
+            contents = (await session.read_resource(uri)).contents
+            check(contents and "peaks" in contents[0].text, "mcp: reading the resource gives the results")
+            wrong = await session.call_tool("run_method", {"device": "bench", "technique": "dpv",
+                                                            "parameters": {"end_potential": 9}})
+            check(wrong.is_error and "end_potential" in wrong.content[0].text, "mcp: a wrong parameter is named")
+    async with stdio_client(server("read.token")) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            looked = await session.call_tool("list_devices", {})
+            check(not looked.is_error, "mcp with the read token may look")
+            refused = await session.call_tool("run_method", {"device": "bench", "technique": "dpv"})
+            check(refused.is_error and "403" in refused.content[0].text, "mcp with the read token may not run (403)")
+
+
 def exercise(rig):
     devices = CLIENT.get(rig.url("/api/devices"), headers=READ).json()
     check([d["name"] for d in devices] == ["scheduled", "bench"] and all(conforms(d, "Device") for d in devices),
@@ -319,6 +365,9 @@ def exercise(rig):
     actions = [row[0] for row in rig.query("SELECT action FROM control_actions ORDER BY id")]
     check(actions == ["submit", "submit", "pause", "resume", "submit", "submit", "cancel", "abort"],
           f"every control action recorded ({actions})")
+
+    # An agent: hcipico mcp, driven by the Python MCP SDK's client, with each token.
+    asyncio.run(agent(rig))
 
     # SIGTERM with runs queued: the queued ones end cancelled in the journal.
     ids = [submit(rig, "bench", {"script": LONG_CA, "title": f"queued {n}"}).json()["id"] for n in range(3)]
