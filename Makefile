@@ -182,7 +182,9 @@ peers-fleet: $(PEERS_READY)
 
 ## peers-api: the rig's API with real clients (Tests/Peers/api-check.sh): httpx and curl submit, follow (the
 ## event stream, resumed) and fetch runs on a rig of two simulators while a schedule runs; retries, roles,
-## bad bodies, abort, pause and resume; SIGTERM and kill -9 with runs queued, checked in the journal.
+## bad bodies, abort, pause and resume; SIGTERM and kill -9 with runs queued, checked in the journal; the
+## status page's controls in headless Chromium; `hcipico mcp` under the Python MCP client; every route of
+## Specs/api/openapi.json exercised.
 peers-api: $(PEERS_READY)
 	$(BUILD_HCIPICO)
 	@Tests/Peers/api-check.sh --bin "$(DEBUG_BIN)/hcipico"

@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -20,6 +21,11 @@ import httpx
 import jsonschema
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.support.ui import Select
 from openapi_spec_validator import validate as validate_spec
 
 FAILURES = []
@@ -53,7 +59,7 @@ def wait_for(what, predicate, seconds):
             value = predicate()
             if value:
                 return value
-        except (httpx.HTTPError, sqlite3.Error, KeyError, ValueError):
+        except (httpx.HTTPError, sqlite3.Error, KeyError, ValueError, StopIteration, WebDriverException):
             pass
         time.sleep(0.1)
     check(False, f"{what} within {seconds} s")
@@ -135,6 +141,7 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--spec", required=True)
+    parser.add_argument("--page-port", type=int, required=True)
     options = parser.parse_args()
     with open(options.spec) as file:
         spec = json.load(file)
@@ -175,6 +182,7 @@ transport = "sim"
 script = "short.mscr"
 schedule = "on-demand"
 """)
+    page(options.bin, directory, options.page_port)
     rig = Rig(options.bin, directory, options.port)
     rig.start()
     try:
@@ -194,6 +202,98 @@ schedule = "on-demand"
         print(f"api-check: {len(FAILURES)} checks failed", file=sys.stderr)
         sys.exit(1)
     print("api-check: every check passed")
+
+
+def page(binary, directory, port):
+    """The status page in headless Chromium on a loopback rig without a read token: read-only until the
+    control token is given; then it runs a method on a device, pauses and resumes a schedule."""
+    config = os.path.join(directory, "page.toml")
+    with open(config, "w") as file:
+        file.write(f"""[rig]
+name = "page-check"
+journal = "page.sqlite"
+[status]
+listen = "127.0.0.1:{port}"
+control_token_file = "control.token"
+[[device]]
+name = "scheduled"
+transport = "sim"
+script = "short.mscr"
+every = "5s"
+[[device]]
+name = "bench"
+transport = "sim"
+script = "short.mscr"
+schedule = "on-demand"
+""")
+    rig = Rig(binary, directory, port)
+    rig.journal = os.path.join(directory, "page.sqlite")
+    rig.process = subprocess.Popen([binary, "rig", config], stdout=rig.log, stderr=subprocess.STDOUT)
+    wait_for("the page rig", lambda: CLIENT.get(rig.url("/healthz")).status_code == 200, 60)
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1400"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"))
+    try:
+        driver.get(rig.url("/"))
+        wait_for("the page", lambda: driver.find_element(By.ID, "control-unlock").is_displayed(), 30)
+        check(not driver.find_element(By.ID, "control-panel").is_displayed(), "page: read-only without the control token")
+        driver.find_element(By.ID, "control-token").send_keys("not-the-token")
+        driver.find_element(By.CSS_SELECTOR, "#control-unlock button").click()
+        error = wait_for("the refusal", lambda: driver.find_element(By.ID, "control-error").text, 10)
+        check(bool(error) and not driver.find_element(By.ID, "control-panel").is_displayed(),
+              f"page: a wrong token is refused ({error})")
+        driver.find_element(By.ID, "control-token").send_keys(CONTROL["Authorization"][len("Bearer "):])
+        driver.find_element(By.CSS_SELECTOR, "#control-unlock button").click()
+        wait_for("the controls", lambda: driver.find_element(By.ID, "control-panel").is_displayed(), 10)
+        wait_for("the method form", lambda: driver.find_elements(By.CSS_SELECTOR, "#run-params input"), 10)
+        wait_for("the devices", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#control-body tr")) == 2, 10)
+        Select(driver.find_element(By.ID, "run-device")).select_by_value("bench")
+        Select(driver.find_element(By.ID, "run-technique")).select_by_value("dpv")
+        for key, value in (("begin_potential", "-0.1"), ("end_potential", "0.1"), ("step_potential", "0.01")):
+            field = driver.find_element(By.CSS_SELECTOR, f'#run-params input[name="{key}"]')
+            field.clear()
+            field.send_keys(value)
+        driver.find_element(By.ID, "run-now").click()
+        result = wait_for("the submission", lambda: "queued" in driver.find_element(By.ID, "run-result").text and
+                          driver.find_element(By.ID, "run-result").text, 10)
+        check(bool(result), f"page: Run now queues the method ({result})")
+        done = wait_for("the page's run", lambda: CLIENT.get(rig.url("/api/devices/bench/requests")).json()["requests"][0]
+                        ["state"] == "complete", 30)
+        check(bool(done), "page: the run it asked for completed")
+        field = driver.find_element(By.CSS_SELECTOR, '#run-params input[name="end_potential"]')
+        field.clear()
+        field.send_keys("9")
+        driver.find_element(By.ID, "run-now").click()
+        wrong = wait_for("the refusal", lambda: "end_potential" in driver.find_element(By.ID, "run-result").text and
+                         driver.find_element(By.ID, "run-result").text, 10)
+        check(bool(wrong) and "invalid" in field.get_attribute("class"), f"page: a wrong parameter is named and marked ({wrong})")
+        pause = driver.find_element(By.CSS_SELECTOR, '#control-body tr[data-device="scheduled"] button.pause')
+        pause.click()
+        paused = wait_for("the pause", lambda: next(d for d in CLIENT.get(rig.url("/api/devices")).json()
+                                                   if d["name"] == "scheduled")["schedule_paused"], 10)
+        check(bool(paused), "page: Pause schedule pauses it")
+        wait_for("the button to say resume", lambda: "Resume" in driver.find_element(
+            By.CSS_SELECTOR, '#control-body tr[data-device="scheduled"] button.pause').text, 10)
+        shot = os.path.join(directory, "page-control.png")
+        driver.save_screenshot(shot)
+        driver.find_element(By.CSS_SELECTOR, '#control-body tr[data-device="scheduled"] button.pause').click()
+        resumed = wait_for("the resume", lambda: not next(d for d in CLIENT.get(rig.url("/api/devices")).json()
+                                                         if d["name"] == "scheduled")["schedule_paused"], 10)
+        check(resumed is not None, "page: Resume schedule resumes it")
+        actions = [row[0] for row in rig.query("SELECT actor FROM control_actions")]
+        check(actions and all(a.startswith("control token (Mozilla") for a in actions),
+              f"page: its actions are the browser's in the journal ({len(actions)})")
+        # The refusals this check provoked (the wrong token, the wrong parameter) are the only errors.
+        provoked = ("/api/control - ", "/api/devices/bench/requests - ")
+        severe = [e for e in driver.get_log("browser")
+                  if e.get("level") == "SEVERE" and not any(p in e["message"] for p in provoked)]
+        check(not severe, f"page: no console errors ({severe[:2]})")
+        print(f"     page screenshot: {shot}", flush=True)
+    finally:
+        driver.quit()
+        rig.stop()
 
 
 async def agent(rig):
@@ -368,6 +468,9 @@ def exercise(rig):
 
     # An agent: hcipico mcp, driven by the Python MCP SDK's client, with each token.
     asyncio.run(agent(rig))
+    # The page acts with the control token only.
+    CLIENT.get(rig.url("/api/control"), headers=CONTROL)
+    check(CLIENT.get(rig.url("/api/control"), headers=READ).status_code == 403, "GET /api/control with the read token is 403")
 
     # SIGTERM with runs queued: the queued ones end cancelled in the journal.
     ids = [submit(rig, "bench", {"script": LONG_CA, "title": f"queued {n}"}).json()["id"] for n in range(3)]

@@ -28,6 +28,11 @@ extension StatusServer {
     /// cancelling, aborting, pausing and resuming need the control token.
     func controlRoutes(_ router: Router<BasicRequestContext>, control: Control) {
         router.get("/api/methods") { _, _ in try Self.json(Technique.allCases.map(MethodDocument.init)) }
+        // Whether the request carries the control token (the page asks before it offers its controls).
+        router.get("/api/control") { [self] request, _ in
+            if let refusal = refusal(request, control) { return refusal }
+            return try Self.json(RoleDocument(role: "control"))
+        }
         router.get("/api/devices") { [self] _, _ in
             try Self.json(
                 sources.devices().map { snapshot in
@@ -213,6 +218,11 @@ struct DeviceDocument: Encodable {
     var completeRuns: Int
     var incompleteRuns: Int
     var lastError: String?
+}
+
+/// The role a request's token has (`/api/control`).
+struct RoleDocument: Encodable {
+    var role: String
 }
 
 struct ScheduleDocument: Encodable {

@@ -537,6 +537,155 @@
     select.value = names.includes(runsDevice) ? runsDevice : '';
   }
 
+  // ---- control: with the control token (kept for this tab only), run now, abort, pause and resume ----
+  const TOKEN_KEY = 'hcipico-control-token';
+  let controlToken = null, methods = [], controlTimer = null;
+
+  // A control call: the control token in its own Authorization header (it is also let in to read).
+  function control(method, path, body) {
+    const url = new URL(path, document.baseURI);
+    url.username = url.password = '';
+    const headers = { Authorization: 'Bearer ' + controlToken };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return fetch(url, { method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body) })
+      .then((r) => r.text().then((text) => {
+        let json = null;
+        try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+        return { ok: r.ok, status: r.status, json };
+      }));
+  }
+  function unlock(token) {
+    controlToken = token;
+    return control('GET', 'api/control').then((answer) => {
+      if (!answer.ok) {
+        controlToken = null;
+        sessionStorage.removeItem(TOKEN_KEY);
+        throw new Error(answer.status === 403 ? 'that token may not control this rig'
+          : answer.json && answer.json.error ? answer.json.error : 'HTTP ' + answer.status);
+      }
+      sessionStorage.setItem(TOKEN_KEY, token);
+      $('control-unlock').hidden = true;
+      $('control-panel').hidden = false;
+      setText($('control-note'), 'unlocked: runs, aborts and pauses are recorded in the journal');
+      return get('api/methods').then((r) => r.json()).then((list) => {
+        methods = Array.isArray(list) ? list : [];
+        const select = $('run-technique');
+        select.textContent = '';
+        for (const m of methods) {
+          const option = document.createElement('option');
+          option.value = m.technique;
+          option.textContent = m.technique + ' \u2013 ' + m.name;
+          select.appendChild(option);
+        }
+        showParameters();
+        refreshControl();
+        if (!controlTimer) controlTimer = setInterval(refreshControl, 2000);
+      });
+    });
+  }
+  function lock() {
+    controlToken = null;
+    sessionStorage.removeItem(TOKEN_KEY);
+    if (controlTimer) { clearInterval(controlTimer); controlTimer = null; }
+    $('control-panel').hidden = true;
+    $('control-unlock').hidden = false;
+    setText($('control-note'), 'read-only: give the control token to run, abort or pause');
+  }
+  // One input per parameter of the chosen technique, at its default, its unit and meaning alongside.
+  function showParameters() {
+    const box = $('run-params'), method = methods.find((m) => m.technique === $('run-technique').value);
+    box.textContent = '';
+    if (!method) return;
+    for (const p of method.parameters) {
+      const label = document.createElement('label'), input = document.createElement('input');
+      label.textContent = p.key + (p.unit ? ' (' + p.unit + ')' : '');
+      label.title = p.meaning;
+      input.type = 'number';
+      input.step = 'any';
+      input.name = p.key;
+      input.value = String(p.default_value);
+      input.dataset.default = String(p.default_value);
+      label.appendChild(input);
+      box.appendChild(label);
+    }
+  }
+  function submitRun(event) {
+    event.preventDefault();
+    const parameters = {};
+    for (const input of $('run-params').querySelectorAll('input')) {
+      input.classList.remove('invalid');
+      if (input.value !== input.dataset.default) parameters[input.name] = Number(input.value);
+    }
+    const device = $('run-device').value, body = { technique: $('run-technique').value, parameters,
+      priority: Number($('run-priority').value || 0) };
+    setText($('run-result'), 'submitting\u2026');
+    control('POST', 'api/devices/' + encodeURIComponent(device) + '/requests', body).then((answer) => {
+      if (answer.ok && answer.json) {
+        setText($('run-result'), 'queued on ' + device + ': ' + answer.json.title + ' (' + answer.json.state + ')');
+        refreshControl();
+      } else {
+        const problem = answer.json || {};
+        const input = problem.parameter && $('run-params').querySelector('input[name="' + CSS.escape(problem.parameter) + '"]');
+        if (input) input.classList.add('invalid');
+        setText($('run-result'), (problem.parameter ? problem.parameter + ': ' : '') + (problem.error || 'HTTP ' + answer.status));
+      }
+    }).catch((err) => setText($('run-result'), err.message));
+  }
+  // Each device's row, updated in place (a row rebuilt under the pointer would swallow a click).
+  function refreshControl() {
+    if (!controlToken) return;
+    get('api/devices').then((r) => r.json()).then((devices) => {
+      const select = $('run-device'), body = $('control-body'), rows = new Map(), names = new Set();
+      for (const row of Array.from(body.rows)) rows.set(row.dataset.device, row);
+      for (const d of devices) {
+        names.add(d.name);
+        if (!Array.from(select.options).some((o) => o.value === d.name)) {
+          const option = document.createElement('option');
+          option.value = option.textContent = d.name;
+          select.appendChild(option);
+        }
+        let row = rows.get(d.name);
+        if (!row) {
+          row = clone('control-row');
+          row.dataset.device = d.name;
+          const path = 'api/devices/' + encodeURIComponent(d.name);
+          row.querySelector('.pause').addEventListener('click', () =>
+            act('POST', path + '/schedule/' + (row.dataset.paused === 'true' ? 'resume' : 'pause')));
+          row.querySelector('.abort').addEventListener('click', () => {
+            if (confirm('Abort ' + d.name + '\u2019s run in progress? Its cell is then switched off.')) act('POST', path + '/abort');
+          });
+          body.appendChild(row);
+        }
+        const cell = (cls) => row.querySelector('.' + cls);
+        row.dataset.paused = String(!!d.schedule_paused);
+        setText(cell('name'), d.name);
+        setText(cell('schedule'), d.schedule_paused ? 'paused' : 'active');
+        setText(cell('queued'), fmtInt(d.queued));
+        setText(cell('running'), d.running ? d.running.title + (isNum(d.running.device_run) ? ' #' + d.running.device_run : '') : DASH);
+        setText(cell('pause'), d.schedule_paused ? 'Resume schedule' : 'Pause schedule');
+        cell('abort').disabled = !d.running;
+      }
+      for (const [name, row] of rows) if (!names.has(name)) row.remove();
+      for (const option of Array.from(select.options)) if (!names.has(option.value)) option.remove();
+    }).catch(() => {});
+  }
+  function act(method, path) {
+    control(method, path).then((answer) => {
+      setText($('run-result'), answer.ok ? '' : (answer.json && answer.json.error) || 'HTTP ' + answer.status);
+      refreshControl();
+    });
+  }
+  $('control-unlock').addEventListener('submit', (event) => {
+    event.preventDefault();
+    setText($('control-error'), '');
+    unlock($('control-token').value).catch((err) => setText($('control-error'), err.message));
+    $('control-token').value = '';
+  });
+  $('control-lock').addEventListener('click', lock);
+  $('run-technique').addEventListener('change', showParameters);
+  $('run-form').addEventListener('submit', submitRun);
+  if (sessionStorage.getItem(TOKEN_KEY)) unlock(sessionStorage.getItem(TOKEN_KEY)).catch(() => {});
+
   // ---- the event stream ----
   function setConn(state, text) {
     setAttr($('conn'), 'data-state', state);
