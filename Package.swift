@@ -24,8 +24,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        // The MCP server (`hcipico mcp`).
-        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
         // `swift package generate-documentation` (DocC) for the library products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The rig (never linked into the library products).
@@ -229,10 +227,7 @@ let package = Package(
         .target(name: "RigClient", swiftSettings: strict),
         .target(
             name: "RigMCP",
-            dependencies: [
-                "RigClient", "Coordination", .product(name: "MCP", package: "swift-sdk"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["RigClient", "Coordination"],
             swiftSettings: strict
         ),
 

@@ -1,7 +1,4 @@
 import Coordination
-import Foundation
-import Logging
-import MCP
 import RigClient
 
 /// An MCP server over standard input and output (`hcipico mcp`) that lets an agent use a rig through
@@ -12,35 +9,19 @@ import RigClient
 public struct RigMCPServer: Sendable {
     let client: RigAPIClient
     let version: String
-    let logger: Logger
 
-    public init(client: RigAPIClient, version: String, logger: Logger) {
+    public init(client: RigAPIClient, version: String) {
         self.client = client
         self.version = version
-        self.logger = logger
     }
 
-    /// Serves until standard input ends.
-    public func run() async throws {
-        let server = Server(
-            name: "hcipico",
-            version: version,
-            capabilities: .init(
-                resources: .init(subscribe: false, listChanged: false),
-                tools: .init(listChanged: false)
-            )
-        )
-        let tools = RigMCPTools(client: client)
-        await server.withMethodHandler(ListTools.self) { _ in .init(tools: RigMCPTools.all) }
-        await server.withMethodHandler(CallTool.self) { params in await tools.call(params.name, params.arguments ?? [:])
-        }
-        await server.withMethodHandler(ListResources.self) { _ in
-            .init(resources: try await tools.resources(), nextCursor: nil)
-        }
-        await server.withMethodHandler(ReadResource.self) { params in
-            .init(contents: [try await tools.read(params.uri)])
-        }
-        try await server.start(transport: StdioTransport(logger: logger))
-        await server.waitUntilCompleted()
+    /// Serves on a thread of its own until standard input ends (true) or standard output is closed
+    /// (false).
+    public func run() async -> Bool {
+        let client = client
+        let version = version
+        return await Threads.blocking(name: "mcp") {
+            MCPStdioServer(name: "hcipico", version: version, handler: RigMCPTools(client: client)).serve()
+        } ?? false
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Logging
 import RigClient
 import RigCore
 import RigMCP
@@ -15,7 +14,8 @@ struct MCPCommand: AsyncParsableCommand {
             for, with their results), get_request, get_results, cancel, abort; each run's results are a \
             resource. Everything goes through the rig's API with the token given, so the rig's roles, \
             checks, queue and journal apply to the agent as to any client: with the read token the agent \
-            can look but not run. Ends when standard input ends. Exit 64 for a bad --url or token file.
+            can look but not run. Ends when standard input ends (exit 0); exit 141 when standard output \
+            is closed, 64 for a bad --url or token file.
             """
     )
 
@@ -36,8 +36,8 @@ struct MCPCommand: AsyncParsableCommand {
             StandardError.report("mcp: \(error)")
             throw ExitStatus.badInput.exitCode
         }
-        var logger = Logger(label: "hcipico.mcp")
-        logger.logLevel = .warning  // the transport's notices (its input ending) are no news to an agent
-        try await RigMCPServer(client: client, version: HCIPico.configuration.version, logger: logger).run()
+        guard await RigMCPServer(client: client, version: HCIPico.configuration.version).run() else {
+            throw ExitStatus.outputClosed.exitCode
+        }
     }
 }

@@ -370,6 +370,10 @@ def exercise(rig):
         reply = submit(rig, "bench", body)
         check(reply.status_code == status and reply.json().get("parameter") == field,
               f"{json.dumps(body)[:60]} is {status} naming {field} ({reply.status_code} {reply.text[:120]})")
+    long_script = "var c\n" + "set_e 0\n" * 2500  # 20 KB: under the body's bound, over a script's 16 KiB
+    reply = submit(rig, "bench", {"script": long_script})
+    check(reply.status_code == 400 and reply.json().get("parameter") == "script",
+          f"a script over 16 KiB is 400 naming script ({reply.status_code} {reply.text[:100]})")
     reply = CLIENT.post(rig.url("/api/devices/bench/requests"), content=b"{not json", headers=CONTROL)
     check(reply.status_code == 400, f"malformed JSON is 400 ({reply.status_code})")
     reply = CLIENT.post(rig.url("/api/devices/bench/requests"), content=b"x" * (70 * 1024), headers=CONTROL)
