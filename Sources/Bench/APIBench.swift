@@ -63,8 +63,11 @@ enum APIBench {
         let rig = Process()
         rig.executableURL = URL(fileURLWithPath: try BesideBench.hcipico())
         rig.arguments = ["rig", directory.appendingPathComponent("rig.toml").path]
-        rig.standardError = FileHandle.nullDevice
-        rig.standardOutput = FileHandle.nullDevice
+        let log = directory.appendingPathComponent("rig.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        rig.standardError = logHandle
+        rig.standardOutput = logHandle
         try rig.run()
         defer {
             rig.interrupt()
@@ -73,8 +76,16 @@ enum APIBench {
         let http = RigAPIClient(port: port, token: token)
         try await waitUntil { (try? http.request("GET", "/healthz").status) == 200 }
         try await waitUntil { ((try? http.request("GET", "/api/devices").body) ?? "").contains("\"connected\":true") }
-        let latencies = try firstPackageLatencies(http)
-        let cpu = try await streamCPU(http, rig: rig.processIdentifier)
+        let latencies: [Double]
+        let cpu: StreamCPU
+        do {
+            latencies = try firstPackageLatencies(http)
+            cpu = try await streamCPU(http, rig: rig.processIdentifier)
+        } catch {
+            // What the rig said is the first thing to look at.
+            let said = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(15)
+            throw Failure(description: "\(error); the rig's log ends:\n" + said.joined(separator: "\n"))
+        }
         let sorted = latencies.sorted()
         func quantile(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000 }
         if json {

@@ -22,7 +22,7 @@ public final class StatusServer: Sendable {
     private let port: Int
     private let token: String?
     private let control: Control?
-    private let logger: Logger
+    let logger: Logger
     public let metrics: RigMetrics
     /// Wakes the event streams at each commit.
     let commits = CommitFanout()
@@ -155,7 +155,7 @@ public final class StatusServer: Sendable {
             }
         }
         // A run's packages as server-sent events, resumable (`Last-Event-ID`, `?after=`); see `RunEventStream`.
-        router.get("/api/runs/:id/events") { [sources, commits, feeds] request, context in
+        router.get("/api/runs/:id/events") { [sources, commits, feeds, logger] request, context in
             guard let id = context.parameters.get("id", as: Int64.self) else {
                 return Self.problem(.badRequest, "not a run id", parameter: "id")
             }
@@ -163,7 +163,7 @@ public final class StatusServer: Sendable {
                 return Self.problem(.notFound, "no run \(id) in the journal")
             }
             let after = RunEventStream.after(request)
-            let stream = RunEventStream(journal: sources.journal, commits: commits, feeds: feeds)
+            let stream = RunEventStream(journal: sources.journal, commits: commits, feeds: feeds, logger: logger)
             return RunEventStream.response { writer in try await stream.stream(run: id, after: after, into: &writer) }
         }
         router.get("/events") { [self] _, _ in

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import PicoLink
 import RigJournal
@@ -18,6 +19,10 @@ struct RunEventStream {
     let feeds: RunFeeds
     /// The longest a stream waits for a commit before it looks again (and sends its keep-alive).
     static let idleLook: Duration = .seconds(1)
+    /// Journal reads a stream tries in a row before it ends with an `error` event.
+    static let readAttempts = 40
+    /// Where a failed read is told.
+    let logger: Logger
     /// How often a request's state is looked at while it waits its turn.
     static let requestLook: Duration = .milliseconds(20)
 
@@ -53,8 +58,26 @@ struct RunEventStream {
         defer { feeds.leave(run) }
         var last = after
         var lastWrite = ContinuousClock.now
+        var failures = 0
         while !Task.isCancelled {
-            guard let slice = try feeds.slice(run: run, after: last) else { return }
+            let slice: RunFeeds.Slice?
+            do {
+                slice = try feeds.slice(run: run, after: last)
+                failures = 0
+            } catch {
+                // A read the journal could not do now (a checkpoint holding it): again shortly, then give up
+                // with the reason as the stream's last event.
+                failures += 1
+                logger.warning("event stream of run \(run): \(error)")
+                if failures >= Self.readAttempts {
+                    let reason = try Self.encode(["error": "\(error)"])
+                    try await writer.write(ByteBuffer(string: "event: error\ndata: \(reason)\n\n"))
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(50))
+                continue
+            }
+            guard let slice else { return }
             if !slice.text.isEmpty {
                 try await writer.write(ByteBuffer(string: slice.text))
                 last = slice.last
@@ -90,11 +113,15 @@ struct RunEventStream {
                 try await writer.write(ByteBuffer(string: "event: request\ndata: \(try Self.encode(document))\n\n"))
                 sentState = request.state
             }
-            if let uuid = request.runID, let run = try journal.runID(uuid: uuid) {
-                try await stream(run: run, after: after, into: &writer)
-                return
+            if let uuid = request.runID {
+                // Its run, once the journal has committed its start (a failed read looks again).
+                if let run = (try? journal.runID(uuid: uuid)) ?? nil {
+                    try await stream(run: run, after: after, into: &writer)
+                    return
+                }
+            } else if request.state.isFinal {
+                return  // cancelled before it ran: its request event says so
             }
-            if request.state.isFinal { return }
             try await Task.sleep(for: Self.requestLook)
         }
     }
