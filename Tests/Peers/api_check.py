@@ -441,9 +441,10 @@ def exercise(rig):
 
     # Pause and resume the schedule.
     check(CLIENT.post(rig.url("/api/devices/scheduled/schedule/pause"), headers=CONTROL).status_code == 200, "pause")
-    time.sleep(0.6)  # a run in progress ends
+    wait_for("the scheduled device idle", lambda: next(d for d in CLIENT.get(rig.url("/api/devices"), headers=READ).json()
+                                                        if d["name"] == "scheduled").get("running") is None, 10)
     before = rig.query("SELECT COUNT(*) FROM runs WHERE title = 'short.mscr'")[0][0]
-    time.sleep(3)
+    time.sleep(3)  # longer than the schedule's 2 s: a run would have started in it
     after = rig.query("SELECT COUNT(*) FROM runs WHERE title = 'short.mscr'")[0][0]
     check(after == before, f"no scheduled run while paused ({before} → {after})")
     check(CLIENT.post(rig.url("/api/devices/scheduled/schedule/resume"), headers=CONTROL).status_code == 200, "resume")
@@ -489,7 +490,8 @@ def exercise(rig):
     rig.start()
     ids = [submit(rig, "bench", {"script": LONG_CA, "title": f"killed {n}"}).json()["id"] for n in range(2)]
     wait_for("the first run running", lambda: request_state(rig, ids[0])["state"] == "running", 30)
-    time.sleep(0.3)  # the running state committed
+    wait_for("the running request in the journal", lambda: rig.query(
+        "SELECT state FROM run_requests WHERE id = ?", ids[0]) == [("running",)], 10)
     rig.stop(signal.SIGKILL)
     rig.start()
     rows = dict(rig.query("SELECT id, state FROM run_requests WHERE id IN (?, ?)", *ids))
