@@ -125,12 +125,5 @@ extension H4Bench {
     }
 
     /// CPU seconds of another process, from /proc/PID/stat (utime + stime in clock ticks).
-    static func processCPU(_ pid: Int32) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    static func processCPU(_ pid: Int32) -> Double? { APIBench.processCPU(pid)?.total }
 }

@@ -165,24 +165,27 @@ final class RunQueue: Sendable {
 
     /// Cancels every queued request of `device` (a device removed from the config).
     func cancelAll(device: String, reason: String) -> [RunRequest] {
-        let ids = state.withLock { $0.queued[device] ?? [] }
-        return ids.compactMap { ended($0, state: .cancelled, reason: reason) }
+        cancelQueued(reason: reason) { $0.queued[device] ?? [] }
     }
 
     /// Cancels the schedule's queued run of `device`, if any (a paused schedule starts none).
     func cancelScheduled(device: String, reason: String) -> [RunRequest] {
-        let ids = state.withLock { inner in
+        cancelQueued(reason: reason) { inner in
             (inner.queued[device] ?? []).filter { inner.requests[$0]?.isScheduled == true }
         }
-        return ids.compactMap { ended($0, state: .cancelled, reason: reason) }
     }
 
     /// The rig stops: no request is taken from now on, and every queued one is cancelled (returned).
     func close(reason: String) -> [RunRequest] {
-        let ids = state.withLock { inner -> [String] in
+        cancelQueued(reason: reason) { inner in
             inner.closed = inner.closed ?? reason
             return inner.queued.values.flatMap { $0 }
         }
+    }
+
+    /// Cancels the queued requests `pick` names (under the lock), with `reason`; returns them.
+    private func cancelQueued(reason: String, _ pick: (inout Inner) -> [String]) -> [RunRequest] {
+        let ids = state.withLock { pick(&$0) }
         return ids.compactMap { ended($0, state: .cancelled, reason: reason) }
     }
 

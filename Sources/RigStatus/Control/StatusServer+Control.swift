@@ -54,7 +54,7 @@ extension StatusServer {
         }
         router.get("/api/devices/:device/requests") { [self] _, context in
             let device = context.parameters.get("device") ?? ""
-            return try answerAtOnce {
+            return try await answer {
                 let requests = try control.rig.requests(device: device)
                 return try Self.json(
                     QueueDocument(
@@ -67,7 +67,7 @@ extension StatusServer {
         }
         router.get("/api/requests/:id") { [self] _, context in
             let id = context.parameters.get("id") ?? ""
-            return try answerAtOnce {
+            return try await answer {
                 guard let request = control.rig.request(id: id) else { throw RigControlError.unknownRequest(id) }
                 return try Self.json(document(request))
             }
@@ -160,15 +160,6 @@ extension StatusServer {
     private func answer(_ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
-        } catch let error as RigControlError {
-            return Self.problem(for: error)
-        }
-    }
-
-    /// `answer` for a body that does not wait.
-    private func answerAtOnce(_ body: () throws -> Response) throws -> Response {
-        do {
-            return try body()
         } catch let error as RigControlError {
             return Self.problem(for: error)
         }
