@@ -69,6 +69,11 @@ public final class Rig: Sendable {
                 onFailure("\(error)")
             }
         )
+        do {
+            queue.restore(try journal.endedRequests(perDevice: RunQueue.keptEnded))
+        } catch {
+            logger.warning("the requests of earlier runs could not be read from the journal: \(error)")
+        }
     }
 
     /// Starts a supervisor for every device.

@@ -29,4 +29,11 @@ public protocol RunJournal: Sendable {
     func controlAction(_ action: ControlAction) async throws
     /// Returns once everything recorded so far is durable (committed).
     func flush() async throws
+    /// The newest `perDevice` requests of each device that ended before this process, oldest first.
+    func endedRequests(perDevice: Int) throws -> [RunRequest]
+}
+
+extension RunJournal {
+    /// A journal that keeps no requests.
+    public func endedRequests(perDevice: Int) throws -> [RunRequest] { [] }
 }

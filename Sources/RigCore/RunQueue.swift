@@ -29,6 +29,22 @@ final class RunQueue: Sendable {
         /// Set once the rig stops: no more requests are taken.
         var closed: String?
 
+        /// Keeps `request`, which has ended, among its device's latest `keptEnded`, and its idempotency
+        /// key while it is kept.
+        mutating func keepEnded(_ request: RunRequest) {
+            requests[request.id] = request
+            if let key = request.idempotencyKey { keys[IdempotencyKey(device: request.device, key: key)] = request.id }
+            var kept = ended[request.device] ?? []
+            kept.append(request.id)
+            while kept.count > RunQueue.keptEnded {
+                let oldest = kept.removeFirst()
+                if let gone = requests.removeValue(forKey: oldest), let key = gone.idempotencyKey {
+                    keys[IdempotencyKey(device: gone.device, key: key)] = nil
+                }
+            }
+            ended[request.device] = kept
+        }
+
         /// Puts `request` among its device's queued ones in the order they were asked: a schedule's run
         /// queued late (the device was busy at its slot) goes before what was asked after the slot.
         mutating func enqueue(_ request: RunRequest) {
@@ -137,19 +153,21 @@ final class RunQueue: Sendable {
             request.state = final
             request.reason = reason
             request.revision += 1
-            inner.requests[id] = request
             inner.queued[request.device]?.removeAll { $0 == id }
             if inner.running[request.device] == id { inner.running[request.device] = nil }
-            var ended = inner.ended[request.device] ?? []
-            ended.append(id)
-            while ended.count > Self.keptEnded {
-                let oldest = ended.removeFirst()
-                if let gone = inner.requests.removeValue(forKey: oldest), let key = gone.idempotencyKey {
-                    inner.keys[IdempotencyKey(device: gone.device, key: key)] = nil
-                }
-            }
-            inner.ended[request.device] = ended
+            inner.keepEnded(request)
             return request
+        }
+    }
+
+    /// Keeps requests a previous process saw end (the journal's, oldest first), as if they had ended
+    /// here: a client can still look them up, and a submission retried with one's idempotency key is
+    /// that request, not a second run.
+    func restore(_ requests: [RunRequest]) {
+        state.withLock { inner in
+            for request in requests where request.state.isFinal && inner.requests[request.id] == nil {
+                inner.keepEnded(request)
+            }
         }
     }
 

@@ -203,7 +203,7 @@ public final class Journal: Sendable {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(JournalError) -> T {
         do {
             return try database.read(body)
         } catch let error as JournalError {

@@ -7,6 +7,7 @@ import RigModel
 /// The rig's `RunJournal` on the SQLite journal's writer; the analysis is told of each run's start,
 /// packages and end as they are recorded (it keeps the points of the runs it will analyse).
 struct JournalRecorder: RunJournal {
+    let journal: Journal
     let writer: JournalWriter
     let analyses: RunAnalyses
 
@@ -49,5 +50,9 @@ struct JournalRecorder: RunJournal {
 
     func flush() async throws {
         try await writer.flush()
+    }
+
+    func endedRequests(perDevice: Int) throws -> [RunRequest] {
+        try journal.endedRequests(perDevice: perDevice)
     }
 }

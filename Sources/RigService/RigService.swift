@@ -109,7 +109,7 @@ public enum RigService {
         let rig = Rig(
             config: config,
             connector: connector,
-            journal: JournalRecorder(writer: writer, analyses: analyses),
+            journal: JournalRecorder(journal: opened, writer: writer, analyses: analyses),
             clock: clock,
             logger: logger,
             toolVersion: settings.toolVersion,

@@ -499,6 +499,14 @@ def exercise(rig):
     check([rows.get(i) for i in ids] == ["incomplete", "cancelled"],
           f"kill -9: running → incomplete, queued → cancelled after restart ({[rows.get(i) for i in ids]})")
     check("killed" in (reasons.get(ids[1]) or ""), f"the cancelled one says why ({reasons.get(ids[1])})")
+    # The restarted rig answers for the earlier process's requests, and a retry with an earlier key is
+    # that request, not a second run.
+    check(request_state(rig, ids[1])["state"] == "cancelled", "the restarted rig answers for a request it never ran")
+    runs_before = rig.query("SELECT COUNT(*) FROM runs")
+    retried = submit(rig, "bench", dpv, headers={"Idempotency-Key": key})
+    check(retried.status_code == 200 and retried.json()["id"] == request_id,
+          f"a retry after the restart with an earlier key is that request ({retried.status_code})")
+    check(rig.query("SELECT COUNT(*) FROM runs") == runs_before, "and starts no run")
     check(rig.stop() == 143, "the restarted rig ends 143 on SIGTERM")
 
 

@@ -236,7 +236,12 @@ import Testing
         )
         try await writer.flush()
         // No end and no close: as after kill -9.
-        _ = try Journal.open(path: path, rig: "bench")
+        let reopened = try Journal.open(path: path, rig: "bench")
+        // What a restarted rig keeps answering for: both, ended, oldest first, their keys and runs.
+        let ended = try reopened.endedRequests(perDevice: 100)
+        #expect(ended.map(\.id) == ["r1", "r2"] && ended.map(\.state) == [.incomplete, .cancelled])
+        #expect(ended[0].runID == running.runID && ended[0].script == ["var c"] && ended[0].revision == 3)
+        #expect(try reopened.endedRequests(perDevice: 1).map(\.id) == ["r2"], "the newest of each device")
         let database = try DatabaseQueue(path: path)
         let rows = try database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, state, reason, revision FROM run_requests ORDER BY id")

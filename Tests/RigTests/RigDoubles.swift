@@ -84,9 +84,15 @@ final class MemoryJournal: RunJournal {
     /// Called after each package with the run's package count.
     let onPackage: @Sendable (Int) -> Void
 
-    init(onPackage: @escaping @Sendable (Int) -> Void = { _ in }) {
+    /// What `endedRequests` gives: an earlier process's requests.
+    let earlierRequests: [RunRequest]
+
+    init(endedRequests: [RunRequest] = [], onPackage: @escaping @Sendable (Int) -> Void = { _ in }) {
+        earlierRequests = endedRequests
         self.onPackage = onPackage
     }
+
+    func endedRequests(perDevice: Int) throws -> [RunRequest] { earlierRequests }
 
     var runs: [Run] { state.withLock { $0 } }
 

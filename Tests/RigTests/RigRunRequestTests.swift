@@ -59,6 +59,33 @@ import Testing
         await rig.stop(reason: "stopped")
     }
 
+    /// A rig started again keeps answering for the requests its journal holds: a submission retried
+    /// with an earlier process's idempotency key is that request, and starts no run.
+    @Test func aRetryAfterARestartIsTheRequestTheJournalKept() async throws {
+        var kept = RunRequest(
+            id: "earlier",
+            device: "a",
+            title: "dpv",
+            script: ["var c"],
+            submittedAt: 1,
+            submitter: "t",
+            idempotencyKey: "sample-17"
+        )
+        kept.state = .complete
+        let journal = MemoryJournal(endedRequests: [kept])
+        let rig = Supervisor.rig([try Supervisor.device("a", .onDemand)], journal: journal)
+        rig.start()
+        #expect(rig.request(id: "earlier")?.state == .complete)
+        var order = Self.dpv
+        order.idempotencyKey = "sample-17"
+        let again = try await rig.submit(order, to: "a", by: "t")
+        #expect(!again.created && again.request.id == "earlier")
+        order.idempotencyKey = "sample-18"
+        #expect(try await rig.submit(order, to: "a", by: "t").created, "another key is another run")
+        #expect(try rig.requests(device: "a").map(\.id).contains("earlier"))
+        await rig.stop(reason: "stopped")
+    }
+
     @Test func wrongOrdersAreRefusedNamingWhatIsWrongAndQueueNothing() async throws {
         let journal = MemoryJournal()
         let rig = Supervisor.rig([try Supervisor.device("a", .onDemand)], journal: journal)
