@@ -11,15 +11,16 @@ import Synchronization
 ///    read to its end. 100 submissions, one after another; p50, p99 and the longest.
 /// 2. Streams' CPU: a device runs a 1 ms CA continuously (1,000 packages/s, a Pico's full rate); the rig's
 ///    CPU (`/proc/PID/stat`) is taken over windows with no stream open and with 10 streams following the
-///    device's runs, alternating; the difference is the streams' cost, as a share of a core and of the
-///    rig's own CPU without them.
+///    requests it runs (each client the request running and every one after it, as a client follows
+///    what it asked for), alternating; the difference is the streams' cost, as a share of a core and of
+///    the rig's own CPU without them.
 enum APIBench {
     static let suite = BenchSuite(name: "api", summary: "the rig's API: submit → first package, 10 streams' CPU") {
         json in try await run(json: json)
     }
 
     static let submissions = 100
-    static let windows = 3
+    static let windows = 5
     static let window: Duration = .seconds(10)
 
     struct Failure: Error, CustomStringConvertible {
@@ -160,18 +161,28 @@ enum APIBench {
         let body = "{\"script\": \(try jsonString(fullRateCA))}"
         // Enough runs queued for every window (5 s each), so that the device never waits.
         let runs = Int((Double(windows) * 2 * seconds(window) + 20) / 5) + 2
+        var requests: [String] = []
         for _ in 0..<runs {
             let response = try http.request("POST", "/api/devices/full/requests", body: body)
             let (status, answer) = (response.status, response.body)
-            guard status == 201 else { throw Failure(description: "submission answered \(status): \(answer)") }
+            guard status == 201, let id = requestID(answer) else {
+                throw Failure(description: "submission answered \(status): \(answer)")
+            }
+            requests.append(id)
         }
+        let submitted = requests
         try await Task.sleep(for: .seconds(2))
         var without: [(total: Double, system: Double)] = []
         var with: [(total: Double, system: Double)] = []
         for _ in 0..<windows {
             without.append(try await cpuPercent(rig: rig))
+            // The followers take the request running now and each one after it, as a client that
+            // follows what it asked for.
+            let devices = try http.request("GET", "/api/devices").body
+            guard let running = runningRequest(devices, device: "full"), let from = submitted.firstIndex(of: running)
+            else { throw Failure(description: "the device runs no request of the bench's: \(devices)") }
             let stop = StopFlag()
-            for _ in 0..<10 { Thread { follow(http, stop: stop) }.start() }
+            for _ in 0..<10 { Thread { follow(http, requests: submitted[from...], stop: stop) }.start() }
             try await Task.sleep(for: .milliseconds(500))
             with.append(try await cpuPercent(rig: rig))
             stop.set()
@@ -186,16 +197,11 @@ enum APIBench {
         )
     }
 
-    /// Follows `full`'s runs, one after another, until `stop`.
-    static func follow(_ http: RigAPIClient, stop: StopFlag) {
-        while !stop.isSet {
-            guard let answer = try? http.request("GET", "/api/devices").body,
-                let run = runningRun(answer, device: "full")
-            else {
-                Thread.sleep(forTimeInterval: 0.05)
-                continue
-            }
-            guard let stream = try? http.send("GET", "/api/runs/\(run)/events") else { continue }
+    /// Follows `requests`, one after another (each from its state while queued to its run's end),
+    /// until `stop`.
+    static func follow(_ http: RigAPIClient, requests: ArraySlice<String>, stop: StopFlag) {
+        for id in requests where !stop.isSet {
+            guard let stream = try? http.send("GET", "/api/requests/\(id)/events") else { return }
             var seen: [UInt8] = []
             _ = try? RigAPIClient.readUntil(stream, "event: end", seen: &seen)
             close(stream)
@@ -240,12 +246,13 @@ enum APIBench {
         return object?["id"] as? String
     }
 
-    static func runningRun(_ json: String, device: String) -> Int? {
+    /// The id of the request `device` runs now.
+    static func runningRequest(_ json: String, device: String) -> String? {
         guard let devices = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]],
             let entry = devices.first(where: { $0["name"] as? String == device }),
             let running = entry["running"] as? [String: Any]
         else { return nil }
-        return running["run"] as? Int
+        return running["id"] as? String
     }
 
     /// `text` as a JSON string.

@@ -29,7 +29,13 @@ public final class WakeSignal: Sendable {
 
     /// Returns at the next signal (at once if one came since the last wait), after `timeout`, or when
     /// the task is cancelled.
-    public func wait(upTo timeout: Duration) async {
+    public func wait(upTo timeout: Duration) async { await wait(timeout: timeout) }
+
+    /// Returns at the next signal (at once if one came since the last wait) or when the task is
+    /// cancelled: for a waiter that something else wakes often enough, with no timer of its own.
+    public func wait() async { await wait(timeout: nil) }
+
+    private func wait(timeout: Duration?) async {
         let generation = state.withLock { state -> UInt64? in
             if state.signalled {
                 state.signalled = false
@@ -40,7 +46,7 @@ public final class WakeSignal: Sendable {
         }
         guard let generation else { return }
         // A wake is not cancelled: one that comes after a signal finds its generation gone.
-        clock.wake(at: clock.now + timeout) { [weak self] in self?.release(generation) }
+        if let timeout { clock.wake(at: clock.now + timeout) { [weak self] in self?.release(generation) } }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in

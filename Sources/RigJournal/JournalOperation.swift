@@ -49,4 +49,15 @@ public struct JournalCommit: Sendable {
     public var oldestHostTime: Double?
     /// When COMMIT returned, seconds since the Unix epoch.
     public var committedAt: Double
+    /// The packages committed, in order, each with its run's row: what a reader of the journal now
+    /// finds, for a follower that would otherwise read them back.
+    public var runPackages: [RunPackage] = []
+    /// The rows of the runs whose end this commit holds.
+    public var endedRuns: [Int64] = []
+
+    /// A committed package and its run's row.
+    public struct RunPackage: Sendable {
+        public var run: Int64
+        public var package: PicoPackage
+    }
 }

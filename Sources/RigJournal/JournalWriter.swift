@@ -281,6 +281,8 @@ public final class JournalWriter: @unchecked Sendable {
         var oldestHostTime: Double?
         var failure: JournalError?
         var storingCPU = 0.0
+        var runPackages: [JournalCommit.RunPackage] = []
+        var endedRuns: [Int64] = []
         do {
             try database.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -293,6 +295,7 @@ public final class JournalWriter: @unchecked Sendable {
                         case .package(let run, let package):
                             guard let row = runRows[run] else { throw JournalError.unknownRun(run.uuidString) }
                             try inserts.add(package, run: row)
+                            runPackages.append(JournalCommit.RunPackage(run: row, package: package))
                             counts[row, default: 0] += 1
                             packages += 1
                             values += package.values.count
@@ -303,6 +306,7 @@ public final class JournalWriter: @unchecked Sendable {
                                 try JournalStatements.addPackages(count, run: row, db)
                             }
                             try JournalStatements.endRun(end, run: row, db)
+                            endedRuns.append(row)
                             runRows[run] = nil
                             endedRunRows[run] = row
                             endedRunOrder.append(run)
@@ -369,7 +373,9 @@ public final class JournalWriter: @unchecked Sendable {
             values: values,
             duration: finished - started,
             oldestHostTime: oldestHostTime,
-            committedAt: committedAt
+            committedAt: committedAt,
+            runPackages: runPackages,
+            endedRuns: endedRuns
         )
         for observer in observers { observer(report) }
     }

@@ -24,9 +24,7 @@ public final class StatusServer: Sendable {
     private let control: Control?
     let logger: Logger
     public let metrics: RigMetrics
-    /// Wakes the event streams at each commit.
-    let commits = CommitFanout()
-    /// The runs the event streams follow.
+    /// The runs the event streams follow, read at each commit.
     let feeds: RunFeeds
     private let bound = Mutex<(port: Int?, waiters: [CheckedContinuation<Int, Never>])>((nil, []))
 
@@ -47,9 +45,8 @@ public final class StatusServer: Sendable {
         self.control = control
         self.logger = logger
         metrics = RigMetrics(sources: sources)
-        let writer = sources.writer
-        feeds = RunFeeds(journal: sources.journal) { writer.committedSequence }
-        sources.writer.onCommit { [commits] _ in commits.committed() }
+        feeds = RunFeeds(journal: sources.journal)
+        sources.writer.onCommit { [feeds] commit in feeds.commit(commit) }
     }
 
     /// Serves until the calling task is cancelled. Throws when the address cannot be bound.
@@ -155,7 +152,7 @@ public final class StatusServer: Sendable {
             }
         }
         // A run's packages as server-sent events, resumable (`Last-Event-ID`, `?after=`); see `RunEventStream`.
-        router.get("/api/runs/:id/events") { [sources, commits, feeds, logger] request, context in
+        router.get("/api/runs/:id/events") { [sources, feeds, logger] request, context in
             guard let id = context.parameters.get("id", as: Int64.self) else {
                 return Self.problem(.badRequest, "not a run id", parameter: "id")
             }
@@ -163,7 +160,7 @@ public final class StatusServer: Sendable {
                 return Self.problem(.notFound, "no run \(id) in the journal")
             }
             let after = RunEventStream.after(request)
-            let stream = RunEventStream(journal: sources.journal, commits: commits, feeds: feeds, logger: logger)
+            let stream = RunEventStream(journal: sources.journal, feeds: feeds, logger: logger)
             return RunEventStream.response { writer in try await stream.stream(run: id, after: after, into: &writer) }
         }
         router.get("/events") { [self] _, _ in

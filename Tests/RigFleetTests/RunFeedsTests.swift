@@ -1,7 +1,7 @@
 import Foundation
-import RigJournal
 import Testing
 
+@testable import RigJournal
 @testable import RigStatus
 
 /// A followed run's packages, read once a commit for all followers, each index given once and in
@@ -25,14 +25,15 @@ import Testing
         try await writer.flush()
         let run = try #require(try journal.runID(uuid: provenance.runID.uuidString.lowercased()))
         // Keeping the newest 10 events only: a follower from the start reads the rest from the journal.
-        let feeds = RunFeeds(journal: journal, kept: 10) { writer.committedSequence }
-        feeds.join(run)
+        let feeds = RunFeeds(journal: journal, kept: 10)
+        writer.onCommit { feeds.commit($0) }
+        let follower = feeds.join(run)
         var sent: [Int] = []
         var last = -1
         while true {
             let slice = try #require(try feeds.slice(run: run, after: last))
             #expect(slice.end == nil, "the run is still running")
-            if slice.text.isEmpty { break }
+            if slice.isEmpty { break }
             sent += Self.indices(slice.text)
             last = slice.last
         }
@@ -44,6 +45,10 @@ import Testing
         // The run ends: the end comes with the slice that holds the last package, not before.
         try await writer.runEnded(provenance.runID, JournalRunEnd(complete: true, reason: nil, time: 1_001))
         try await writer.flush()
+        let started = ContinuousClock.now
+        while try feeds.slice(run: run, after: 49)?.end == nil, ContinuousClock.now - started < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let behind = try #require(try feeds.slice(run: run, after: 20))
         #expect(Self.indices(behind.text) == Array(21..<40) && behind.end == nil)
         let tail = try #require(try feeds.slice(run: run, after: 40))
@@ -51,7 +56,64 @@ import Testing
         let end = try #require(try feeds.slice(run: run, after: 49)?.end)
         #expect(end.state == "complete" && end.packages == 50)
         #expect(try feeds.slice(run: run + 99, after: -1) == nil, "no such run")
-        feeds.leave(run)
+        feeds.leave(follower)
+        await writer.close()
+    }
+
+    /// The refresher reads at a commit and wakes the run's follower, which then finds the package; the
+    /// refresher ends once nothing is followed.
+    @Test func aCommitWakesTheRunsFollowers() async throws {
+        let path = FleetFixtures.path()
+        defer { FleetFixtures.remove(path) }
+        let journal = try Journal.open(path: path, rig: "lab-1")
+        let writer = journal.writer(commitInterval: 0.005)
+        let feeds = RunFeeds(journal: journal)
+        writer.onCommit { feeds.commit($0) }
+        let provenance = FleetFixtures.provenance(device: "pico-a", start: 1_000)
+        try await writer.runStarted(provenance)
+        try await writer.flush()
+        let run = try #require(try journal.runID(uuid: provenance.runID.uuidString.lowercased()))
+        let follower = feeds.join(run)
+        #expect(try feeds.slice(run: run, after: -1)?.isEmpty == true)
+        try await writer.record(FleetFixtures.package(0, device: "pico-a", start: 1_000), run: provenance.runID)
+        // Woken within the idle look at the latest, and then the package is there.
+        let started = ContinuousClock.now
+        var indices: [Int] = []
+        while indices.isEmpty && ContinuousClock.now - started < .seconds(5) {
+            await follower.signal.wait()
+            indices = Self.indices(try #require(try feeds.slice(run: run, after: -1)).text)
+        }
+        #expect(indices == [0])
+        feeds.leave(follower)
+        #expect(feeds.refresh() == .unfollowed)
+        await writer.close()
+    }
+
+    /// A commit whose packages leave a gap after what the feed has (a commit it never heard of): the
+    /// missing ones are read from the journal, so the follower still gets every index once, in order.
+    @Test func aGapInTheCommittedPackagesIsReadFromTheJournal() async throws {
+        let path = FleetFixtures.path()
+        defer { FleetFixtures.remove(path) }
+        let journal = try Journal.open(path: path, rig: "lab-1")
+        let writer = journal.writer(commitInterval: 0.005)
+        let provenance = FleetFixtures.provenance(device: "pico-a", start: 1_000)
+        try await writer.runStarted(provenance)
+        let packages = (0..<20).map { FleetFixtures.package($0, device: "pico-a", start: 1_000) }
+        for package in packages[..<10] { try await writer.record(package, run: provenance.runID) }
+        try await writer.flush()
+        let run = try #require(try journal.runID(uuid: provenance.runID.uuidString.lowercased()))
+        let feeds = RunFeeds(journal: journal)
+        let follower = feeds.join(run)
+        #expect(Self.indices(try #require(try feeds.slice(run: run, after: -1)).text) == Array(0..<10))
+        for package in packages[10...] { try await writer.record(package, run: provenance.runID) }
+        try await writer.flush()
+        // Only 15…19 reported: 10…14 come from the journal.
+        var commit = JournalCommit(sequence: 0, packages: 5, values: 10, duration: 0, committedAt: 0)
+        commit.runPackages = packages[15...].map { JournalCommit.RunPackage(run: run, package: $0) }
+        feeds.commit(commit)
+        feeds.refresh()
+        #expect(Self.indices(try #require(try feeds.slice(run: run, after: 9)).text) == Array(10..<20))
+        feeds.leave(follower)
         await writer.close()
     }
 

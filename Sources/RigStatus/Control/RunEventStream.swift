@@ -13,12 +13,9 @@ import RigModel
 /// twice. Following a request first sends its `request` state while it waits its turn.
 struct RunEventStream {
     let journal: Journal
-    /// The journal's commits: a stream reads again when one comes.
-    let commits: CommitFanout
-    /// The runs followed, read once for all their followers.
+    /// The runs followed, rendered once from the journal's commits for all their followers; a stream is
+    /// woken when its run's feed has more (and each second, for its keep-alive).
     let feeds: RunFeeds
-    /// The longest a stream waits for a commit before it looks again (and sends its keep-alive).
-    static let idleLook: Duration = .seconds(1)
     /// Journal reads a stream tries in a row before it ends with an `error` event.
     static let readAttempts = 40
     /// Where a failed read is told.
@@ -52,10 +49,8 @@ struct RunEventStream {
 
     /// Sends run `run`'s packages after index `after` until the run has ended and all are sent.
     func stream(run: Int64, after: Int, into writer: inout any ResponseBodyWriter) async throws {
-        let commit = commits.register()
-        defer { commits.unregister(commit) }
-        feeds.join(run)
-        defer { feeds.leave(run) }
+        let follower = feeds.join(run)
+        defer { feeds.leave(follower) }
         var last = after
         var lastWrite = ContinuousClock.now
         var failures = 0
@@ -78,8 +73,8 @@ struct RunEventStream {
                 continue
             }
             guard let slice else { return }
-            if !slice.text.isEmpty {
-                try await writer.write(ByteBuffer(string: slice.text))
+            if !slice.isEmpty {
+                try await writer.write(slice.bytes)
                 last = slice.last
                 lastWrite = .now
                 continue  // more may be there already (a follower far behind)
@@ -93,7 +88,7 @@ struct RunEventStream {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 lastWrite = .now
             }
-            await commit.signal.wait(upTo: Self.idleLook)
+            await follower.signal.wait()
         }
     }
 

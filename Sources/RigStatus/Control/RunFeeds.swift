@@ -1,99 +1,285 @@
+import Coordination
 import Foundation
+import NIOCore
+import PicoLink
 import RigJournal
 import Synchronization
 
-/// The runs that event streams follow, each read from the journal once for all its followers: at most
-/// once a commit, the run's state and its new packages, rendered as `package` events once. A follower
-/// takes the text after the index it has sent; one that asks for packages older than the feed keeps
-/// (it resumed from far back) reads those from the journal itself first.
+/// The runs that event streams follow, each rendered once for all its followers from what the journal
+/// commits.
+///
+/// A feed starts from the journal (the run's state and the packages it holds when the first follower
+/// joins), then takes each commit's packages of the run as the journal writer reports them (the rows it
+/// has just committed, so nothing is read back), and reads the run's state again when the commit ends
+/// it. A package whose index leaves a gap is read from the journal with those before it. The refresher
+/// (one task, running while anyone follows) renders what the commits brought as `package` events and
+/// wakes the run's followers; a follower then takes the bytes after the index it has sent, in one piece.
+/// A follower that asks for packages older than the feed keeps (it resumed from far back) reads those
+/// from the journal itself. With nothing committed the refresher still wakes every follower each
+/// `idleLook`, so that it can send its keep-alive, and no follower needs a timer of its own.
+///
+/// A follower is woken at most once a `pace` (its first wake at once), so that a stream writes a few
+/// commits' packages at a time; a package may then wait up to `pace` more than its commit.
 final class RunFeeds: Sendable {
     /// Rendered events a feed keeps (the newest), for followers that are behind.
     let kept: Int
     /// Most packages one read takes.
     static let readLimit = 2_000
+    /// The longest a follower waits to be woken when nothing is committed.
+    static let idleLook: Duration = .seconds(1)
+    /// How soon a read that failed is tried again.
+    static let retryAfter: Duration = .milliseconds(50)
+    /// The least time between two wakes of one follower.
+    let pace: Duration
 
     /// What a follower gets: the events after its index, the index of the last, and the run's end once
     /// every package has been given.
     struct Slice {
-        var text: String
+        var bytes: ByteBuffer
         var last: Int
         var end: RunSummary?
+
+        var isEmpty: Bool { bytes.readableBytes == 0 }
+        var text: String { String(buffer: bytes) }
+    }
+
+    /// One follower of a run: woken when its run's feed has more, and each `idleLook`.
+    struct Follower: Sendable {
+        let id: UUID
+        let run: Int64
+        let signal: WakeSignal
     }
 
     private struct Feed {
-        /// Rendered `package` events in index order, and their indices.
-        var events: [String] = []
+        /// Rendered `package` events in index order, one after another; where each starts, and its index.
+        var bytes: [UInt8] = []
+        var offsets: [Int] = []
         var indices: [Int] = []
-        /// The highest index read, and the commit sequence read up to.
+        /// The highest index rendered.
         var lastIndex = -1
-        var readSequence: UInt64?
+        /// The run's state as last read; nil until the first read.
         var summary: RunSummary?
-        var followers = 0
+        /// Packages committed since the refresher last looked, and whether the run's end was.
+        var committed: [PicoPackage] = []
+        var endCommitted = false
+        /// The last read's error, until a read succeeds.
+        var failure: (any Error)?
+        var followers: [UUID: Waiting] = [:]
+
+        var needsRead: Bool { summary == nil || endCommitted || failure != nil }
     }
 
-    private let feeds = Mutex<[Int64: Feed]>([:])
-    private let journal: Journal
-    private let committed: @Sendable () -> UInt64
+    /// A follower as the refresher sees it: when it was last woken, and whether it has more to take.
+    private struct Waiting {
+        let signal: WakeSignal
+        var woken: ContinuousClock.Instant?
+        var due = false
+    }
 
-    /// `committed`: the journal writer's commit sequence (a feed reads again only when it has moved).
-    init(journal: Journal, kept: Int = 20_000, committed: @escaping @Sendable () -> UInt64) {
+    private struct State {
+        var feeds: [Int64: Feed] = [:]
+        var refreshing = false
+    }
+
+    private let state = Mutex(State())
+    private let journal: Journal
+    /// Signalled at each commit that concerns a followed run: the refresher's wake.
+    private let commits = WakeSignal(clock: SystemClock())
+
+    init(journal: Journal, kept: Int = 20_000, pace: Duration = .milliseconds(250)) {
         self.journal = journal
         self.kept = kept
-        self.committed = committed
+        self.pace = pace
     }
 
-    func join(_ run: Int64) { feeds.withLock { $0[run, default: Feed()].followers += 1 } }
+    /// The journal has committed `commit`: its packages and ends of followed runs go to their feeds.
+    /// Called on the journal writer's thread, so it only files them.
+    func commit(_ commit: JournalCommit) {
+        let concerned = state.withLock { state -> Bool in
+            guard !state.feeds.isEmpty else { return false }
+            var concerned = false
+            for item in commit.runPackages where state.feeds[item.run] != nil {
+                state.feeds[item.run]?.committed.append(item.package)
+                concerned = true
+            }
+            for run in commit.endedRuns where state.feeds[run] != nil {
+                state.feeds[run]?.endCommitted = true
+                concerned = true
+            }
+            return concerned
+        }
+        if concerned { commits.signal() }
+    }
 
-    func leave(_ run: Int64) {
-        feeds.withLock { feeds in
-            feeds[run]?.followers -= 1
-            if feeds[run]?.followers ?? 0 <= 0 { feeds[run] = nil }
+    /// Follows `run`, starting the refresher if none runs.
+    func join(_ run: Int64) -> Follower {
+        let follower = Follower(id: UUID(), run: run, signal: WakeSignal(clock: SystemClock()))
+        let start = state.withLock { state -> Bool in
+            state.feeds[run, default: Feed()].followers[follower.id] = Waiting(signal: follower.signal)
+            defer { state.refreshing = true }
+            return !state.refreshing
+        }
+        if start { Task.detached { [self] in await refreshUntilUnfollowed() } }
+        return follower
+    }
+
+    func leave(_ follower: Follower) {
+        state.withLock { state in
+            state.feeds[follower.run]?.followers[follower.id] = nil
+            if state.feeds[follower.run]?.followers.isEmpty ?? false { state.feeds[follower.run] = nil }
         }
     }
 
-    /// The events of `run` after index `after`; nil when the journal has no such run.
-    func slice(run: Int64, after: Int) throws -> Slice? {
-        try feeds.withLock { feeds throws -> Slice? in
-            var feed = feeds[run] ?? Feed()
-            defer { feeds[run] = feed }
-            let sequence = committed()
-            if feed.readSequence != sequence || feed.summary == nil {
-                // The state before the read: a run seen ended has every package committed already.
-                guard let summary = try journal.runs(RunFilter(ids: [run])).first else { return nil }
-                feed.summary = summary
-                while true {
-                    let packages = try journal.packages(of: run, after: feed.lastIndex, limit: Self.readLimit)
-                    for package in packages {
-                        feed.events.append(RunEventStream.event(package))
-                        feed.indices.append(package.index)
-                        feed.lastIndex = package.index
-                    }
-                    if packages.count < Self.readLimit { break }
-                }
-                if feed.events.count > kept {
-                    feed.events.removeFirst(feed.events.count - kept)
-                    feed.indices.removeFirst(feed.indices.count - kept)
-                }
-                feed.readSequence = sequence
+    /// Refreshes at each commit, each `idleLook` and when a paced follower is due, until no run is
+    /// followed.
+    private func refreshUntilUnfollowed() async {
+        var lastLook = ContinuousClock.now
+        var wait = Self.idleLook
+        while true {
+            await commits.wait(upTo: wait)
+            let now = ContinuousClock.now
+            let look = now - lastLook >= Self.idleLook
+            if look { lastLook = now }
+            switch refresh(wakingAll: look, now: now) {
+            case .unfollowed: return
+            case .read(let due): wait = min(Self.idleLook - (ContinuousClock.now - lastLook), due ?? Self.idleLook)
+            case .failed: wait = Self.retryAfter
             }
-            var text = ""
-            var last = after
+        }
+    }
+
+    /// What a refresh found.
+    enum Refreshed: Equatable {
+        /// Nothing is followed: the refresher ends.
+        case unfollowed
+        /// Done; the time until a follower held back by its pace is due, if one is.
+        case read(due: Duration?)
+        /// A read failed: the refresher tries again soon.
+        case failed
+    }
+
+    /// One refresh: each feed renders what was committed (reading the journal where it must); the
+    /// followers of a feed that changed (all, with `wakingAll`) are woken, each at most once a `pace`.
+    @discardableResult
+    func refresh(wakingAll: Bool = false, now: ContinuousClock.Instant = .now) -> Refreshed {
+        let outcome = state.withLock { state -> (signals: [WakeSignal], failed: Bool, due: Duration?)? in
+            if state.feeds.isEmpty {
+                state.refreshing = false
+                return nil
+            }
+            var signals: [WakeSignal] = []
+            var failed = false
+            var due: Duration?
+            for run in Array(state.feeds.keys) {
+                guard var feed = state.feeds[run] else { continue }
+                if update(run, &feed) { for id in feed.followers.keys { feed.followers[id]?.due = true } }
+                failed = failed || feed.failure != nil
+                for (id, var waiting) in feed.followers where waiting.due || wakingAll {
+                    // A wake with nothing new (a look) does not count against the pace.
+                    let next = waiting.woken.map { $0 + pace } ?? now
+                    if !waiting.due {
+                        signals.append(waiting.signal)
+                    } else if next <= now || feed.failure != nil {
+                        signals.append(waiting.signal)
+                        waiting.woken = now
+                        waiting.due = false
+                    } else {
+                        due = min(due ?? Self.idleLook, next - now)  // its wake, soon, is its look too
+                    }
+                    feed.followers[id] = waiting
+                }
+                state.feeds[run] = feed
+            }
+            return (signals, failed, due)
+        }
+        guard let outcome else { return .unfollowed }
+        for signal in outcome.signals { signal.signal() }
+        return outcome.failed ? .failed : .read(due: outcome.due)
+    }
+
+    /// Brings `feed` up to what the journal has committed of `run`: its committed packages rendered, the
+    /// journal read where they leave a gap, and the run's state read at its start and end. Whether
+    /// anything changed (a failure counts: the followers must hear of it).
+    private func update(_ run: Int64, _ feed: inout Feed) -> Bool {
+        let before = (feed.lastIndex, feed.summary?.state, feed.failure == nil)
+        do {
+            if feed.needsRead {
+                // The state before the packages: a run seen ended has every package committed already.
+                feed.summary = try journal.runs(RunFilter(ids: [run])).first
+                feed.endCommitted = false
+                if feed.summary != nil { try readPackages(run, into: &feed) }
+            }
+            let committed = feed.committed
+            feed.committed = []
+            for package in committed where package.index > feed.lastIndex {
+                if package.index > feed.lastIndex + 1 { try readPackages(run, into: &feed, before: package.index) }
+                append(package, to: &feed)
+            }
+            feed.failure = nil
+        } catch {
+            feed.failure = error
+        }
+        trim(&feed)
+        return before != (feed.lastIndex, feed.summary?.state, feed.failure == nil)
+    }
+
+    /// Reads the journal's packages of `run` after the feed's last (those below `before`, when given).
+    private func readPackages(_ run: Int64, into feed: inout Feed, before: Int? = nil) throws {
+        while true {
+            let packages = try journal.packages(of: run, after: feed.lastIndex, limit: Self.readLimit)
+            for package in packages where package.index < before ?? .max { append(package, to: &feed) }
+            if packages.count < Self.readLimit || (packages.last?.index ?? 0) >= before ?? .max { return }
+        }
+    }
+
+    private func append(_ package: PicoPackage, to feed: inout Feed) {
+        feed.offsets.append(feed.bytes.count)
+        feed.bytes += RunEventStream.event(package).utf8
+        feed.indices.append(package.index)
+        feed.lastIndex = package.index
+    }
+
+    /// Keeps the newest `kept` events, dropping the older ones only once there are half as many again
+    /// (so that the bytes move once every `kept / 2` packages, not at each commit).
+    private func trim(_ feed: inout Feed) {
+        guard feed.indices.count > kept + kept / 2 else { return }
+        let drop = feed.indices.count - kept
+        let base = feed.offsets[drop]
+        feed.bytes.removeFirst(base)
+        feed.offsets = feed.offsets[drop...].map { $0 - base }
+        feed.indices.removeFirst(drop)
+    }
+
+    /// The events of `run` after index `after`; nil when the journal has no such run. Throws the
+    /// journal's error while its reads fail.
+    func slice(run: Int64, after: Int) throws -> Slice? {
+        try state.withLock { state throws -> Slice? in
+            var feed = state.feeds[run] ?? Feed()
+            if feed.summary == nil {
+                // Never read yet (the first follower has just joined): now, not at the next commit.
+                _ = update(run, &feed)
+                if state.feeds[run] != nil { state.feeds[run] = feed }
+            }
+            if let failure = feed.failure { throw failure }
+            guard let summary = feed.summary else { return nil }
             if let first = feed.indices.first, after + 1 < first {
                 // Behind what the feed keeps: from the journal, up to where the feed starts.
+                var text = ""
+                var last = after
                 for package in try journal.packages(of: run, after: after, limit: Self.readLimit)
                 where package.index < first {
                     text += RunEventStream.event(package)
                     last = package.index
                 }
-                return Slice(text: text, last: last, end: nil)
+                return Slice(bytes: ByteBuffer(string: text), last: last, end: nil)
             }
+            let ended = summary.state == "running" ? nil : summary
             let start = Self.firstIndex(in: feed.indices, above: after)
-            for position in start..<feed.indices.count {
-                text += feed.events[position]
-                last = feed.indices[position]
+            guard start < feed.indices.count else {
+                return Slice(bytes: ByteBuffer(), last: after, end: after >= feed.lastIndex ? ended : nil)
             }
-            let ended = feed.summary.flatMap { $0.state == "running" ? nil : $0 }
-            return Slice(text: text, last: last, end: last >= feed.lastIndex ? ended : nil)
+            let bytes = ByteBuffer(bytes: feed.bytes[feed.offsets[start]...])
+            return Slice(bytes: bytes, last: feed.lastIndex, end: ended)
         }
     }
 
