@@ -12,15 +12,16 @@ import Synchronization
 /// 2. Streams' CPU: a device runs a 1 ms CA continuously (1,000 packages/s, a Pico's full rate); the rig's
 ///    CPU (`/proc/PID/stat`) is taken over windows with no stream open and with 10 streams following the
 ///    requests it runs (each client the request running and every one after it, as a client follows
-///    what it asked for), alternating; the difference is the streams' cost, as a share of a core and of
-///    the rig's own CPU without them.
+///    what it asked for), alternating, 8 of each; the median of each pair's difference is the streams'
+///    cost, as a share of a core and of the rig's own CPU without them. The streams must have carried at
+///    least a window's packages (10 × 1,000 a second), or the suite fails: it measured nothing.
 enum APIBench {
     static let suite = BenchSuite(name: "api", summary: "the rig's API: submit → first package, 10 streams' CPU") {
         json in try await run(json: json)
     }
 
     static let submissions = 100
-    static let windows = 5
+    static let windows = 8
     static let window: Duration = .seconds(10)
 
     struct Failure: Error, CustomStringConvertible {
@@ -96,7 +97,8 @@ enum APIBench {
                     + "\"first_package_ms_max\":\(String(format: "%.1f", (sorted.last ?? 0) * 1000)),"
                     + "\"streams_core_percent\":\(String(format: "%.2f", cpu.corePercent)),"
                     + "\"streams_kernel_percent\":\(String(format: "%.2f", cpu.systemPercent)),"
-                    + "\"streams_share_of_rig\":\(String(format: "%.3f", cpu.shareOfRig))}"
+                    + "\"streams_share_of_rig\":\(String(format: "%.3f", cpu.shareOfRig)),"
+                    + "\"streams_packages_in_a_window\":\(cpu.received)}"
             )
             return
         }
@@ -113,14 +115,16 @@ enum APIBench {
         print(
             String(
                 format:
-                    "  without %.2f %%, with %.2f %% of a core: the streams %.2f %% of a core (%.2f %% in the kernel), %.1f %% of the rig's CPU",
+                    "  without %.2f %%, with %.2f %% of a core: the streams %.2f %% of a core (%.2f %% in the kernel), %.1f %% of the rig's CPU; %d packages received in a window at least",
                 cpu.without,
                 cpu.with,
                 cpu.corePercent,
                 cpu.systemPercent,
-                cpu.shareOfRig * 100
+                cpu.shareOfRig * 100,
+                cpu.received
             )
         )
+        print("  each window's difference: " + cpu.pairs.map { String(format: "%+.1f", $0.total) }.joined(separator: " "))
     }
 
     /// Seconds from sending each submission to reading its first package on the request's stream.
@@ -145,22 +149,29 @@ enum APIBench {
     }
 
     struct StreamCPU {
-        /// Percent of a core, the medians of the windows.
+        /// Percent of a core, the medians of the windows without and with the streams.
         var without: Double
         var with: Double
         /// Their system parts (the kernel's: here, the sandbox's loopback TCP among them).
         var withoutSystem: Double
         var withSystem: Double
-        var corePercent: Double { with - without }
-        var systemPercent: Double { withSystem - withoutSystem }
+        /// Packages the 10 streams received while following, a window (the least of the windows).
+        var received: Int
+        /// Each window with streams less the window without them before it: all, and the kernel's.
+        var pairs: [(total: Double, system: Double)]
+        /// The streams' cost: the median of the pairs' differences, which the rig's slower drifts (a
+        /// checkpoint, a run's analysis) move less than they move a difference of medians.
+        var corePercent: Double { pairs.map(\.total).sorted()[pairs.count / 2] }
+        var systemPercent: Double { pairs.map(\.system).sorted()[pairs.count / 2] }
         var shareOfRig: Double { without > 0 ? corePercent / without : 0 }
     }
 
     /// The rig's CPU while `full` runs, without and with 10 streams following it.
     static func streamCPU(_ http: RigAPIClient, rig: Int32) async throws -> StreamCPU {
         let body = "{\"script\": \(try jsonString(fullRateCA))}"
-        // Enough runs queued for every window (5 s each), so that the device never waits.
-        let runs = Int((Double(windows) * 2 * seconds(window) + 20) / 5) + 2
+        // Enough runs queued (5 s each) for every pair of windows and the wait after each, so that the
+        // device never waits.
+        let runs = Int((Double(windows) * (2 * seconds(window) + 7) + 20) / 5) + 2
         var requests: [String] = []
         for _ in 0..<runs {
             let response = try http.request("POST", "/api/devices/full/requests", body: body)
@@ -174,6 +185,7 @@ enum APIBench {
         try await Task.sleep(for: .seconds(2))
         var without: [(total: Double, system: Double)] = []
         var with: [(total: Double, system: Double)] = []
+        var received: [Int] = []
         for _ in 0..<windows {
             without.append(try await cpuPercent(rig: rig))
             // The followers take the request running now and each one after it, as a client that
@@ -182,29 +194,50 @@ enum APIBench {
             guard let running = runningRequest(devices, device: "full"), let from = submitted.firstIndex(of: running)
             else { throw Failure(description: "the device runs no request of the bench's: \(devices)") }
             let stop = StopFlag()
-            for _ in 0..<10 { Thread { follow(http, requests: submitted[from...], stop: stop) }.start() }
+            let count = PackageCount()
+            for _ in 0..<10 { Thread { follow(http, requests: submitted[from...], stop: stop, count: count) }.start() }
             try await Task.sleep(for: .milliseconds(500))
             with.append(try await cpuPercent(rig: rig))
             stop.set()
             try await Task.sleep(for: .seconds(6))  // the followers end with their run
+            // The streams must have carried the window's packages at least, or nothing was measured.
+            let expected = Int(10 * 1_000 * seconds(window))
+            guard count.value >= expected else {
+                throw Failure(description: "the streams received \(count.value) packages in a window, not \(expected)")
+            }
+            received.append(count.value)
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return StreamCPU(
             without: median(without.map(\.total)),
             with: median(with.map(\.total)),
             withoutSystem: median(without.map(\.system)),
-            withSystem: median(with.map(\.system))
+            withSystem: median(with.map(\.system)),
+            received: received.min() ?? 0,
+            pairs: zip(with, without).map { ($0.total - $1.total, $0.system - $1.system) }
         )
     }
 
     /// Follows `requests`, one after another (each from its state while queued to its run's end),
     /// until `stop`.
-    static func follow(_ http: RigAPIClient, requests: ArraySlice<String>, stop: StopFlag) {
+    static func follow(_ http: RigAPIClient, requests: ArraySlice<String>, stop: StopFlag, count: PackageCount) {
+        let marker = Array("\nevent: package\n".utf8)
         for id in requests where !stop.isSet {
             guard let stream = try? http.send("GET", "/api/requests/\(id)/events") else { return }
             var seen: [UInt8] = []
             _ = try? RigAPIClient.readUntil(stream, "event: end", seen: &seen)
             close(stream)
+            var packages = 0
+            var index = 0
+            while index + marker.count <= seen.count {
+                if seen[index] == marker[0] && seen[index..<index + marker.count].elementsEqual(marker) {
+                    packages += 1
+                    index += marker.count
+                } else {
+                    index += 1
+                }
+            }
+            count.add(packages)
         }
     }
 
@@ -230,6 +263,12 @@ enum APIBench {
     }
 
     // MARK: Helpers
+
+    final class PackageCount: Sendable {
+        private let count = Atomic<Int>(0)
+        var value: Int { count.load(ordering: .relaxed) }
+        func add(_ packages: Int) { count.add(packages, ordering: .relaxed) }
+    }
 
     final class StopFlag: Sendable {
         private let flag = Atomic<Bool>(false)

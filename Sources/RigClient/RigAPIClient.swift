@@ -132,7 +132,7 @@ public struct RigAPIClient: Sendable {
         guard bytes.count >= pattern.count else { return nil }
         var index = start
         while index + pattern.count <= bytes.count {
-            if bytes[index] == pattern[0], Array(bytes[index..<index + pattern.count]) == pattern { return index }
+            if bytes[index] == pattern[0], bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
             index += 1
         }
         return nil
