@@ -124,7 +124,8 @@ enum APIBench {
                 cpu.received
             )
         )
-        print("  each window's difference: " + cpu.pairs.map { String(format: "%+.1f", $0.total) }.joined(separator: " "))
+        let differences = cpu.pairs.map { String(format: "%+.1f", $0.total) }
+        print("  each window's difference: " + differences.joined(separator: " "))
     }
 
     /// Seconds from sending each submission to reading its first package on the request's stream.
