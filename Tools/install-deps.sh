@@ -7,7 +7,8 @@
 #   Tools/install-deps.sh deb        the build set plus what `make deb` needs to make and check the package
 set -euo pipefail
 
-build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-config)
+# curl is the status server tests' HTTP client (Tests/RigFleetTests/CurlHTTP.swift, in make unit).
+build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-config curl)
 # Test peers (Tests/Peers/): qemu + busybox + bluez's btattach/hciconfig + kmod (modprobe,
 # depmod) + cpio build and boot the kernel-tier guest, which also runs bluez's bluetoothd and
 # bluetoothctl on dbus-daemon's system bus; gcc/libc6-dev build att_rtt;
@@ -16,9 +17,9 @@ build_packages=(libbluetooth-dev libsqlite3-dev libsystemd-dev libedit-dev pkg-c
 # postgresql (server + client) runs the throwaway clusters of Tools/pg-cluster.sh for the forwarder's
 # tests; chromium + chromium-driver load the rig's status page under the pinned Selenium; debootstrap
 # makes the package tier's clean Debian root, and the deb set below builds and checks the package;
-# curl is one of the API's clients (Tests/Peers/api-check.sh).
+# curl is also one of the API's clients (Tests/Peers/api-check.sh).
 test_packages=(qemu-system-x86 busybox-static bluez dbus-daemon kmod cpio gcc libc6-dev python3-venv
-    postgresql chromium chromium-driver debootstrap curl)
+    postgresql chromium chromium-driver debootstrap)
 
 # make deb: dpkg-shlibdeps (dpkg-dev), fakeroot, strip (binutils) and lintian.
 deb_packages=(dpkg-dev fakeroot binutils lintian)

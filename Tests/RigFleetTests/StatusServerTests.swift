@@ -9,16 +9,16 @@ import Testing
 
 @testable import RigStatus
 
-/// The status server in process, over real HTTP on a loopback port.
+/// The status server in process, over real HTTP on a loopback port, asked by curl.
 @Suite struct StatusServerTests {
-    /// The request runs on a thread of its own: a blocking `recv` on the cooperative pool could starve
-    /// the server's own handlers, which run there too.
-    static func get(_ port: Int, _ path: String, authorization: String? = nil) async throws -> PlainHTTP.Reply {
+    /// The request (curl, waited for) runs on a thread of its own: a blocking wait on the cooperative
+    /// pool could starve the server's own handlers, which run there too.
+    static func get(_ port: Int, _ path: String, authorization: String? = nil) async throws -> CurlHTTP.Reply {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(
                     with: Result {
-                        try PlainHTTP.get(
+                        try CurlHTTP.get(
                             port: port,
                             path: path,
                             headers: authorization.map { ["Authorization": $0] } ?? [:]
