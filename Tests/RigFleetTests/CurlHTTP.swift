@@ -18,7 +18,7 @@ enum CurlHTTP {
 
     static func get(port: Int, path: String, headers: [String: String] = [:]) throws -> Reply {
         guard FileManager.default.isExecutableFile(atPath: curl) else {
-            throw Failure(description: "\(curl) is missing: these tests use curl as their client (make test installs it)")
+            throw Failure(description: "\(curl) is missing: these tests ask through curl (make unit installs it)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: curl)
