@@ -45,9 +45,10 @@ import Testing
         // The run ends: the end comes with the slice that holds the last package, not before.
         try await writer.runEnded(provenance.runID, JournalRunEnd(complete: true, reason: nil, time: 1_001))
         try await writer.flush()
+        // The refresher reads the end at its commit and wakes the follower (at the latest at its look).
         let started = ContinuousClock.now
         while try feeds.slice(run: run, after: 49)?.end == nil, ContinuousClock.now - started < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(5))
+            await follower.signal.wait()
         }
         let behind = try #require(try feeds.slice(run: run, after: 20))
         #expect(Self.indices(behind.text) == Array(21..<40) && behind.end == nil)
