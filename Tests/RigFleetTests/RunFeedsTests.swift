@@ -1,29 +1,42 @@
 import Foundation
+import PicoLink
+import RigModel
 import Testing
 
 @testable import RigJournal
 @testable import RigStatus
 
-/// A followed run's packages, read once a commit for all followers, each index given once and in
-/// order, wherever a follower resumes; the end only after the last package.
+/// A followed run's packages, rendered once from the journal's commits for all followers, each index
+/// given once and in order, wherever a follower resumes; the end only after the last package.
 @Suite struct RunFeedsTests {
     /// The indices a slice's text holds, in order.
     static func indices(_ text: String) -> [Int] {
         text.split(separator: "\n").compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
     }
 
-    @Test func followersGetEveryPackageOnceWhereverTheyResume() async throws {
-        let path = FleetFixtures.path()
-        defer { FleetFixtures.remove(path) }
+    /// A journal at `path` with a run of pico-a started and its first `packages` committed.
+    static func started(
+        path: String,
+        packages: Int
+    ) async throws -> (
+        journal: Journal, writer: JournalWriter, provenance: RunProvenance, run: Int64
+    ) {
         let journal = try Journal.open(path: path, rig: "lab-1")
         let writer = journal.writer(commitInterval: 0.005)
         let provenance = FleetFixtures.provenance(device: "pico-a", start: 1_000)
         try await writer.runStarted(provenance)
-        for index in 0..<50 {
-            try await writer.record(FleetFixtures.package(index, device: "pico-a", start: 1_000), run: provenance.runID)
-        }
+        for index in 0..<packages { try await writer.record(package(index), run: provenance.runID) }
         try await writer.flush()
         let run = try #require(try journal.runID(uuid: provenance.runID.uuidString.lowercased()))
+        return (journal, writer, provenance, run)
+    }
+
+    static func package(_ index: Int) -> PicoPackage { FleetFixtures.package(index, device: "pico-a", start: 1_000) }
+
+    @Test func followersGetEveryPackageOnceWhereverTheyResume() async throws {
+        let path = FleetFixtures.path()
+        defer { FleetFixtures.remove(path) }
+        let (journal, writer, provenance, run) = try await Self.started(path: path, packages: 50)
         // Keeping the newest 10 events only: a follower from the start reads the rest from the journal.
         let feeds = RunFeeds(journal: journal, kept: 10)
         writer.onCommit { feeds.commit($0) }
@@ -66,17 +79,12 @@ import Testing
     @Test func aCommitWakesTheRunsFollowers() async throws {
         let path = FleetFixtures.path()
         defer { FleetFixtures.remove(path) }
-        let journal = try Journal.open(path: path, rig: "lab-1")
-        let writer = journal.writer(commitInterval: 0.005)
+        let (journal, writer, provenance, run) = try await Self.started(path: path, packages: 0)
         let feeds = RunFeeds(journal: journal)
         writer.onCommit { feeds.commit($0) }
-        let provenance = FleetFixtures.provenance(device: "pico-a", start: 1_000)
-        try await writer.runStarted(provenance)
-        try await writer.flush()
-        let run = try #require(try journal.runID(uuid: provenance.runID.uuidString.lowercased()))
         let follower = feeds.join(run)
         #expect(try feeds.slice(run: run, after: -1)?.isEmpty == true)
-        try await writer.record(FleetFixtures.package(0, device: "pico-a", start: 1_000), run: provenance.runID)
+        try await writer.record(Self.package(0), run: provenance.runID)
         // Woken within the idle look at the latest, and then the package is there.
         let started = ContinuousClock.now
         var indices: [Int] = []
@@ -95,14 +103,8 @@ import Testing
     @Test func aGapInTheCommittedPackagesIsReadFromTheJournal() async throws {
         let path = FleetFixtures.path()
         defer { FleetFixtures.remove(path) }
-        let journal = try Journal.open(path: path, rig: "lab-1")
-        let writer = journal.writer(commitInterval: 0.005)
-        let provenance = FleetFixtures.provenance(device: "pico-a", start: 1_000)
-        try await writer.runStarted(provenance)
-        let packages = (0..<20).map { FleetFixtures.package($0, device: "pico-a", start: 1_000) }
-        for package in packages[..<10] { try await writer.record(package, run: provenance.runID) }
-        try await writer.flush()
-        let run = try #require(try journal.runID(uuid: provenance.runID.uuidString.lowercased()))
+        let (journal, writer, provenance, run) = try await Self.started(path: path, packages: 10)
+        let packages = (0..<20).map(Self.package)
         let feeds = RunFeeds(journal: journal)
         let follower = feeds.join(run)
         #expect(Self.indices(try #require(try feeds.slice(run: run, after: -1)).text) == Array(0..<10))
