@@ -107,6 +107,10 @@ extension Rig: RigControl {
 
     public func request(id: String) -> RunRequest? { queue.request(id: id) }
 
+    public func watchRequests(_ watcher: @escaping @Sendable () -> Void) -> Int { queue.watch(watcher) }
+
+    public func unwatchRequests(_ token: Int) { queue.unwatch(token) }
+
     // MARK: Helpers
 
     private func checkDevice(_ device: String) throws(RigControlError) {

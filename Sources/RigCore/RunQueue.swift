@@ -26,6 +26,9 @@ final class RunQueue: Sendable {
         var paused: Set<String> = []
         /// What wakes a device's supervisor.
         var wakers: [String: @Sendable () -> Void] = [:]
+        /// Who is told of each change of a request's state, by token.
+        var watchers: [Int: @Sendable () -> Void] = [:]
+        var nextWatcher = 0
         /// Set once the rig stops: no more requests are taken.
         var closed: String?
 
@@ -101,9 +104,29 @@ final class RunQueue: Sendable {
         }
     }
 
+    /// Calls `watcher` after each change of a request's state (taken to run, started, ended, put
+    /// back), until `unwatch` with the token it returns.
+    func watch(_ watcher: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { inner in
+            inner.nextWatcher += 1
+            inner.watchers[inner.nextWatcher] = watcher
+            return inner.nextWatcher
+        }
+    }
+
+    func unwatch(_ token: Int) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+    }
+
+    /// Tells the watchers (outside the lock) that a request changed.
+    private func changed() {
+        for watcher in state.withLock({ Array($0.watchers.values) }) { watcher() }
+    }
+
     /// The request to run next on `device`, now marked running; nil when none is queued.
     func takeNext(device: String) -> RunRequest? {
-        state.withLock { inner -> RunRequest? in
+        defer { changed() }
+        return state.withLock { inner -> RunRequest? in
             let ids = inner.queued[device] ?? []
             var best: Int?
             for (index, id) in ids.enumerated() {
@@ -125,6 +148,7 @@ final class RunQueue: Sendable {
 
     /// Puts request `id`, taken but not started, back in its place among the queued.
     func requeue(_ id: String) {
+        defer { changed() }
         state.withLock { inner in
             guard var request = inner.requests[id], request.state == .running else { return }
             request.state = .queued
@@ -137,7 +161,8 @@ final class RunQueue: Sendable {
 
     /// The request `id`'s run started: the journal's key for it and the device's run number.
     func started(_ id: String, runID: String, deviceRun: Int) -> RunRequest? {
-        state.withLock { inner in
+        defer { changed() }
+        return state.withLock { inner in
             inner.requests[id]?.runID = runID
             inner.requests[id]?.deviceRun = deviceRun
             inner.requests[id]?.revision += 1
@@ -148,7 +173,8 @@ final class RunQueue: Sendable {
     /// The request `id` ended: its run complete, or not (`reason`), or never started (`cancelled`).
     @discardableResult
     func ended(_ id: String, state final: RunRequest.State, reason: String?) -> RunRequest? {
-        state.withLock { inner in
+        defer { changed() }
+        return state.withLock { inner in
             guard var request = inner.requests[id], !request.state.isFinal else { return nil }
             request.state = final
             request.reason = reason

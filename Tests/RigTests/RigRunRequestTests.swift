@@ -5,6 +5,7 @@ import PicoLink
 import PicoSimulator
 import RigCore
 import RigModel
+import Synchronization
 import Testing
 
 /// Runs asked on demand share each device's queue with its schedule: one at a time, priority first,
@@ -83,6 +84,29 @@ import Testing
         order.idempotencyKey = "sample-18"
         #expect(try await rig.submit(order, to: "a", by: "t").created, "another key is another run")
         #expect(try rig.requests(device: "a").map(\.id).contains("earlier"))
+        await rig.stop(reason: "stopped")
+    }
+
+    /// A watcher hears each change of a request's state (taken to run, started, ended), so that a
+    /// follower waits for changes instead of looking on a timer; unwatched, it hears nothing more.
+    @Test func aWatcherHearsEachChangeOfARequest() async throws {
+        let rig = Supervisor.rig([try Supervisor.device("a", .onDemand)], journal: MemoryJournal())
+        let heard = Mutex<[RunRequest.State?]>([])
+        let submitted = Mutex<String?>(nil)
+        let token = rig.watchRequests {
+            let state = submitted.withLock { $0 }.flatMap { rig.request(id: $0)?.state }
+            heard.withLock { $0.append(state) }
+        }
+        rig.start()
+        let first = try await rig.submit(Self.dpv, to: "a", by: "t").request
+        submitted.withLock { $0 = first.id }
+        #expect(await eventually(Supervisor.patience) { rig.request(id: first.id)?.state == .complete })
+        let states = heard.withLock { $0 }
+        #expect(states.count >= 3 && states.last == .complete, "\(states)")
+        rig.unwatchRequests(token)
+        let second = try await rig.submit(Self.dpv, to: "a", by: "t").request
+        #expect(await eventually(Supervisor.patience) { rig.request(id: second.id)?.state == .complete })
+        #expect(heard.withLock { $0.count } == states.count, "nothing heard once unwatched")
         await rig.stop(reason: "stopped")
     }
 

@@ -25,4 +25,8 @@ public protocol RigControl: Sendable {
     func requests(device: String) throws(RigControlError) -> [RunRequest]
     /// One request by id, while the rig keeps it.
     func request(id: String) -> RunRequest?
+    /// Calls `watcher` after each change of any request's state (taken to run, started, ended), until
+    /// `unwatchRequests` with the token returned: so that a follower waits for a change, not on a timer.
+    func watchRequests(_ watcher: @escaping @Sendable () -> Void) -> Int
+    func unwatchRequests(_ token: Int)
 }

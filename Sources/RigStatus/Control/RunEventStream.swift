@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -20,8 +21,14 @@ struct RunEventStream {
     static let readAttempts = 40
     /// Where a failed read is told.
     let logger: Logger
-    /// How often a request's state is looked at while it waits its turn.
-    static let requestLook: Duration = .milliseconds(20)
+    /// How long a stream stays silent before it sends a comment line, so that proxies keep it open.
+    static let keepAlive: Duration = .seconds(15)
+    /// The longest a request's follower waits for a change before it looks again while the request
+    /// waits its turn (a change wakes it at once).
+    static let requestLook: Duration = .seconds(1)
+    /// How often it looks for the journal's record of its run's start (committed within the journal's
+    /// commit interval after the run started).
+    static let runStartLook: Duration = .milliseconds(20)
 
     struct EndEvent: Encodable {
         var run: Int64
@@ -84,7 +91,7 @@ struct RunEventStream {
                 try await writer.write(ByteBuffer(string: "event: end\ndata: \(try Self.encode(end))\n\n"))
                 return
             }
-            if ContinuousClock.now - lastWrite >= .seconds(15) {
+            if ContinuousClock.now - lastWrite >= Self.keepAlive {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 lastWrite = .now
             }
@@ -101,12 +108,20 @@ struct RunEventStream {
         into writer: inout any ResponseBodyWriter
     ) async throws {
         var sentState: RunRequest.State?
+        let changed = WakeSignal(clock: SystemClock())
+        let watch = control.watchRequests { changed.signal() }
+        defer { control.unwatchRequests(watch) }
+        var lastWrite = ContinuousClock.now
         while !Task.isCancelled {
             guard let request = control.request(id: id) else { return }
             if request.state != sentState {
                 let document = RequestDocument(request, run: nil)
                 try await writer.write(ByteBuffer(string: "event: request\ndata: \(try Self.encode(document))\n\n"))
                 sentState = request.state
+                lastWrite = .now
+            } else if ContinuousClock.now - lastWrite >= Self.keepAlive {
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))  // a long wait in the queue
+                lastWrite = .now
             }
             if let uuid = request.runID {
                 // Its run, once the journal has committed its start (a failed read looks again).
@@ -117,7 +132,7 @@ struct RunEventStream {
             } else if request.state.isFinal {
                 return  // cancelled before it ran: its request event says so
             }
-            try await Task.sleep(for: Self.requestLook)
+            await changed.wait(upTo: request.runID == nil ? Self.requestLook : Self.runStartLook)
         }
     }
 
