@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// A feed starts from the journal (the run's state and the packages it holds when the first follower
 /// joins), then takes each commit's packages of the run as the journal writer reports them (the rows it
-/// has just committed, so nothing is read back), and reads the run's state again when the commit ends
+/// has just committed, so nothing is read back; filed apart from the feeds, so that the writer never
+/// waits for a feed's read), and reads the run's state again when the commit ends
 /// it. A package whose index leaves a gap is read from the journal with those before it. The refresher
 /// (one task, running while anyone follows) renders what the commits brought as `package` events and
 /// wakes the run's followers; a follower then takes the bytes after the index it has sent, in one piece.
@@ -59,8 +60,7 @@ final class RunFeeds: Sendable {
         var lastIndex = -1
         /// The run's state as last read; nil until the first read.
         var summary: RunSummary?
-        /// Packages committed since the refresher last looked, and whether the run's end was.
-        var committed: [PicoPackage] = []
+        /// Whether the run's end was committed since the refresher last looked.
         var endCommitted = false
         /// The last read's error, until a read succeeds.
         var failure: (any Error)?
@@ -81,7 +81,18 @@ final class RunFeeds: Sendable {
         var refreshing = false
     }
 
+    /// What the journal writer files for the refresher: kept apart from the feeds, so that the writer's
+    /// thread never waits for a feed's journal read.
+    private struct Inbox {
+        /// Followers a run, so that only followed runs' packages are filed.
+        var followed: [Int64: Int] = [:]
+        /// Packages committed since the refresher last looked, by run, and the runs whose end was.
+        var packages: [Int64: [PicoPackage]] = [:]
+        var ended: Set<Int64> = []
+    }
+
     private let state = Mutex(State())
+    private let inbox = Mutex(Inbox())
     private let journal: Journal
     /// Signalled at each commit that concerns a followed run: the refresher's wake.
     private let commits = WakeSignal(clock: SystemClock())
@@ -93,17 +104,17 @@ final class RunFeeds: Sendable {
     }
 
     /// The journal has committed `commit`: its packages and ends of followed runs go to their feeds.
-    /// Called on the journal writer's thread, so it only files them.
+    /// Called on the journal writer's thread, so it only files them in the inbox.
     func commit(_ commit: JournalCommit) {
-        let concerned = state.withLock { state -> Bool in
-            guard !state.feeds.isEmpty else { return false }
+        let concerned = inbox.withLock { inbox -> Bool in
+            guard !inbox.followed.isEmpty else { return false }
             var concerned = false
-            for item in commit.runPackages where state.feeds[item.run] != nil {
-                state.feeds[item.run]?.committed.append(item.package)
+            for item in commit.runPackages where inbox.followed[item.run] != nil {
+                inbox.packages[item.run, default: []].append(item.package)
                 concerned = true
             }
-            for run in commit.endedRuns where state.feeds[run] != nil {
-                state.feeds[run]?.endCommitted = true
+            for run in commit.endedRuns where inbox.followed[run] != nil {
+                inbox.ended.insert(run)
                 concerned = true
             }
             return concerned
@@ -114,6 +125,8 @@ final class RunFeeds: Sendable {
     /// Follows `run`, starting the refresher if none runs.
     func join(_ run: Int64) -> Follower {
         let follower = Follower(id: UUID(), run: run, signal: WakeSignal(clock: SystemClock()))
+        // Filed before the feed's first read, so that no commit after that read is missed.
+        inbox.withLock { $0.followed[run, default: 0] += 1 }
         let start = state.withLock { state -> Bool in
             state.feeds[run, default: Feed()].followers[follower.id] = Waiting(signal: follower.signal)
             defer { state.refreshing = true }
@@ -124,6 +137,14 @@ final class RunFeeds: Sendable {
     }
 
     func leave(_ follower: Follower) {
+        inbox.withLock { inbox in
+            inbox.followed[follower.run, default: 1] -= 1
+            if inbox.followed[follower.run] == 0 {
+                inbox.followed[follower.run] = nil
+                inbox.packages[follower.run] = nil
+                inbox.ended.remove(follower.run)
+            }
+        }
         state.withLock { state in
             state.feeds[follower.run]?.followers[follower.id] = nil
             if state.feeds[follower.run]?.followers.isEmpty ?? false { state.feeds[follower.run] = nil }
@@ -162,6 +183,10 @@ final class RunFeeds: Sendable {
     /// followers of a feed that changed (all, with `wakingAll`) are woken, each at most once a `pace`.
     @discardableResult
     func refresh(wakingAll: Bool = false, now: ContinuousClock.Instant = .now) -> Refreshed {
+        let filed = inbox.withLock { inbox in
+            defer { (inbox.packages, inbox.ended) = ([:], []) }
+            return (packages: inbox.packages, ended: inbox.ended)
+        }
         let outcome = state.withLock { state -> (signals: [WakeSignal], failed: Bool, due: Duration?)? in
             if state.feeds.isEmpty {
                 state.refreshing = false
@@ -172,7 +197,10 @@ final class RunFeeds: Sendable {
             var due: Duration?
             for run in Array(state.feeds.keys) {
                 guard var feed = state.feeds[run] else { continue }
-                if update(run, &feed) { for id in feed.followers.keys { feed.followers[id]?.due = true } }
+                if filed.ended.contains(run) { feed.endCommitted = true }
+                if update(run, &feed, committed: filed.packages[run] ?? []) {
+                    for id in feed.followers.keys { feed.followers[id]?.due = true }
+                }
                 failed = failed || feed.failure != nil
                 for (id, var waiting) in feed.followers where waiting.due || wakingAll {
                     // A wake with nothing new (a look) does not count against the pace.
@@ -200,7 +228,7 @@ final class RunFeeds: Sendable {
     /// Brings `feed` up to what the journal has committed of `run`: its committed packages rendered, the
     /// journal read where they leave a gap, and the run's state read at its start and end. Whether
     /// anything changed (a failure counts: the followers must hear of it).
-    private func update(_ run: Int64, _ feed: inout Feed) -> Bool {
+    private func update(_ run: Int64, _ feed: inout Feed, committed: [PicoPackage] = []) -> Bool {
         let before = (feed.lastIndex, feed.summary?.state, feed.failure == nil)
         do {
             if feed.needsRead {
@@ -209,8 +237,6 @@ final class RunFeeds: Sendable {
                 feed.endCommitted = false
                 if feed.summary != nil { try readPackages(run, into: &feed) }
             }
-            let committed = feed.committed
-            feed.committed = []
             for package in committed where package.index > feed.lastIndex {
                 if package.index > feed.lastIndex + 1 { try readPackages(run, into: &feed, before: package.index) }
                 append(package, to: &feed)
@@ -253,7 +279,7 @@ final class RunFeeds: Sendable {
     /// The events of `run` after index `after`; nil when the journal has no such run. Throws the
     /// journal's error while its reads fail.
     func slice(run: Int64, after: Int) throws -> Slice? {
-        try state.withLock { state throws -> Slice? in
+        let found = try state.withLock { state throws -> Found? in
             var feed = state.feeds[run] ?? Feed()
             if feed.summary == nil {
                 // Never read yet (the first follower has just joined): now, not at the next commit.
@@ -262,25 +288,37 @@ final class RunFeeds: Sendable {
             }
             if let failure = feed.failure { throw failure }
             guard let summary = feed.summary else { return nil }
-            if let first = feed.indices.first, after + 1 < first {
-                // Behind what the feed keeps: from the journal, up to where the feed starts.
-                var text = ""
-                var last = after
-                for package in try journal.packages(of: run, after: after, limit: Self.readLimit)
-                where package.index < first {
-                    text += RunEventStream.event(package)
-                    last = package.index
-                }
-                return Slice(bytes: ByteBuffer(string: text), last: last, end: nil)
-            }
+            if let first = feed.indices.first, after + 1 < first { return .behind(first: first) }
             let ended = summary.state == "running" ? nil : summary
             let start = Self.firstIndex(in: feed.indices, above: after)
             guard start < feed.indices.count else {
-                return Slice(bytes: ByteBuffer(), last: after, end: after >= feed.lastIndex ? ended : nil)
+                return .slice(Slice(bytes: ByteBuffer(), last: after, end: after >= feed.lastIndex ? ended : nil))
             }
             let bytes = ByteBuffer(bytes: feed.bytes[feed.offsets[start]...])
-            return Slice(bytes: bytes, last: feed.lastIndex, end: ended)
+            return .slice(Slice(bytes: bytes, last: feed.lastIndex, end: ended))
         }
+        switch found {
+        case nil: return nil
+        case .slice(let slice): return slice
+        case .behind(let first):
+            // Behind what the feed keeps: from the journal, up to where the feed starts (outside the
+            // lock, so that the refresher is not held up by it).
+            var text = ""
+            var last = after
+            for package in try journal.packages(of: run, after: after, limit: Self.readLimit)
+            where package.index < first {
+                text += RunEventStream.event(package)
+                last = package.index
+            }
+            return Slice(bytes: ByteBuffer(string: text), last: last, end: nil)
+        }
+    }
+
+    /// What `slice` found in the feed.
+    private enum Found {
+        case slice(Slice)
+        /// The follower is behind the feed's first event, `first`.
+        case behind(first: Int)
     }
 
     /// The position of the first of the ascending `indices` above `index` (binary search).
