@@ -118,72 +118,82 @@ final class RunQueue: Sendable {
         _ = state.withLock { $0.watchers.removeValue(forKey: token) }
     }
 
-    /// Tells the watchers (outside the lock) that a request changed.
-    private func changed() {
+    /// Tells the watchers (outside the lock) that `request` changed, when one did; returns it.
+    @discardableResult
+    private func changed(_ request: RunRequest?) -> RunRequest? {
+        guard request != nil else { return nil }
         for watcher in state.withLock({ Array($0.watchers.values) }) { watcher() }
+        return request
     }
 
     /// The request to run next on `device`, now marked running; nil when none is queued.
     func takeNext(device: String) -> RunRequest? {
-        defer { changed() }
-        return state.withLock { inner -> RunRequest? in
-            let ids = inner.queued[device] ?? []
-            var best: Int?
-            for (index, id) in ids.enumerated() {
-                guard let request = inner.requests[id] else { continue }
-                if let current = best, let leader = inner.requests[ids[current]], leader.priority >= request.priority {
-                    continue
+        changed(
+            state.withLock { inner -> RunRequest? in
+                let ids = inner.queued[device] ?? []
+                var best: Int?
+                for (index, id) in ids.enumerated() {
+                    guard let request = inner.requests[id] else { continue }
+                    if let current = best, let leader = inner.requests[ids[current]],
+                        leader.priority >= request.priority
+                    {
+                        continue
+                    }
+                    best = index
                 }
-                best = index
+                guard let best else { return nil }
+                let id = ids[best]
+                inner.queued[device]?.remove(at: best)
+                inner.requests[id]?.state = .running
+                inner.requests[id]?.revision += 1
+                inner.running[device] = id
+                return inner.requests[id]
             }
-            guard let best else { return nil }
-            let id = ids[best]
-            inner.queued[device]?.remove(at: best)
-            inner.requests[id]?.state = .running
-            inner.requests[id]?.revision += 1
-            inner.running[device] = id
-            return inner.requests[id]
-        }
+        )
     }
 
     /// Puts request `id`, taken but not started, back in its place among the queued.
     func requeue(_ id: String) {
-        defer { changed() }
-        state.withLock { inner in
-            guard var request = inner.requests[id], request.state == .running else { return }
-            request.state = .queued
-            request.revision += 1
-            inner.requests[id] = request
-            if inner.running[request.device] == id { inner.running[request.device] = nil }
-            inner.enqueue(request)
-        }
+        changed(
+            state.withLock { inner -> RunRequest? in
+                guard var request = inner.requests[id], request.state == .running else { return nil }
+                request.state = .queued
+                request.revision += 1
+                inner.requests[id] = request
+                if inner.running[request.device] == id { inner.running[request.device] = nil }
+                inner.enqueue(request)
+                return request
+            }
+        )
     }
 
     /// The request `id`'s run started: the journal's key for it and the device's run number.
     func started(_ id: String, runID: String, deviceRun: Int) -> RunRequest? {
-        defer { changed() }
-        return state.withLock { inner in
-            inner.requests[id]?.runID = runID
-            inner.requests[id]?.deviceRun = deviceRun
-            inner.requests[id]?.revision += 1
-            return inner.requests[id]
-        }
+        changed(
+            state.withLock { inner in
+                inner.requests[id]?.runID = runID
+                inner.requests[id]?.deviceRun = deviceRun
+                inner.requests[id]?.revision += 1
+                return inner.requests[id]
+            }
+        )
     }
 
     /// The request `id` ended: its run complete, or not (`reason`), or never started (`cancelled`).
     @discardableResult
     func ended(_ id: String, state final: RunRequest.State, reason: String?) -> RunRequest? {
-        defer { changed() }
-        return state.withLock { inner in
-            guard var request = inner.requests[id], !request.state.isFinal else { return nil }
-            request.state = final
-            request.reason = reason
-            request.revision += 1
-            inner.queued[request.device]?.removeAll { $0 == id }
-            if inner.running[request.device] == id { inner.running[request.device] = nil }
-            inner.keepEnded(request)
-            return request
-        }
+        changed(
+            state.withLock { inner in
+                guard var request = inner.requests[id], !request.state.isFinal else { return nil }
+                request.state = final
+                request.reason = reason
+                request.revision += 1
+                inner.queued[request.device]?.removeAll { $0 == id }
+                if inner.running[request.device] == id { inner.running[request.device] = nil }
+                inner.keepEnded(request)
+                return request
+            }
+        )
     }
 
     /// Keeps requests a previous process saw end (the journal's, oldest first), as if they had ended
