@@ -196,7 +196,8 @@ final class RunFeeds: Sendable {
             var failed = false
             var due: Duration?
             for run in Array(state.feeds.keys) {
-                guard var feed = state.feeds[run] else { continue }
+                // Taken out while it changes, so that its events are not copied (they are the only copy).
+                guard var feed = state.feeds.removeValue(forKey: run) else { continue }
                 if filed.ended.contains(run) { feed.endCommitted = true }
                 if update(run, &feed, committed: filed.packages[run] ?? []) {
                     for id in feed.followers.keys { feed.followers[id]?.due = true }
@@ -280,12 +281,13 @@ final class RunFeeds: Sendable {
     /// journal's error while its reads fail.
     func slice(run: Int64, after: Int) throws -> Slice? {
         let found = try state.withLock { state throws -> Found? in
-            var feed = state.feeds[run] ?? Feed()
+            let followed = state.feeds[run] != nil
+            var feed = state.feeds.removeValue(forKey: run) ?? Feed()
             if feed.summary == nil {
                 // Never read yet (the first follower has just joined): now, not at the next commit.
                 _ = update(run, &feed)
-                if state.feeds[run] != nil { state.feeds[run] = feed }
             }
+            if followed { state.feeds[run] = feed }
             if let failure = feed.failure { throw failure }
             guard let summary = feed.summary else { return nil }
             if let first = feed.indices.first, after + 1 < first { return .behind(first: first) }
