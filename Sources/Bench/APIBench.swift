@@ -12,8 +12,9 @@ import Synchronization
 /// 2. Streams' CPU: a device runs a 1 ms CA continuously (1,000 packages/s, a Pico's full rate); the rig's
 ///    CPU (`/proc/PID/stat`) is taken over windows with no stream open and with 10 streams following the
 ///    requests it runs (each client the request running and every one after it, as a client follows
-///    what it asked for), alternating, 8 of each; the median of each pair's difference is the streams'
-///    cost, as a share of a core and of the rig's own CPU without them. The streams must have carried at
+///    what it asked for), alternating, 12 of each; the median of each pair's difference is the streams'
+///    cost, as a share of a core and of the rig's own CPU without them, beside the differences' mean
+///    and its standard error (the windows of a shared machine differ by a percent of a core). The streams must have carried at
 ///    least a window's packages (10 × 1,000 a second), or the suite fails: it measured nothing.
 enum APIBench {
     static let suite = BenchSuite(name: "api", summary: "the rig's API: submit → first package, 10 streams' CPU") {
@@ -21,7 +22,7 @@ enum APIBench {
     }
 
     static let submissions = 100
-    static let windows = 8
+    static let windows = 12
     static let window: Duration = .seconds(10)
 
     struct Failure: Error, CustomStringConvertible {
@@ -96,6 +97,8 @@ enum APIBench {
                     + "\"first_package_ms_p99\":\(String(format: "%.1f", quantile(0.99))),"
                     + "\"first_package_ms_max\":\(String(format: "%.1f", (sorted.last ?? 0) * 1000)),"
                     + "\"streams_core_percent\":\(String(format: "%.2f", cpu.corePercent)),"
+                    + "\"streams_core_percent_mean\":\(String(format: "%.2f", cpu.mean)),"
+                    + "\"streams_core_percent_standard_error\":\(String(format: "%.2f", cpu.standardError)),"
                     + "\"streams_kernel_percent\":\(String(format: "%.2f", cpu.systemPercent)),"
                     + "\"streams_share_of_rig\":\(String(format: "%.3f", cpu.shareOfRig)),"
                     + "\"streams_packages_in_a_window\":\(cpu.received)}"
@@ -126,6 +129,8 @@ enum APIBench {
         )
         let differences = cpu.pairs.map { String(format: "%+.1f", $0.total) }
         print("  each window's difference: " + differences.joined(separator: " "))
+        let mean = String(format: "%.2f %% of a core, standard error %.2f", cpu.mean, cpu.standardError)
+        print("  the differences' mean \(mean)")
     }
 
     /// Seconds from sending each submission to reading its first package on the request's stream.
@@ -165,6 +170,12 @@ enum APIBench {
         var corePercent: Double { pairs.map(\.total).sorted()[pairs.count / 2] }
         var systemPercent: Double { pairs.map(\.system).sorted()[pairs.count / 2] }
         var shareOfRig: Double { without > 0 ? corePercent / without : 0 }
+        /// The differences' mean and the standard error of that mean.
+        var mean: Double { pairs.map(\.total).reduce(0, +) / Double(pairs.count) }
+        var standardError: Double {
+            let squares = pairs.map { ($0.total - mean) * ($0.total - mean) }.reduce(0, +)
+            return (squares / Double(max(1, pairs.count - 1))).squareRoot() / Double(pairs.count).squareRoot()
+        }
     }
 
     /// The rig's CPU while `full` runs, without and with 10 streams following it.

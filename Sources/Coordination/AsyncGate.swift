@@ -29,6 +29,9 @@ public final class AsyncGate: Sendable {
         }
     }
 
+    /// How many callers wait for the gate now.
+    public var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Hands the gate to the next waiter, or leaves it free.
     public func release() {
         let next: CheckedContinuation<Void, Never>? = state.withLock { state in

@@ -34,6 +34,9 @@ public final class Latch<Value: Sendable>: Sendable {
     /// The value, once given.
     public var value: Value? { state.withLock { $0.value } }
 
+    /// How many callers wait for the value now.
+    public var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Waits (without blocking a thread) for the value.
     public func wait() async -> Value {
         // Only a deadline or a cancellation ends a wait without the value, and this one has neither.

@@ -4,12 +4,12 @@ import Synchronization
 import Testing
 
 @Suite struct LatchTests {
-    @Test func theFirstValueGivenIsTheOneEveryWaiterGets() async {
+    @Test func theFirstValueGivenIsTheOneEveryWaiterGets() async throws {
         let latch = Latch<Int>()
         #expect(latch.value == nil)
         async let early = latch.wait()
-        // Let the early waiter start waiting before the value is given.
-        try? await Task.sleep(for: .milliseconds(20))
+        // The early waiter waits before the value is given.
+        try #require(await eventually { latch.waiting == 1 })
         #expect(latch.settle(1))
         #expect(!latch.settle(2))
         #expect(await early == 1)
@@ -25,11 +25,11 @@ import Testing
     }
 
     /// One holder at a time, the waiters served in the order they came.
-    @Test func theGateIsHeldByOneAtATimeInOrder() async {
+    @Test func theGateIsHeldByOneAtATimeInOrder() async throws {
         let gate = AsyncGate()
         let order = Order()
         await gate.acquire()
-        await withTaskGroup(of: Void.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 1...3 {
                 group.addTask {
                     await gate.acquire()
@@ -37,7 +37,7 @@ import Testing
                     gate.release()
                 }
                 // Each waiter queues before the next is added.
-                try? await Task.sleep(for: .milliseconds(20))
+                try #require(await eventually { gate.waiting == index })
             }
             #expect(order.served.withLock { $0 }.isEmpty)
             gate.release()

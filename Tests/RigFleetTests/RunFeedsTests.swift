@@ -122,13 +122,23 @@ import Testing
 
     @Test func aPackageIsItsJSON() throws {
         let package = FleetFixtures.package(3, device: "pico-a", start: 1_000)
-        let json = RunEventStream.json(package)
+        let json = PackageEvent.json(package)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["index"] as? Int == 3)
         let values = try #require(object["values"] as? [[String: Any]])
         #expect(values.count == package.values.count)
         #expect(values.first?["name"] as? String == package.values.first?.name)
-        #expect(RunEventStream.quoted("a\"b\\c\n") == "\"a\\\"b\\\\c\\u000a\"")
-        #expect(RunEventStream.number(.nan) == "null")
+        #expect(object["host_time"] as? Double == package.hostTime)
+        #expect(values.first?["value"] as? Double == package.values.first?.value)
+        #expect(object["scan"] is NSNull == (package.scan == nil))
+        #expect(PackageEvent.text(package) == "id: 3\nevent: package\ndata: \(json)\n\n")
+        for integer in [0, 7, 10, -42, Int.max, Int.min] {
+            var bytes: [UInt8] = []
+            PackageEvent.appendInteger(integer, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(integer))
+        }
+        #expect(PackageEvent.quoted("µA \u{1F}") == "\"µA \\u001f\"")
+        #expect(PackageEvent.quoted("a\"b\\c\n") == "\"a\\\"b\\\\c\\u000a\"")
+        #expect(PackageEvent.number(.nan) == "null")
     }
 }

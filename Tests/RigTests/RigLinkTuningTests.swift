@@ -1,6 +1,6 @@
 import BLEHost
 import BLETesting
-import Synchronization
+import Coordination
 import Testing
 
 @testable import RigCore
@@ -8,14 +8,14 @@ import Testing
 /// The rig tunes a link beside its runs: the provenance says so until the tuning reports.
 @Suite struct RigLinkTuningTests {
     @Test func theTextSaysBeingAppliedUntilTheTuningReportsThenWhatIsInForce() async throws {
-        let release = Mutex(false)
+        let release = Latch<Void>()
         let tuning = RigLinkTuning(base: "MTU 247", request: .lowLatency) { _ in
-            while !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+            await release.wait()
             return "interval 7.5 ms"
         }
         // Nothing waits for the tuning: the text is there at once, and a run may start.
         #expect(tuning.parameters == "MTU 247, low-latency being applied")
-        release.withLock { $0 = true }
+        release.settle(())
         #expect(await eventually { tuning.parameters == "MTU 247, interval 7.5 ms" })
     }
 

@@ -136,43 +136,6 @@ struct RunEventStream {
         }
     }
 
-    /// A package's whole `package` event, its index the event's id.
-    static func event(_ package: PicoPackage) -> String {
-        "id: \(package.index)\nevent: package\ndata: \(json(package))\n\n"
-    }
-
-    /// A package as the `package` event's JSON: `{"index", "loop", "scan", "host_time", "values": [{"name",
-    /// "type", "value"}]}`, written out directly (a stream sends a thousand a second; an encoder's
-    /// reflection would cost more than the rest of the stream).
-    static func json(_ package: PicoPackage) -> String {
-        var text = "{\"index\":\(package.index),\"loop\":\(package.loop),\"scan\":"
-        text += package.scan.map(String.init) ?? "null"
-        text += ",\"host_time\":\(number(package.hostTime)),\"values\":["
-        for (position, value) in package.values.enumerated() {
-            if position > 0 { text += "," }
-            text += "{\"name\":" + (value.name.map(quoted) ?? "null")
-            text += ",\"type\":" + quoted(value.variable.code) + ",\"value\":" + number(value.value) + "}"
-        }
-        return text + "]}"
-    }
-
-    /// A JSON number (`null` for a value that is not finite: the device's `nan`).
-    static func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "null" }
-
-    /// A JSON string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     static func encode<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try StatusDocument.encoder.encode(value), as: UTF8.self)
     }

@@ -261,7 +261,7 @@ final class RunFeeds: Sendable {
 
     private func append(_ package: PicoPackage, to feed: inout Feed) {
         feed.offsets.append(feed.bytes.count)
-        feed.bytes += RunEventStream.event(package).utf8
+        PackageEvent.append(package, to: &feed.bytes)
         feed.indices.append(package.index)
         feed.lastIndex = package.index
     }
@@ -305,14 +305,14 @@ final class RunFeeds: Sendable {
         case .behind(let first):
             // Behind what the feed keeps: from the journal, up to where the feed starts (outside the
             // lock, so that the refresher is not held up by it).
-            var text = ""
+            var bytes: [UInt8] = []
             var last = after
             for package in try journal.packages(of: run, after: after, limit: Self.readLimit)
             where package.index < first {
-                text += RunEventStream.event(package)
+                PackageEvent.append(package, to: &bytes)
                 last = package.index
             }
-            return Slice(bytes: ByteBuffer(string: text), last: last, end: nil)
+            return Slice(bytes: ByteBuffer(bytes: bytes), last: last, end: nil)
         }
     }
 
