@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEHost
 import BLELinux
 import BLEWire
+import DeviceLinks
 import Foundation
 
 /// `hcipico scan`: the devices around, by default those advertising the Laird VSP service.
@@ -102,34 +103,43 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = ScanSession(
-            transport: try resolvedTransport(),
-            parameters: ScanParameters(active: !passive, filterDuplicates: !duplicates),
-            duration: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)),
-            printer: ScanPrinter(filter: try filter(), json: json)
-        )
+        let scanner = DeviceScanner(transport: try resolvedTransport())
+        let parameters = ScanParameters(active: !passive, filterDuplicates: !duplicates)
+        let duration: Duration? = timeout == 0 ? nil : .milliseconds(Int(timeout * 1000))
+        let printer = ScanPrinter(filter: try filter(), json: json)
         let shutdown = Shutdown.shared
         shutdown.install()
-        let result = try await shutdown.run { await session.run() }
-        if !json { result.printer.printTable() }
-        for warning in result.warnings { StandardError.report(warning) }
-        if let failure = result.failure {
-            StandardError.report(failure.message)
-            throw failure.status.exitCode
+        let outcome: DeviceScanner.Outcome
+        do {
+            outcome = try await shutdown.run { () async throws(LinkOpenError) -> DeviceScanner.Outcome in
+                try await scanner.scan(parameters, for: duration) { printer.add($0) }
+            }
+        } catch let error as LinkOpenError {
+            if !json { printer.printTable() }
+            StandardError.report(error.description)
+            throw Self.status(error).exitCode
         }
-        if result.printer.matchedCount == 0 { StandardError.report(nothingFound(result)) }
-        switch result.ending {
+        if !json { printer.printTable() }
+        for warning in outcome.warnings { StandardError.report(warning) }
+        if printer.matchedCount == 0 { StandardError.report(nothingFound(printer)) }
+        switch outcome.ending {
         case .duration: return
         case .interrupted:
-            if session.duration != nil { throw (shutdown.reason?.exitStatus ?? .interrupted).exitCode }
+            if duration != nil { throw (shutdown.reason?.exitStatus ?? .interrupted).exitCode }
         case .transportLost(let reason):
             StandardError.report("the transport went away during the scan (\(reason)); what was found is above")
             throw ExitStatus.connectionLost.exitCode
         }
     }
 
-    private func nothingFound(_ result: ScanSession.Result) -> String {
-        let seen = result.printer.trackedCount
+    /// The exit status of a scan that could not start; Command Disallowed means a scan already runs.
+    static func status(_ error: LinkOpenError) -> ExitStatus {
+        if case .host(.commandFailed(_, let status)) = error.cause, status == .commandDisallowed { return .busy }
+        return error.exitStatus
+    }
+
+    private func nothingFound(_ printer: ScanPrinter) -> String {
+        let seen = printer.trackedCount
         let what =
             all ? "no device" : service.isEmpty ? "no device advertising the Laird VSP service" : "no matching device"
         return "\(what) found (\(seen) device\(seen == 1 ? "" : "s") seen)" + (all ? "" : "; --all shows every device")
