@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 // `swift run -c release Bench [SUITE ...] [--json] [--duration S] [--minutes M] [--echo-round-trips N]
 // [--echo-rounds N] [--uart-rounds N] [--uart-seconds S]`: runs the named suites (all but
@@ -33,6 +34,7 @@ let suites: [BenchSuite] = [
     UARTBench.suite,
     UARTBench.cpuSuite,
     APIBench.suite,
+    SignalsBench.suite,
 ]
 /// Suites that run only when named.
 let onlyWhenNamed: Set<String> = [SoakBench.suite.name, UARTBench.cpuSuite.name]
@@ -102,6 +104,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let child = ProcessInfo.processInfo.environment[SignalsBench.childVariable] {
+            await SignalsBench.child(child)
+        }
         BenchOptions.duration = duration
         BenchOptions.minutes = minutes
         BenchOptions.echoRoundTrips = echoRoundTrips
