@@ -1,10 +1,10 @@
 import ArgumentParser
 import BLEHost
 import BLEWire
+import Coordination
 import DeviceLinks
 import Foundation
 import PicoLink
-import Synchronization
 
 /// `hcipico serial DEVICE`: a transparent bridge between standard input/output (or a pseudo-terminal)
 /// and a serial-over-GATT service: HM-10, Laird VSP, Nordic UART, or the UUIDs given.
@@ -106,38 +106,56 @@ struct SerialCommand: AsyncParsableCommand {
         }
         let (opened, serial) = try opening.mapError { $0.exitCode }.get()
         if let terminal { StandardError.report("\(serial.profile) on \(opened.name): serial port at \(terminal.path)") }
-        let ending = SerialEnding(link: opened, terminal: terminal)
-        shutdown.onStop { reason in Task { await ending.finish(reason.exitStatus, "\(reason)") } }
-        let watcher = Task {
+        // The first to end the bridge says how (end of input, a signal, a dropped link); the bridge
+        // then closes the link and the pseudo-terminal here, and exits with that status.
+        let ending = Latch<SerialEnd>()
+        shutdown.onStop { reason in ending.settle(SerialEnd(status: reason.exitStatus, message: "\(reason)")) }
+        async let _: Void = {
             let reason = await serial.waitUntilClosed()
-            await ending.finish(.connectionLost, "\(opened.name): connection lost: \(reason)")
-        }
-        defer { watcher.cancel() }
-        await bridge(
-            input,
-            to: serial,
-            ending: ending,
-            endless: terminal != nil,
-            name: opened.name,
-            security: request.security?.mode
-        )
-        do {
-            try await serial.waitUntilQuiet(for: .milliseconds(Int(idle * 1000)))
-        } catch {
-            await ending.finish(.connectionLost, "\(opened.name): \(error)")
-        }
-        await ending.finish(.success)
+            ending.settle(SerialEnd(status: .connectionLost, message: "\(opened.name): connection lost: \(reason)"))
+        }()
+        async let _: Void = {
+            if let failed = await bridge(
+                input,
+                to: serial,
+                endless: terminal != nil,
+                name: opened.name,
+                request: request
+            ) {
+                ending.settle(failed)
+                return
+            }
+            do {
+                try await serial.waitUntilQuiet(for: .milliseconds(Int(idle * 1000)))
+                ending.settle(SerialEnd(status: .success))
+            } catch {
+                ending.settle(SerialEnd(status: .connectionLost, message: "\(opened.name): \(error)"))
+            }
+        }()
+        let end = await ending.wait()
+        if let message = end.message { StandardError.report(message) }
+        await Shutdown.bounded(.seconds(2)) { await opened.close() }
+        terminal?.close()
+        // What the device sent could not all be written to standard output: not a success.
+        let failedWrite = end.status == .success && StandardStream.finalOutputError() != nil
+        Foundation.exit(failedWrite ? ExitStatus.writeFailed.rawValue : end.status.rawValue)
     }
 
-    /// Sends what `input` yields, one chunk at a time, until its end (a pseudo-terminal has none).
+    /// How the bridge ended: the exit status, and what to say first.
+    struct SerialEnd: Sendable {
+        var status: ExitStatus
+        var message: String?
+    }
+
+    /// Sends what `input` yields, one chunk at a time, until its end (a pseudo-terminal has none): nil
+    /// then; how the bridge ends when a send fails or the pseudo-terminal closes.
     private func bridge(
         _ input: ByteStream,
         to serial: SerialLink,
-        ending: SerialEnding,
         endless: Bool,
         name: String,
-        security: SecurityMode?
-    ) async {
+        request: LinkRequest
+    ) async -> SerialEnd? {
         let (events, next) = input.reader()
         for await event in events {
             switch event {
@@ -146,14 +164,16 @@ struct SerialCommand: AsyncParsableCommand {
                     try await serial.send(bytes)
                 } catch {
                     var hint = ""
-                    if case .gatt(let refusal) = error { hint = SecurityHint.suffix(for: refusal, mode: security) }
-                    await ending.finish(error.exitStatus, "\(name): \(error)\(hint)")
+                    if case .gatt(let refusal) = error {
+                        hint = SecurityHint.suffix(for: refusal, mode: request.security?.mode)
+                    }
+                    return SerialEnd(status: error.exitStatus, message: "\(name): \(error)\(hint)")
                 }
                 next()
             case .end:
-                if endless { await ending.finish(.failure, "the pseudo-terminal closed") }
-                return
+                return endless ? SerialEnd(status: .failure, message: "the pseudo-terminal closed") : nil
             }
         }
+        return nil
     }
 }
