@@ -323,6 +323,7 @@ let package = Package(
             name: "PicoLinkTests",
             dependencies: [
                 "Coordination", "PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "MethodSCRIPT",
+                "RunResults", "PicoAnalysis",
             ],
             swiftSettings: strict
         ),

@@ -123,22 +123,20 @@ struct ConnectRun: Sendable {
             StandardError.report("\(error); the run was aborted")
             return error.errno == EEXIST ? .badInput : .writeFailed
         }
-        let interruption = RunInterruption()
         // The run's peaks or circuit fit, made as it ends, go into the end every output gets.
-        let analysing = AnalysingSink(script: script.lines.joined(separator: "\n"), settings: analysis)
-        let recorder = RunRecorder(
-            sinks: sinks + [analysing],
-            interruption: interruption,
-            syncPolicy: outputs.sync,
-            annotate: { analysing.annotate($0) }
+        let recording = ControlledRecording(
+            control: RunControl(
+                session: session,
+                abortReplyLimit: Self.abortReplyTimeout,
+                endLimit: Self.endAfterAbortTimeout,
+                limits: limits
+            ),
+            script: script,
+            sinks: sinks,
+            analysis: analysis,
+            syncPolicy: outputs.sync
         )
-        let control = RunControl(
-            session: session,
-            interruption: interruption,
-            abortReplyLimit: Self.abortReplyTimeout,
-            endLimit: Self.endAfterAbortTimeout,
-            limits: limits
-        )
+        let (recorder, control) = (recording.recorder, recording.control)
         shutdown.onUrgentExit { why in recorder.abandon(why) }
         shutdown.onStop { reason in Task { await control.stop(reason.description) } }
         let display = LiveDisplay(
@@ -146,31 +144,22 @@ struct ConnectRun: Sendable {
             tableOnStandardError: dataOnStandardOutput,
             expectedPoints: ScriptExtent.expectedPoints(script.lines)
         )
-        // Stops the run at a limit; ends with the run (`runEnded`).
-        async let enforcing: Void = control.enforce()
         var outcome: Result<RunEnd, SinkError>
         do {
             outcome = .success(
-                try await recorder.record(run) { event in
+                try await recording.record(run) { event in
                     timing.observe(event)
                     // The link is tuned once the data flows: the first sample never waits on it.
-                    if case .package(let package) = event {
-                        tuning?.startTuning()
-                        control.check(package)
-                    }
+                    if case .package = event { tuning?.startTuning() }
                     display.show(event)
-                } leaveSafe: { scriptEnded in
-                    await control.leaveSafe(scriptEnded: scriptEnded)
                 }
             )
         } catch {
             outcome = .failure(error)
         }
-        control.runEnded()
-        await enforcing
         shutdown.onStop(nil)
         display.finish()
-        if case .success = outcome, let analysis = analysing.analysis {
+        if case .success = outcome, let analysis = recording.analysis {
             report(analysis, onStandardError: dataOnStandardOutput, device: version.device)
             if let base = outputs.results {
                 do throws(SinkError) {

@@ -158,11 +158,11 @@ final class ConsoleSession {
         let display = LiveDisplay(showTable: true, rowsPerSecond: 1000)
         let control = stop.runStarted(on: session, limits: limits)
         // The run's peaks or circuit fit, made as it ends: printed after it, and in its files' end.
-        let analysing = AnalysingSink(script: script.lines.joined(separator: "\n"), settings: AnalysisSettings())
-        let recorder = RunRecorder(
-            sinks: files + [memory, analysing],
-            interruption: control.interruption,
-            annotate: { analysing.annotate($0) }
+        let recording = ControlledRecording(
+            control: control,
+            script: script,
+            sinks: files + [memory],
+            analysis: AnalysisSettings()
         )
         // Ctrl-C stops this run only (`Z`; the link is closed if the device does not end its script),
         // and the console goes on.
@@ -175,19 +175,12 @@ final class ConsoleSession {
         }
         do {
             let run = try await session.run(script, title: "console-\(runs)")
-            async let _ = control.enforce()
-            defer { control.runEnded() }
-            let end = try await recorder.record(run) { event in
-                if case .package(let package) = event { control.check(package) }
-                display.show(event)
-            } leaveSafe: { scriptEnded in
-                await control.leaveSafe(scriptEnded: scriptEnded)
-            }
+            let end = try await recording.record(run) { event in display.show(event) }
             display.finish()
             if let cell = end.cell { print(cell) }
-            if !recorder.deviceErrors.isEmpty { deviceErrors += 1 }
+            if !recording.recorder.deviceErrors.isEmpty { deviceErrors += 1 }
             print(end.complete ? "done: \(end.packages) packages" : "incomplete after \(end.packages) packages")
-            if let results = analysing.analysis?.results {
+            if let results = recording.analysis?.results {
                 print(AnalysisReport(analyses: [results], names: ["the run"]).text)
             }
             fflush(nil)
