@@ -356,7 +356,7 @@ let package = Package(
         .testTarget(
             name: "DeviceLinksTests",
             dependencies: [
-                "DeviceLinks", "BLEHost", "BLEWire", "BLELinux", "PicoLink",
+                "DeviceLinks", "BLEHost", "BLEWire", "BLELinux", "PicoLink", "Coordination",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -5,7 +5,7 @@ import DeviceLinks
 import Logging
 
 /// Opens a rig device's link through `LinkOpener` (the config's link tuning beside the runs,
-/// `RigLinkTuning`): kernel adapters are watched and brought back by `adapters`; hcipico's own hosts
+/// `LinkTuningBeside`): kernel adapters are watched and brought back by `adapters`; hcipico's own hosts
 /// are shared by the devices on a transport, and one that stops answering is reset (`SharedHosts`).
 public struct RigConnector: DeviceConnector {
     /// How long one connect attempt may take.
@@ -72,9 +72,8 @@ public struct RigConnector: DeviceConnector {
             )
         }
         let base = "MTU \(link.client.bearer.mtu), \(transport)"
-        let tuning = RigLinkTuning(base: base, request: device.link) { request in
-            await link.tune(request)?.connection.value.map { "\($0)" }
-        }
+        let tuning = LinkTuningBeside(link: link, request: device.link, base: base)
+        tuning.start()
         return DeviceConnection(
             client: link.client,
             currentParameters: { tuning.parameters },
@@ -131,9 +130,8 @@ public struct RigConnector: DeviceConnector {
             throw Failure(description: error.description)
         }
         adapters.linkOpened(adapter)
-        let tuning = RigLinkTuning(base: "MTU \(link.client.bearer.mtu)", request: device.link) { request in
-            await link.tune(request)?.connection.value.map { "\($0)" }
-        }
+        let tuning = LinkTuningBeside(link: link, request: device.link, base: "MTU \(link.client.bearer.mtu)")
+        tuning.start()
         return DeviceConnection(
             client: link.client,
             currentParameters: { tuning.parameters },

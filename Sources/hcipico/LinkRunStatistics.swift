@@ -1,38 +1,28 @@
 import BLEDiagnostics
 import BLEHost
 import DeviceLinks
-import Synchronization
 
 /// `--link` and `--stats` over one run: the tuning, started beside the run once its data flows, and
 /// what `--stats` prints at the end: the link parameters in force (from the tuning results and what
 /// the host knows) and the notification inter-arrival percentiles.
 final class LinkRunStatistics: Sendable {
-    private let link: DeviceLink
-    private let request: LinkTuningRequest?
+    private let tuning: LinkTuningBeside
     let arrivals: NotificationArrivals?
-    private let tuning = Mutex<Task<LinkTuningReport?, Never>?>(nil)
 
     init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
-        self.link = link
-        self.request = request
+        tuning = LinkTuningBeside(link: link, request: request, base: "")
         self.arrivals = arrivals
     }
 
     /// Starts the tuning `--link` asked for (once; later calls do nothing).
-    func startTuning() {
-        guard let request else { return }
-        tuning.withLock { task in
-            guard task == nil else { return }
-            task = Task { [link] in await link.tune(request) }
-        }
-    }
+    func startTuning() { tuning.start() }
 
     /// Starts the tuning if the run never did, waits for it to end (its steps are bounded by their
     /// timeouts), then prints the statistics (when `--stats` was given) on stderr. Call it before
     /// closing the link.
     func finish(_ link: DeviceLink) async {
-        startTuning()
-        let report = await tuning.withLock { $0 }?.value
+        tuning.start()
+        let report = await tuning.report()
         guard let arrivals else { return }
         for line in lines(link, arrivals: arrivals, report: report) { StandardError.report(line) }
     }
