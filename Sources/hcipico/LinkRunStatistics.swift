@@ -10,6 +10,7 @@ final class LinkRunStatistics: Sendable {
     let arrivals: NotificationArrivals?
 
     init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
+        // `--stats` prints the tuning's report, not the text a rig's provenance reads: no base for it.
         tuning = LinkTuningBeside(link: link, request: request, base: "")
         self.arrivals = arrivals
     }

@@ -109,17 +109,21 @@ struct ScanCommand: AsyncParsableCommand {
         let printer = ScanPrinter(filter: try filter(), json: json)
         let shutdown = Shutdown.shared
         shutdown.install()
-        let outcome: DeviceScanner.Outcome
-        do {
-            outcome = try await shutdown.run { () async throws(LinkOpenError) -> DeviceScanner.Outcome in
-                try await scanner.scan(parameters, for: duration) { printer.add($0) }
+        let scanned = try await shutdown.run { () async -> Result<DeviceScanner.Outcome, LinkOpenError> in
+            do throws(LinkOpenError) {
+                return .success(try await scanner.scan(parameters, for: duration) { printer.add($0) })
+            } catch {
+                return .failure(error)
             }
-        } catch let error as LinkOpenError {
-            if !json { printer.printTable() }
+        }
+        if !json { printer.printTable() }
+        let outcome: DeviceScanner.Outcome
+        switch scanned {
+        case .success(let scan): outcome = scan
+        case .failure(let error):
             StandardError.report(error.description)
             throw Self.status(error).exitCode
         }
-        if !json { printer.printTable() }
         for warning in outcome.warnings { StandardError.report(warning) }
         if printer.matchedCount == 0 { StandardError.report(nothingFound(printer)) }
         switch outcome.ending {

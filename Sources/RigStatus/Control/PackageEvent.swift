@@ -15,16 +15,21 @@ enum PackageEvent {
     }
 
     /// The whole event as text.
-    static func text(_ package: PicoPackage) -> String {
-        var bytes: [UInt8] = []
-        append(package, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func text(_ package: PicoPackage) -> String { written { append(package, to: &$0) } }
 
     /// The package's JSON as text.
-    static func json(_ package: PicoPackage) -> String {
+    static func json(_ package: PicoPackage) -> String { written { appendJSON(package, to: &$0) } }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String { written { appendQuoted(text, to: &$0) } }
+
+    /// `value` as a JSON number.
+    static func number(_ value: Double) -> String { written { appendNumber(value, to: &$0) } }
+
+    /// What `write` appends, as text.
+    private static func written(_ write: (inout [UInt8]) -> Void) -> String {
         var bytes: [UInt8] = []
-        appendJSON(package, to: &bytes)
+        write(&bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -67,6 +72,8 @@ enum PackageEvent {
         bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// A JSON string: escaped where it must be (quotes, backslashes, control characters).
     static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
@@ -76,26 +83,11 @@ enum PackageEvent {
             case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
             case ..<0x20:
                 bytes.append(contentsOf: "\\u00".utf8)
-                let digits = Array("0123456789abcdef".utf8)
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0xF)])
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        appendQuoted(text, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `value` as a JSON number.
-    static func number(_ value: Double) -> String {
-        var bytes: [UInt8] = []
-        appendNumber(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
