@@ -37,6 +37,18 @@ struct RunEventStream {
         var packages: Int
     }
 
+    /// Sends a comment line when nothing was written for `keepAlive` since `lastWrite`.
+    static func keepAlive(
+        after lastWrite: inout ContinuousClock.Instant,
+        into writer: inout any ResponseBodyWriter
+    )
+        async throws
+    {
+        guard ContinuousClock.now - lastWrite >= keepAlive else { return }
+        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+        lastWrite = .now
+    }
+
     /// The first index to send: after `Last-Event-ID`, or `?after=`, else from the first package.
     static func after(_ request: Request) -> Int {
         if let header = request.headers[HTTPField.Name("Last-Event-ID")!], let index = Int(header) { return index }
@@ -91,10 +103,7 @@ struct RunEventStream {
                 try await writer.write(ByteBuffer(string: "event: end\ndata: \(try Self.encode(end))\n\n"))
                 return
             }
-            if ContinuousClock.now - lastWrite >= Self.keepAlive {
-                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                lastWrite = .now
-            }
+            try await Self.keepAlive(after: &lastWrite, into: &writer)
             await follower.signal.wait()
         }
     }
@@ -119,9 +128,8 @@ struct RunEventStream {
                 try await writer.write(ByteBuffer(string: "event: request\ndata: \(try Self.encode(document))\n\n"))
                 sentState = request.state
                 lastWrite = .now
-            } else if ContinuousClock.now - lastWrite >= Self.keepAlive {
-                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))  // a long wait in the queue
-                lastWrite = .now
+            } else {
+                try await Self.keepAlive(after: &lastWrite, into: &writer)  // a long wait in the queue
             }
             if let uuid = request.runID {
                 // Its run, once the journal has committed its start (a failed read looks again).
