@@ -3,6 +3,7 @@ import DeviceLinks
 import Foundation
 import MethodSCRIPT
 import PicoLink
+import RunResults
 
 /// `hcipico connect sim`: connect, print the version, run one script, show it live and write the sinks.
 struct ConnectCommand: AsyncParsableCommand {
@@ -162,7 +163,12 @@ struct ConnectCommand: AsyncParsableCommand {
             sync: sync.policy
         )
         if let out {
-            try OutputFolder.prepare(out)
+            do {
+                try OutputFolder.prepare(out)
+            } catch {
+                StandardError.report(error.description)
+                throw ExitStatus.badInput.exitCode
+            }
             let device = (try? link.target()).map { target in
                 switch target {
                 case .simulator(let kind): "sim-\(kind.rawValue)"

@@ -1,6 +1,7 @@
 import Foundation
 import MethodSCRIPT
 import PicoLink
+import RunResults
 
 /// Writes decoded events in one of the `decode` formats: the table (flushed at the end of every input
 /// line that produced some), or, for `--csv` and `--jsonl`, `connect`'s per-point table and JSON Lines

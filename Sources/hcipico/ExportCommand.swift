@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PicoLink
+import RunResults
 import RigJournal
 
 /// `hcipico export JOURNAL --out DIR`: the selected runs as a per-point CSV table, JSON Lines, a
@@ -35,7 +36,12 @@ struct ExportCommand: AsyncParsableCommand {
     static let suffixes = RunExport.suffixes
 
     func run() async throws {
-        try OutputFolder.prepare(out)
+        do {
+            try OutputFolder.prepare(out)
+        } catch {
+            StandardError.report(error.description)
+            throw ExitStatus.badInput.exitCode
+        }
         let opened = try JournalSelection.open(journal)
         do {
             let runs = try opened.runs(selection.filter)

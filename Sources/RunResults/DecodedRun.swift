@@ -1,12 +1,12 @@
 import Foundation
-import MethodSCRIPT
-import PicoLink
+public import MethodSCRIPT
+public import PicoLink
 
 /// `decode --csv` and `--jsonl`: the transcript's packages as the run `connect` would have recorded,
 /// written by the same sinks, so both commands share one schema and its names (the per-point table;
 /// JSON Lines with a start event). A transcript has no host time: that column is empty (null in
 /// JSON), and the script's names are unknown, so values are named by their type code (`da`, `ba`).
-final class DecodedRun {
+public final class DecodedRun {
     private let sink: any SampleSink
     private let device: String
     private var packages = 0
@@ -16,17 +16,17 @@ final class DecodedRun {
     private var nextScan = 1
     private var ended = false
 
-    init(sink: any SampleSink, device: String) {
+    public init(sink: any SampleSink, device: String) {
         self.sink = sink
         self.device = device
     }
 
     /// The provenance lines (what is known: the transcript's name).
-    func begin() throws(SinkError) {
+    public func begin() throws(SinkError) {
         try sink.begin(RunInfo(device: device, run: 1, title: "decode", startTime: .nan))
     }
 
-    func event(_ event: ReplyEvent) throws(SinkError) {
+    public func event(_ event: ReplyEvent) throws(SinkError) {
         switch event {
         case .package(let samples):
             let package = PicoPackage(
@@ -53,7 +53,7 @@ final class DecodedRun {
     }
 
     /// The end marker: complete when the transcript reached the script's closing empty line.
-    func finish() throws(SinkError) {
+    public func finish() throws(SinkError) {
         let reason = ended ? nil : "the transcript ends before the script's closing empty line"
         try sink.finish(RunEnd(complete: ended, reason: reason, packages: packages))
     }

@@ -1,25 +1,47 @@
-import Foundation
-import PicoLink
+public import Foundation
+public import PicoLink
 
 /// The files one `connect` run writes, decided and checked before any socket opens (`--csv`, `--jsonl`,
 /// `--svg`, `--pstrace`, and the four files `--out DIR` names), and opened only once the script runs,
 /// with the run's provenance.
-struct RunOutputs: Sendable {
-    var csv: String?
-    var jsonl: String?
-    var svg: String?
-    var pstrace: String? = nil
+public struct RunOutputs: Sendable {
+    public var csv: String?
+    public var jsonl: String?
+    public var svg: String?
+    public var pstrace: String? = nil
     /// `--raw`: every byte the device sent, for `decode`.
-    var raw: String? = nil
+    public var raw: String? = nil
     /// Where the run's analysis goes: this + `.results.json` and `.results.csv` (`--out DIR`).
-    var results: String? = nil
+    public var results: String? = nil
     /// `--csv` as one row per value (the layout before the per-point table) instead of one per point.
-    var longCSV = false
-    var overwrite: Bool
-    var sync: SyncPolicy
+    public var longCSV = false
+    public var overwrite: Bool
+    public var sync: SyncPolicy
+
+    public init(
+        csv: String? = nil,
+        jsonl: String? = nil,
+        svg: String? = nil,
+        pstrace: String? = nil,
+        raw: String? = nil,
+        results: String? = nil,
+        longCSV: Bool = false,
+        overwrite: Bool,
+        sync: SyncPolicy = .default
+    ) {
+        self.csv = csv
+        self.jsonl = jsonl
+        self.svg = svg
+        self.pstrace = pstrace
+        self.raw = raw
+        self.results = results
+        self.longCSV = longCSV
+        self.overwrite = overwrite
+        self.sync = sync
+    }
 
     /// Every output named, as the options name them.
-    var named: [OutputCheck.Named] {
+    public var named: [OutputCheck.Named] {
         [
             ("--csv", csv), ("--jsonl", jsonl), ("--svg", svg), ("--pstrace", pstrace), ("--raw", raw),
             ("--out", results.map { $0 + ".results.json" }), ("--out", results.map { $0 + ".results.csv" }),
@@ -30,12 +52,12 @@ struct RunOutputs: Sendable {
 
     /// Whether a sink writes standard output (`-` or the same file as it): then the banner and the
     /// live table go to standard error.
-    var usesStandardOutput: Bool { named.contains { OutputCheck.isStandardOutput($0.path) } }
+    public var usesStandardOutput: Bool { named.contains { OutputCheck.isStandardOutput($0.path) } }
 
     /// Adds the six files of `--out DIR`:
     /// `DEVICE-TITLE-YYYYMMDDTHHMMSSZ.{csv,jsonl,svg,pstrace.csv,results.json,results.csv}`,
     /// with `-2`, `-3`… before the extension when a run of the same second is there already.
-    mutating func name(in directory: String, device: String, title: String, start: Date) {
+    public mutating func name(in directory: String, device: String, title: String, start: Date) {
         let stamp = Self.stamp(start)
         let safe = { (text: String) in
             String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" })
@@ -58,7 +80,7 @@ struct RunOutputs: Sendable {
 
     /// Opens the sinks (new files, or replaced ones with `overwrite`); the CSV and JSON Lines files and
     /// the PSTrace notes start with `provenance`.
-    func open(provenance: RunProvenance) throws(SinkError) -> [any SampleSink] {
+    public func open(provenance: RunProvenance) throws(SinkError) -> [any SampleSink] {
         var sinks: [any SampleSink] = []
         if let csv {
             sinks.append(
@@ -74,7 +96,7 @@ struct RunOutputs: Sendable {
     }
 
     /// `20261125T093012Z`.
-    static func stamp(_ date: Date) -> String {
+    public static func stamp(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970)
         var parts = tm()
         gmtime_r(&seconds, &parts)
