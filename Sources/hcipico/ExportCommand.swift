@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import PicoLink
-import RunResults
 import RigJournal
+import RunResults
 
 /// `hcipico export JOURNAL --out DIR`: the selected runs as a per-point CSV table, JSON Lines, a
 /// PSTrace-style CSV and an SVG plot, each with the run's provenance from the journal.
