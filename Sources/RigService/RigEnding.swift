@@ -1,4 +1,4 @@
-import PicoLink
+public import Coordination
 
 /// Why a rig ends: the first of a signal, `--for` running out, every schedule done, or the journal
 /// failing.

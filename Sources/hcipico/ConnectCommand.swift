@@ -1,4 +1,5 @@
 import ArgumentParser
+import Coordination
 import DeviceLinks
 import Foundation
 import MethodSCRIPT

@@ -1,3 +1,4 @@
+import Coordination
 import DeviceLinks
 import Foundation
 import PicoAnalysis

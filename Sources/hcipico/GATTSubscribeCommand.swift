@@ -1,5 +1,6 @@
 import ArgumentParser
 import BLEHost
+import Coordination
 
 /// `hcipico gatt DEVICE subscribe HANDLE|UUID`: print notifications or indications as they come.
 struct GATTSubscribeCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import BLEHost
+import Coordination
 import DeviceLinks
 
 extension LinkOptions {

@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEDiagnostics
 import BLEHost
 import BLEWire
+import Coordination
 import DeviceLinks
 import Foundation
 import PicoLink

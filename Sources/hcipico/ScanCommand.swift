@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEHost
 import BLELinux
 import BLEWire
+import Coordination
 import DeviceLinks
 import Foundation
 

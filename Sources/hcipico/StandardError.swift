@@ -1,3 +1,4 @@
+import Coordination
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import BLEHost
+import Coordination
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Coordination
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,3 @@
-import Coordination
-import Foundation
-import PicoLink
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,8 +21,9 @@ private let signalPipeWriteEnd = Atomic<Int32>(-1)
 /// - Cleanup is bounded: if the process has not exited `cleanupBound` after the first stop, or a second
 ///   signal comes, the urgent action (`onUrgentExit`, which finishes the sinks with their end marker)
 ///   runs and the process exits at once with the first stop's status.
-final class Shutdown: Sendable {
-    static let shared = Shutdown()
+public final class Shutdown: Sendable {
+    /// The process's one stop path.
+    public static let shared = Shutdown()
 
     private struct State {
         var installed = false
@@ -38,6 +36,8 @@ final class Shutdown: Sendable {
         var onHangUp: (@Sendable () -> Void)?
         /// When set, SIGINT calls it (the console aborts the run in progress) instead of stopping.
         var onInterrupt: (@Sendable () -> Void)?
+        /// Where the stop path's own messages go (a program's standard error).
+        var report: @Sendable (String) -> Void = { _ in }
     }
 
     private let state = Mutex(State())
@@ -47,16 +47,18 @@ final class Shutdown: Sendable {
 
     /// Catches the signals from now on (once per process). `cleanupBound`: how long the clean path may
     /// take before the process ends anyway.
-    func install(cleanupBound: Duration = .seconds(5)) {
+    /// `report`: where its own messages go (that signals cannot be caught; that cleanup overran).
+    public func install(cleanupBound: Duration = .seconds(5), report: @escaping @Sendable (String) -> Void) {
         let first = state.withLock { state in
             state.cleanupBound = cleanupBound
+            state.report = report
             defer { state.installed = true }
             return !state.installed
         }
         guard first else { return }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
-            StandardError.report("cannot set up signal handling: \(String(cString: strerror(errno)))")
+            report("cannot set up signal handling: \(String(cString: strerror(errno)))")
             return
         }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -77,11 +79,11 @@ final class Shutdown: Sendable {
     }
 
     /// The first stop, once there was one.
-    var reason: StopReason? { state.withLock { $0.reason } }
+    public var reason: StopReason? { state.withLock { $0.reason } }
 
     /// What the first stop does (replacing the earlier action); nil: cancel the work. Runs at once if a
     /// stop came already.
-    func onStop(_ action: (@Sendable (StopReason) -> Void)?) {
+    public func onStop(_ action: (@Sendable (StopReason) -> Void)?) {
         let already = state.withLock { state in
             state.onStop = action
             return state.reason
@@ -91,23 +93,23 @@ final class Shutdown: Sendable {
 
     /// Makes SIGINT call `action` instead of stopping, until called again with nil (the console's
     /// Ctrl-C during a run: the run is aborted, the console goes on).
-    func onInterrupt(_ action: (@Sendable () -> Void)?) {
+    public func onInterrupt(_ action: (@Sendable () -> Void)?) {
         state.withLock { $0.onInterrupt = action }
     }
 
     /// Makes SIGHUP call `action` instead of stopping (a daemon's "reload your config").
-    func onHangUp(_ action: (@Sendable () -> Void)?) {
+    public func onHangUp(_ action: (@Sendable () -> Void)?) {
         state.withLock { $0.onHangUp = action }
     }
 
     /// What must happen before the process exits at once (finish the sinks' end markers with the
     /// reason given: `interrupted (SIGTERM); interrupted (SIGINT) during cleanup`).
-    func onUrgentExit(_ action: (@Sendable (String) -> Void)?) {
+    public func onUrgentExit(_ action: (@Sendable (String) -> Void)?) {
         state.withLock { $0.onUrgentExit = action }
     }
 
     /// Runs the command's work in a task that a stop can cancel; returns its result.
-    func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let task = Task { try await work() }
         let stopped = state.withLock { state in
             state.cancelWork = { task.cancel() }
@@ -121,20 +123,9 @@ final class Shutdown: Sendable {
         }
     }
 
-    /// Reports a failure and gives its status, unless a stop caused it: then the stop is reported and
-    /// its status given.
-    func failure(_ message: String, _ status: ExitStatus) -> ExitStatus {
-        if let reason {
-            StandardError.report("\(reason)")
-            return reason.exitStatus
-        }
-        StandardError.report(message)
-        return status
-    }
-
     /// Runs `body` for at most `limit` (cancelled then, and waited for no longer): cleanup that must
     /// not hold the exit up.
-    static func bounded(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) async {
+    public static func bounded(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) async {
         let done = Latch<Void>()
         let task = Task {
             await body()
@@ -147,16 +138,16 @@ final class Shutdown: Sendable {
     }
 
     /// Cancels the work started by `run`.
-    func cancelWork() {
+    public func cancelWork() {
         state.withLock { $0.cancelWork }?()
     }
 
     /// Reports a stop found by the program itself (an `EPIPE` from standard output): the same path
     /// as a signal.
-    func stop(_ reason: StopReason) {
+    public func stop(_ reason: StopReason) {
         guard reason == .outputClosed else { return }
         // A command with nothing to clean up (no stop path installed) ends at once, as SIGPIPE would.
-        guard state.withLock({ $0.installed }) else { _exit(ExitStatus.outputClosed.rawValue) }
+        guard state.withLock({ $0.installed }) else { _exit(StopReason.outputClosed.exitCode) }
         var byte = Self.outputClosedByte
         _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
     }
@@ -166,7 +157,7 @@ final class Shutdown: Sendable {
 
     /// Whether standard output is a pipe or socket whose reader has gone (`poll` reports `POLLERR`
     /// on such a write end), the only output whose loss a bare SIGPIPE stands for.
-    static func standardOutputLost() -> Bool {
+    public static func standardOutputLost() -> Bool {
         var poller = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
         guard poll(&poller, 1, 0) > 0 else { return false }
         return poller.revents & Int16(POLLERR | POLLHUP) != 0
@@ -223,10 +214,10 @@ final class Shutdown: Sendable {
 
     /// Runs the urgent action and exits with the first stop's status.
     private func exitNow(because why: String) -> Never {
-        let (reason, action) = state.withLock { ($0.reason, $0.onUrgentExit) }
+        let (reason, action, report) = state.withLock { ($0.reason, $0.onUrgentExit, $0.report) }
         let first = reason ?? .signal(SIGINT)
-        StandardError.report("\(first): \(why); exiting now")
+        report("\(first): \(why); exiting now")
         action?("\(first); \(why)")
-        _exit(first.exitStatus.rawValue)
+        _exit(first.exitCode)
     }
 }

@@ -19,6 +19,17 @@ public enum StopReason: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The exit status a shell reports for a death by this stop: 130 (SIGINT), 143 (SIGTERM), 129
+    /// (SIGHUP) and 141 for a closed output (SIGPIPE); 130 for any other signal.
+    public var exitCode: Int32 {
+        switch self {
+        case .signal(SIGTERM): 128 + SIGTERM
+        case .signal(SIGHUP): 128 + SIGHUP
+        case .signal: 128 + SIGINT
+        case .outputClosed: 128 + SIGPIPE
+        }
+    }
+
     /// A signal's name (`SIGTERM`), or `signal N` for one without a name here.
     public static func name(of signal: Int32) -> String {
         switch signal {
