@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PicoLink", targets: ["PicoLink"]),
         .library(name: "BLEDiagnostics", targets: ["BLEDiagnostics"]),
         .library(name: "DeviceLinks", targets: ["DeviceLinks"]),
+        .library(name: "DeviceRuns", targets: ["DeviceRuns"]),
         .library(name: "PicoAnalysis", targets: ["PicoAnalysis"]),
     ],
     dependencies: [
@@ -124,6 +125,17 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: Running a script on a device and recording it: the flow connect and the console share
+        .target(
+            name: "DeviceRuns",
+            dependencies: [
+                "Coordination", "BLEDiagnostics", "BLEHost", "DeviceLinks", "PicoLink", "PicoAnalysis", "RunResults",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: The rig: config, supervisors and the journal (above DeviceLinks; the CLI wires them)
         // What the rig's parts share, with no dependency: the forwarding config.
         .target(name: "RigModel", swiftSettings: strict),
@@ -133,6 +145,7 @@ let package = Package(
                 "RigModel",
                 "Coordination",
                 "DeviceLinks",
+                "DeviceRuns",
                 "PicoLink",
                 "PicoSimulator",
                 "PicoAnalysis",
@@ -142,7 +155,6 @@ let package = Package(
                 "BLEWire",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -245,6 +257,7 @@ let package = Package(
                 "BLEHost",
                 "BLEDiagnostics",
                 "DeviceLinks",
+                "DeviceRuns",
                 "PicoLink",
                 "PicoSimulator",
                 "PicoAnalysis",
@@ -356,8 +369,8 @@ let package = Package(
         .testTarget(
             name: "DeviceLinksTests",
             dependencies: [
-                "DeviceLinks", "BLEHost", "BLEWire", "BLELinux", "PicoLink", "Coordination",
-                .product(name: "Logging", package: "swift-log"),
+                "DeviceLinks", "DeviceRuns", "RunResults", "PicoAnalysis", "MethodSCRIPT", "BLEHost", "BLEWire",
+                "BLELinux", "PicoLink", "Coordination", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,5 @@
 import Coordination
-import Crypto
+import DeviceRuns
 import Foundation
 import Logging
 import PicoLink
@@ -278,14 +278,4 @@ struct RunRecording {
 
     /// Lowercase hex SHA-256 of the script as sent (its lines, without `e`).
     static func sha256(_ text: String) -> String { RunProvenance.scriptSHA256(of: text) }
-}
-
-extension RunProvenance {
-    /// Lowercase hex SHA-256 of a script's text (its lines without `e`, joined by newlines), as the
-    /// provenance of every output and the journal give it.
-    public static func scriptSHA256(of text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { byte in
-            (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coordination
 import DeviceLinks
+import DeviceRuns
 import Foundation
 import MethodSCRIPT
 import PicoLink
@@ -134,20 +135,28 @@ struct ConnectCommand: AsyncParsableCommand {
         let outputs = try checkedOutputs(title: title, started: started)
         let shutdown = Shutdown.shared
         shutdown.install(cleanupBound: .seconds(6))
-        let job = ConnectRun(
+        let job = ScriptRun(
             link: request,
             tuning: tuning.plan,
             script: picoScript,
             title: title,
             outputs: outputs,
-            quiet: quiet,
             analysis: noAnalysis ? nil : try what.resolvedAnalysis(),
             timing: timing,
             limits: try limits.limits(),
-            shutdown: shutdown
+            toolVersion: "hcipico \(HCIPico.configuration.version)",
+            stop: shutdown
         )
-        let status = try await shutdown.run { await job.perform() }
-        if status != .success { throw status.exitCode }
+        let (showTable, dataOnStandardOutput) = (!quiet, outputs.usesStandardOutput)
+        let status = try await shutdown.run {
+            let display = LiveDisplay(
+                showTable: showTable,
+                tableOnStandardError: dataOnStandardOutput,
+                expectedPoints: ScriptExtent.expectedPoints(picoScript.lines)
+            )
+            return await job.perform(display: display).exitStatus
+        }
+        if status != ExitStatus.success { throw status.exitCode }
     }
 
     /// The outputs, checked: nothing exists that would be replaced without `--overwrite`, no output is

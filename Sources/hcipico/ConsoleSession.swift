@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coordination
 import DeviceLinks
+import DeviceRuns
 import Foundation
 import MethodSCRIPT
 import PicoAnalysis
@@ -135,15 +136,16 @@ final class ConsoleSession {
             return
         }
         runs += 1
-        let provenance = CommandProvenance.make(
+        let provenance = RunProvenance(
+            runOn: link,
             target: target,
-            link: link,
             version: version,
             serial: serial,
             title: "console-\(runs)",
             script: script,
             deviceRun: runs,
-            foundAtConnect: foundAtConnect
+            foundAtConnect: foundAtConnect,
+            toolVersion: "hcipico \(HCIPico.configuration.version)"
         )
         foundAtConnect = nil
         memory.start(provenance: provenance)

@@ -139,7 +139,7 @@ struct LinkOptions: ParsableArguments {
                 socket: simSocket
             )
         )
-        return LinkRequest(target: target, options: options)
+        return LinkRequest(target: target, options: options, logger: ReportLogHandler.logger)
     }
 
     /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
@@ -150,38 +150,5 @@ struct LinkOptions: ParsableArguments {
     /// Opens the link and the EmStat Pico session on it.
     func openPico() async throws(LinkOpenError) -> OpenedPico {
         try await request().openPico()
-    }
-}
-
-/// The link a command asked for: its device and how to reach it, opened through `LinkOpener` with
-/// the commands' reports on standard error.
-struct LinkRequest: Sendable {
-    let target: DeviceTarget
-    var options: LinkOpener.Options
-
-    /// `--security` and its companions (nil: the link is used as it comes).
-    var security: SecurityRequest? { options.security }
-    /// The simulated Pico's noise seed (nil: not a simulator).
-    var simulatorSeed: UInt64? { target.isSimulator ? options.simulator.seed : nil }
-
-    private var opener: LinkOpener { LinkOpener(logger: ReportLogHandler.logger) }
-
-    /// Opens the link: connected, MTU exchanged (offering `mtu`), ready for discovery.
-    func open(mtu: Int = ATTBearer.maximumMTU) async throws(LinkOpenError) -> DeviceLink {
-        var options = options
-        options.mtu = mtu
-        return try await opener.open(target, options: options)
-    }
-
-    /// Opens the link and the EmStat Pico session on it (the VSP service found and subscribed); a
-    /// refusal for want of security says which `--security` would do.
-    func openPico() async throws(LinkOpenError) -> OpenedPico {
-        do {
-            return try await opener.openPico(target, options: options)
-        } catch {
-            guard case .session(let session) = error.cause else { throw error }
-            let hint = SecurityHint.suffix(for: session, mode: security?.mode)
-            throw LinkOpenError(error.description + hint, cause: error.cause)
-        }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEDiagnostics
 import BLEHost
 import DeviceLinks
+import DeviceRuns
 import RigCore
 
 /// `--link` and `--stats`, shared by every command that holds a device link: add
@@ -38,20 +39,4 @@ struct LinkTuningOptions: ParsableArguments {
 
     /// Tunes `link` as asked (see `LinkTuningPlan.apply`).
     func apply(to link: DeviceLink) -> LinkRunStatistics? { plan.apply(to: link) }
-}
-
-/// `--link` and `--stats` as parsed.
-struct LinkTuningPlan: Sendable {
-    let request: LinkTuningRequest?
-    let stats: Bool
-
-    /// Prepares tuning `link` as asked (it starts with `LinkRunStatistics.startTuning()`, once the data
-    /// flows, so that neither the tuning's commands nor a controller slow to answer them delay the first
-    /// sample) and starts the statistics when asked; nil when neither option was given.
-    func apply(to link: DeviceLink) -> LinkRunStatistics? {
-        guard request != nil || stats else { return nil }
-        let arrivals = NotificationArrivals()
-        if stats { link.client.observeNotifications(arrivals) }
-        return LinkRunStatistics(link: link, request: request, arrivals: stats ? arrivals : nil)
-    }
 }

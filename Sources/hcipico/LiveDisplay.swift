@@ -1,10 +1,12 @@
+import DeviceRuns
 import Foundation
+import PicoAnalysis
 import PicoLink
 
 /// The live view of a run: a table of packages on standard output (on standard error when standard
 /// output carries data), throttled to `rowsPerSecond` (the last package of a run always shows), and a
 /// progress line (points, rate, elapsed) on standard error, redrawn in place on a terminal.
-final class LiveDisplay {
+final class LiveDisplay: RunDisplay {
     let rowsPerSecond: Double
     let showTable: Bool
     let tableOnStandardError: Bool
@@ -67,6 +69,31 @@ final class LiveDisplay {
         case .ended:
             if showTable, let lastPackage, lastPackage.index != lastPrinted { row(lastPackage) }
         default: break
+        }
+    }
+
+    /// `EmStat Pico espico1209#…`: where the table goes, so that standard output keeps only the data when
+    /// it carries the data.
+    func banner(_ version: PicoVersion) {
+        let line = "\(version.device) \(version.firmware)"
+        if tableOnStandardError {
+            var stream = StandardError()
+            print(line, to: &stream)
+        } else {
+            print(line)
+            fflush(nil)
+        }
+    }
+
+    /// The run's peaks or fit as tables (not without the table, as with `--quiet`), where the table goes.
+    func report(_ analysis: RunAnalysis) {
+        guard showTable else { return }
+        let text = AnalysisReport(analyses: [analysis], names: ["the run"]).text
+        if tableOnStandardError {
+            var stream = StandardError()
+            print(text, to: &stream)
+        } else {
+            print(text)
         }
     }
 

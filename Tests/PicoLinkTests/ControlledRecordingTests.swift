@@ -19,6 +19,32 @@ import Testing
         func sync() throws(SinkError) {}
     }
 
+    /// A package past a limit is known at once, before anything could stop the run: a run whose
+    /// script ends first still passed it, and says so.
+    @Test func aBreachIsKnownAsThePackageIsChecked() async throws {
+        let link = try await SimulatedPicoSession.make()
+        defer { link.close() }
+        let control = RunControl(session: link.session, limits: RunLimits(maximumCurrent: 1e-6))
+        let package = { (index: Int, current: Double) in
+            PicoPackage(
+                device: "d",
+                run: 1,
+                index: index,
+                loop: 1,
+                scan: nil,
+                hostTime: 0,
+                values: [PicoValue(variable: .current, value: current)]
+            )
+        }
+        control.check(package(0, 1e-7))
+        #expect(control.limitBreach == nil)
+        control.check(package(1, -2e-6))
+        control.check(package(2, 5e-6))
+        // The first breach is the one kept.
+        #expect(control.limitBreach?.hasPrefix("limit: current -2") == true, "\(control.limitBreach ?? "none")")
+        #expect(control.limitBreach?.contains("in package 1") == true)
+    }
+
     @Test func aCompleteRunIsRecordedToItsEndAndAnalysed() async throws {
         let link = try await SimulatedPicoSession.make()
         defer { link.close() }

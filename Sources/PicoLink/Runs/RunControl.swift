@@ -26,6 +26,8 @@ public final class RunControl: Sendable {
         var linkClosed = false
         var timedOut = false
         var limitPassed = false
+        /// The first package's breach of a limit, as `check` found it.
+        var breach: String?
     }
     private let state = Mutex(State())
     private let end = Latch<Void>()
@@ -56,7 +58,11 @@ public final class RunControl: Sendable {
     /// stops the run with the limit as its reason.
     public func check(_ package: PicoPackage) {
         guard let reason = limits.breach(in: package) else { return }
-        breach.yield("limit: \(reason)")
+        let first = state.withLock { state in
+            defer { state.breach = state.breach ?? "limit: \(reason)" }
+            return state.breach == nil
+        }
+        if first { breach.yield("limit: \(reason)") }
     }
 
     /// Stops the run when `check` finds a package past a limit, or once `limits.longestRun` has passed;
@@ -168,6 +174,11 @@ public final class RunControl: Sendable {
 
     /// Whether `enforce` stopped the run at one of its `limits`.
     public var limitPassed: Bool { state.withLock { $0.limitPassed } }
+
+    /// The first limit a package passed (`limit: …`), whether or not the run could still be stopped for
+    /// it: a run whose script ended before its `Z` went out is complete, and passed the limit all the
+    /// same.
+    public var limitBreach: String? { state.withLock { $0.breach } }
 
     /// Whether `stop(after:reason:)` stopped the run.
     public var timedOut: Bool { state.withLock { $0.timedOut } }

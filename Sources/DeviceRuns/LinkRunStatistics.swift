@@ -1,34 +1,35 @@
-import BLEDiagnostics
-import BLEHost
-import DeviceLinks
+public import BLEDiagnostics
+public import BLEHost
+public import DeviceLinks
+public import Logging
 
 /// `--link` and `--stats` over one run: the tuning, started beside the run once its data flows, and
 /// what `--stats` prints at the end: the link parameters in force (from the tuning results and what
 /// the host knows) and the notification inter-arrival percentiles.
-final class LinkRunStatistics: Sendable {
+public final class LinkRunStatistics: Sendable {
     private let tuning: LinkTuningBeside
-    let arrivals: NotificationArrivals?
+    public let arrivals: NotificationArrivals?
 
-    init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
+    public init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
         // `--stats` prints the tuning's report, not the text a rig's provenance reads: no base for it.
         tuning = LinkTuningBeside(link: link, request: request, base: "")
         self.arrivals = arrivals
     }
 
     /// Starts the tuning `--link` asked for (once; later calls do nothing).
-    func startTuning() { tuning.start() }
+    public func startTuning() { tuning.start() }
 
     /// Starts the tuning if the run never did, waits for it to end (its steps are bounded by their
-    /// timeouts), then prints the statistics (when `--stats` was given) on stderr. Call it before
+    /// timeouts), then says the statistics (when `--stats` was given) to `logger`. Call it before
     /// closing the link.
-    func finish(_ link: DeviceLink) async {
+    public func finish(_ link: DeviceLink, logger: Logger) async {
         tuning.start()
         let report = await tuning.report()
         guard let arrivals else { return }
-        for line in lines(link, arrivals: arrivals, report: report) { StandardError.report(line) }
+        for line in lines(link, arrivals: arrivals, report: report) { logger.notice("\(line)") }
     }
 
-    func lines(_ link: DeviceLink, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
+    public func lines(_ link: DeviceLink, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
         var connection: String
         var dataLength: String
         var phy: String
@@ -69,7 +70,7 @@ final class LinkRunStatistics: Sendable {
     }
 
     /// A duration in milliseconds with three decimals.
-    static func ms(_ duration: Duration) -> String {
+    public static func ms(_ duration: Duration) -> String {
         let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
         let fraction = String(micros % 1000)
         return "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"

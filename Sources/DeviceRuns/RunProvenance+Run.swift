@@ -1,23 +1,23 @@
-import DeviceLinks
+public import DeviceLinks
 import Foundation
-import PicoLink
-import RigCore
+public import PicoLink
 
-/// The provenance `connect` and `console` give every output of a run: the tool, the device and how it
-/// was reached, its firmware and serial number, the script and its SHA-256, the start time and the
-/// link parameters.
-enum CommandProvenance {
-    static func make(
+extension RunProvenance {
+    /// The provenance of a run on an open Pico, as `connect` and the console give every output of it:
+    /// the tool, the device and how it was reached, its firmware and serial number, the script and its
+    /// SHA-256, the start time (now) and the link (`linkNote` follows its summary).
+    public init(
+        runOn link: OpenedPico,
         target: DeviceTarget,
-        link: OpenedPico,
         version: PicoVersion,
         serial: String?,
         title: String,
         script: PicoScript,
         deviceRun: Int = 1,
         linkNote: String = "",
-        foundAtConnect: LeftoverScript? = nil
-    ) -> RunProvenance {
+        foundAtConnect: LeftoverScript? = nil,
+        toolVersion: String
+    ) {
         let (address, addressType, transport): (String?, String?, String) =
             switch target {
             case .simulator(let kind): (nil, nil, "sim:\(kind.rawValue)")
@@ -26,7 +26,7 @@ enum CommandProvenance {
             case .serialPort(let spec): (nil, nil, spec.description)
             }
         let text = script.lines.joined(separator: "\n")
-        return RunProvenance(
+        self.init(
             device: link.name,
             deviceRun: deviceRun,
             title: title,
@@ -38,9 +38,9 @@ enum CommandProvenance {
             serialNumber: serial,
             scriptName: title,
             script: text,
-            scriptSHA256: RunProvenance.scriptSHA256(of: text),
+            scriptSHA256: Self.scriptSHA256(of: text),
             link: link.summary + linkNote,
-            toolVersion: "hcipico \(HCIPico.configuration.version)",
+            toolVersion: toolVersion,
             startTime: Date().timeIntervalSince1970,
             foundAtConnect: foundAtConnect?.description
         )

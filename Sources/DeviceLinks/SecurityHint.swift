@@ -1,14 +1,9 @@
-import ArgumentParser
-import BLEHost
-import DeviceLinks
-import PicoLink
-
-/// `--security`: how secured a link must be before it is used (`SecurityMode` says each level).
-extension SecurityMode: ExpressibleByArgument {}
+public import BLEHost
+public import PicoLink
 
 /// The hint an insufficient-security refusal gets when no `--security` was given.
-enum SecurityHint {
-    static func suffix(for error: GATTError, mode: SecurityMode?) -> String {
+public enum SecurityHint {
+    public static func suffix(for error: GATTError, mode: SecurityMode?) -> String {
         guard case .att(let refusal) = error, refusal.code.asksForSecurity else { return "" }
         guard mode == nil else { return "" }
         let level = refusal.code == .insufficientAuthentication ? "authenticate" : "encrypt"
@@ -17,7 +12,7 @@ enum SecurityHint {
 }
 
 extension SecurityHint {
-    static func suffix(for error: PicoSessionError, mode: SecurityMode?) -> String {
+    public static func suffix(for error: PicoSessionError, mode: SecurityMode?) -> String {
         if case .gatt(let refusal) = error { return suffix(for: refusal, mode: mode) }
         return ""
     }
