@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coordination
 import DeviceLinks
+import DeviceRuns
 import Foundation
 import PicoLink
 
@@ -90,31 +91,32 @@ struct ConsoleCommand: AsyncParsableCommand {
         }
         if let leftover { StandardError.report(leftover.description) }
         let serial = try? await session.serialNumber(timeout: .seconds(1))
-        let console = ConsoleSession(
-            session: session,
+        let runs = SessionRuns(
             link: opened,
             target: target,
             version: version,
             serial: serial,
             foundAtConnect: leftover,
             limits: (try? limits.limits()) ?? RunLimits(),
-            outputs: (csv, jsonl, overwrite)
+            files: SessionRuns.Files(csv: csv, jsonl: jsonl, overwrite: overwrite),
+            toolVersion: "hcipico \(HCIPico.configuration.version)",
+            note: { print($0) }
         )
-        let stop = console.stop
+        let console = ConsoleSession(runs: runs)
         let shutdown = Shutdown.shared
         shutdown.install()
         // A stop during a run stops it and waits for it to be recorded to its end; then the console
-        // leaves (ConsoleStop). At the prompt of a terminal Ctrl-C is a key that clears the line (the
+        // leaves (SessionRuns.stop). At the prompt of a terminal Ctrl-C is a key that clears the line (the
         // editor reads it), so a stop there came from elsewhere: the console leaves at once.
         shutdown.onStop { reason in
             Task {
-                await stop.stop(reason)
+                await runs.stop(reason)
                 await Shutdown.bounded(.seconds(2)) { session.close() }
                 Foundation.exit(reason.exitStatus.rawValue)
             }
         }
         let status = await console.converse(first: first, firstUnchecked: what.unchecked)
-        console.syncFiles()
+        runs.syncFiles()
         return status
     }
 }
