@@ -4,6 +4,7 @@ import BLEHost
 import BLEWire
 import Coordination
 import DeviceLinks
+import DeviceRuns
 import Foundation
 import PicoLink
 
@@ -74,79 +75,32 @@ struct RTTCommand: AsyncParsableCommand, @unchecked Sendable {
         }
         let connected = ContinuousClock.now
         var status = ExitStatus.success
+        let timing = EchoTiming(
+            size: size,
+            count: count,
+            warmup: warmup,
+            echoTimeout: .milliseconds(Int(echoTimeout * 1000))
+        )
         do {
-            let report = try await measure(on: opened, connect: connected - started)
+            let report = try await timing.measure(on: opened, connect: connected - started)
             print(json ? report.json : report.text)
-        } catch let failure as ExitCode {
-            status = shutdown.reason?.exitStatus ?? ExitStatus(rawValue: failure.rawValue) ?? .failure
         } catch {
-            status = shutdown.failure("\(error)", .failure)
+            let message = if case .unmarked = error { error.description } else { "\(opened.name): \(error)" }
+            status = shutdown.failure(message, Self.status(error))
         }
         await opened.close()
         return status
     }
 
-    private func measure(on opened: DeviceLink, connect: Duration) async throws -> RTTReport {
-        let client = opened.client
-        let discovering = ContinuousClock.now
-        let marks = RTTMarks()
-        let probe: GATTEchoProbe
-        let profile: SerialProfile
-        do throws(GATTError) {
-            let services = try await client.discoverPrimaryServices()
-            guard let found = SerialProfile.detect(in: services),
-                let service = services.first(where: { $0.uuid == found.service })
-            else { throw GATTError.notFound("\(opened.name) has no serial service (Laird VSP, HM-10, Nordic UART)") }
-            profile = found
-            let characteristics = try await client.discoverCharacteristics(of: service)
-            guard let tx = characteristics.first(where: { $0.uuid == profile.tx }),
-                let rx = characteristics.first(where: { $0.uuid == profile.rx })
-            else {
-                throw GATTError.notFound("the \(profile) service of \(opened.name) lacks the characteristic it needs")
-            }
-            probe = try GATTEchoProbe(
-                client: client,
-                writeHandle: rx.valueHandle,
-                payloadSize: size,
-                count: count,
-                warmup: warmup,
-                boundaries: { begin in marks.record(begin) }
-            )
-            _ = try await client.subscribe(to: tx, kind: .notifications, ended: { probe.fail($0) }) { value in
-                probe.receive(value)
-            }
-        } catch {
-            StandardError.report("\(opened.name): \(error)")
-            if case .invalidArgument = error { throw ExitStatus.badInput.exitCode }
-            throw ExitStatus.connectionLost.exitCode
+    /// 64 for a payload the link cannot carry, 5 for an echo that never came, 3 for one that was not
+    /// the payload, 1 for a timing that did not mark its round trips, else 4 (the link failed).
+    private static func status(_ error: EchoTimingError) -> ExitStatus {
+        switch error {
+        case .gatt(.invalidArgument): .badInput
+        case .probe(.stalled): .timeout
+        case .probe(.mismatch): .deviceError
+        case .unmarked: .failure
+        case .noSerialService, .gatt, .probe(.gatt): .connectionLost
         }
-        let discover = ContinuousClock.now - discovering
-        let result: GATTEchoResult
-        do {
-            result = try await probe.run(stallTimeout: .milliseconds(Int(echoTimeout * 1000)))
-        } catch {
-            StandardError.report("\(opened.name): \(error)")
-            switch error {
-            case .stalled: throw ExitStatus.timeout.exitCode
-            case .mismatch: throw ExitStatus.deviceError.exitCode
-            case .gatt: throw ExitStatus.connectionLost.exitCode
-            }
-        }
-        let measured = try marks.measured()
-        return RTTReport(
-            device: opened.name,
-            profile: profile,
-            connect: connect,
-            mtu: client.mtu,
-            discover: discover,
-            size: size,
-            result: result,
-            wall: measured.wall,
-            cpuNanoseconds: measured.cpuAfter.clockNanoseconds - measured.cpuBefore.clockNanoseconds,
-            statNanoseconds: measured.cpuAfter.statNanoseconds.flatMap { after in
-                measured.cpuBefore.statNanoseconds.map { after - $0 }
-            },
-            threads: measured.threads
-        )
     }
 }

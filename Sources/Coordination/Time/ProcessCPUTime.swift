@@ -4,13 +4,13 @@ import Glibc
 
 /// This process's CPU time (every thread, user + system), read two ways as `Tests/Peers/c/att_rtt.c`
 /// reads it, so that both programs are measured alike.
-struct ProcessCPUTime {
+public struct ProcessCPUTime: Sendable {
     /// `CLOCK_PROCESS_CPUTIME_ID`, nanosecond resolution.
-    let clockNanoseconds: Int64
+    public let clockNanoseconds: Int64
     /// utime + stime from `/proc/self/stat` (clock-tick resolution), in nanoseconds; nil where unreadable.
-    let statNanoseconds: Int64?
+    public let statNanoseconds: Int64?
 
-    static func now() -> ProcessCPUTime {
+    public static func now() -> ProcessCPUTime {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return ProcessCPUTime(

@@ -1,10 +1,10 @@
-import BLEDiagnostics
+import Coordination
 import Synchronization
 
 /// The process CPU time and the wall clock read at the start and the end of the timed round trips
 /// (on the reader thread, by `GATTEchoProbe`'s boundaries callback), and each thread's CPU time read
 /// outside them (before the start, after the end), so that reading it is not in the process's figure.
-final class RTTMarks: Sendable {
+final class EchoTimingMarks: Sendable {
     typealias Mark = (threads: ThreadCPUTimes, cpu: ProcessCPUTime, at: ContinuousClock.Instant)
 
     /// What was measured between the marks.
@@ -31,12 +31,9 @@ final class RTTMarks: Sendable {
     }
 
     /// The figures, once both marks were recorded.
-    func measured() throws -> Measured {
+    func measured() throws(EchoTimingError) -> Measured {
         let (begin, end) = marks.withLock { ($0.begin, $0.end) }
-        guard let begin, let end else {
-            StandardError.report("the timed round trips did not report their start and end")
-            throw ExitStatus.failure.exitCode
-        }
+        guard let begin, let end else { throw .unmarked }
         return Measured(
             cpuBefore: begin.cpu,
             cpuAfter: end.cpu,

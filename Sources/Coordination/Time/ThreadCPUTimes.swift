@@ -3,16 +3,16 @@ import Foundation
 /// Each of this process's threads' time on a CPU so far, by thread id, with the thread's name: the first
 /// field of `/proc/self/task/TID/schedstat` (nanoseconds) and `comm`. `hcipico rtt` reads it around its
 /// timed window to say which threads the CPU per round trip went to.
-struct ThreadCPUTimes: Sendable {
-    struct Thread: Sendable {
-        let name: String
-        let nanoseconds: Int64
+public struct ThreadCPUTimes: Sendable {
+    public struct Thread: Sendable {
+        public let name: String
+        public let nanoseconds: Int64
     }
 
-    let threads: [Int32: Thread]
+    public let threads: [Int32: Thread]
 
     /// A snapshot; empty where `/proc` cannot tell (no schedstat in the kernel, no `/proc`).
-    static func now() -> ThreadCPUTimes {
+    public static func now() -> ThreadCPUTimes {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         var threads: [Int32: Thread] = [:]
         for task in tasks {
@@ -28,7 +28,7 @@ struct ThreadCPUTimes: Sendable {
 
     /// The CPU nanoseconds used since `earlier`, summed by thread name, most first. A thread that began
     /// after `earlier` counts from zero; one that ended before now is missing.
-    func since(_ earlier: ThreadCPUTimes) -> [(name: String, nanoseconds: Int64)] {
+    public func since(_ earlier: ThreadCPUTimes) -> [(name: String, nanoseconds: Int64)] {
         var byName: [String: Int64] = [:]
         for (id, thread) in threads {
             let used = thread.nanoseconds - (earlier.threads[id]?.nanoseconds ?? 0)

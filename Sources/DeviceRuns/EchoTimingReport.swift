@@ -1,24 +1,23 @@
-import BLEDiagnostics
-import BLEHost
+public import BLEDiagnostics
 import Foundation
-import PicoLink
+public import PicoLink
 
 /// What `hcipico rtt` measured, as text or as one JSON object whose keys follow
 /// `Tests/Peers/c/att_rtt.c` (`write_cmd`: `median_ms`, `p95_ms`, `cpu_us_per_rtt`, …).
-struct RTTReport {
-    let device: String
+public struct EchoTimingReport: Sendable {
+    public let device: String
     /// The serial service the round trips ran over.
-    let profile: SerialProfile
-    let connect: Duration
-    let mtu: Int
-    let discover: Duration
-    let size: Int
-    let result: GATTEchoResult
-    let wall: Duration
-    let cpuNanoseconds: Int64
-    let statNanoseconds: Int64?
+    public let profile: SerialProfile
+    public let connect: Duration
+    public let mtu: Int
+    public let discover: Duration
+    public let size: Int
+    public let result: GATTEchoResult
+    public let wall: Duration
+    public let cpuNanoseconds: Int64
+    public let statNanoseconds: Int64?
     /// CPU nanoseconds by thread name over the window, most first (empty where `/proc` cannot tell).
-    let threads: [(name: String, nanoseconds: Int64)]
+    public let threads: [(name: String, nanoseconds: Int64)]
 
     private var perRoundTrip: Double { Double(max(1, result.count)) }
     private var cpuMicroseconds: Double { microsecondsPerRoundTrip(cpuNanoseconds) }
@@ -26,7 +25,7 @@ struct RTTReport {
 
     private func microsecondsPerRoundTrip(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e3 / perRoundTrip }
 
-    var text: String {
+    public var text: String {
         let stat = statMicroseconds.map { String(format: " (stat %.1f µs/rtt)", $0) } ?? ""
         return """
             \(device): connected in \(Self.ms(connect)) ms, ATT_MTU \(mtu), \(profile) found and subscribed in \
@@ -58,7 +57,7 @@ struct RTTReport {
         return "{" + fields.joined(separator: ",") + "}"
     }
 
-    var json: String {
+    public var json: String {
         let stat = statMicroseconds.map { String(format: "%.2f", $0) } ?? "null"
         return """
             {"device":"\(device)","connect_ms":\(Self.ms(connect)),"mtu":\(mtu),"discover_ms":\(Self.ms(discover)),\
