@@ -132,6 +132,7 @@ let package = Package(
                 "Coordination", "BLEDiagnostics", "BLEHost", "DeviceLinks", "PicoLink", "PicoAnalysis", "RunResults",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),

@@ -3,6 +3,7 @@ import BLEHost
 import BLEWire
 import Coordination
 import DeviceLinks
+import DeviceRuns
 import Foundation
 import PicoLink
 
@@ -78,7 +79,7 @@ struct SerialCommand: AsyncParsableCommand {
         }
         let shutdown = Shutdown.shared
         shutdown.install()
-        let opening: Result<(DeviceLink, SerialLink), ExitStatus> = try await shutdown.run {
+        let opening: Result<SerialBridge, ExitStatus> = try await shutdown.run {
             let opened: DeviceLink
             do throws(LinkOpenError) {
                 opened = try await request.open()
@@ -86,8 +87,9 @@ struct SerialCommand: AsyncParsableCommand {
                 return .failure(shutdown.failure(error.description, error.exitStatus))
             }
             do throws(SerialLinkError) {
-                let serial = try await SerialLink.open(client: opened.client, profile: profile) { value in
-                    if !output.write(value) {
+                return .success(
+                    try await SerialBridge.open(on: opened, profile: profile) { value in
+                        guard !output.write(value) else { return }
                         // A reader that left ends the session (141); any other failure (ENOSPC) is
                         // recorded, and the session then ends as a failed write (6), never a success.
                         let code = errno
@@ -97,83 +99,36 @@ struct SerialCommand: AsyncParsableCommand {
                             StandardStream.outputFailed(errno: code)
                         }
                     }
-                }
-                return .success((opened, serial))
+                )
             } catch {
                 await opened.close()
                 return .failure(shutdown.failure("\(opened.name): \(error)", error.exitStatus))
             }
         }
-        let (opened, serial) = try opening.mapError { $0.exitCode }.get()
-        if let terminal { StandardError.report("\(serial.profile) on \(opened.name): serial port at \(terminal.path)") }
-        // The first to end the bridge says how (end of input, a signal, a dropped link); the bridge
-        // then closes the link and the pseudo-terminal here, and exits with that status.
-        let ending = Latch<SerialEnd>()
-        shutdown.onStop { reason in ending.settle(SerialEnd(status: reason.exitStatus, message: "\(reason)")) }
+        let bridge = try opening.mapError { $0.exitCode }.get()
+        let name = bridge.link.name
+        if let terminal { StandardError.report("\(bridge.serial.profile) on \(name): serial port at \(terminal.path)") }
+        // The first to end the bridge says how (its own end, a signal); the command then closes the link
+        // and the pseudo-terminal, and exits with that status.
+        let ending = Latch<(status: ExitStatus, message: String?)>()
+        shutdown.onStop { reason in ending.settle((reason.exitStatus, "\(reason)")) }
+        let (endless, quiet) = (terminal != nil, Duration.milliseconds(Int(idle * 1000)))
+        let security = request.security?.mode
         async let _: Void = {
-            let reason = await serial.waitUntilClosed()
-            ending.settle(SerialEnd(status: .connectionLost, message: "\(opened.name): connection lost: \(reason)"))
-        }()
-        async let _: Void = {
-            if let failed = await bridge(
-                input,
-                to: serial,
-                endless: terminal != nil,
-                name: opened.name,
-                request: request
-            ) {
-                ending.settle(failed)
-                return
-            }
-            do {
-                try await serial.waitUntilQuiet(for: .milliseconds(Int(idle * 1000)))
-                ending.settle(SerialEnd(status: .success))
-            } catch {
-                ending.settle(SerialEnd(status: .connectionLost, message: "\(opened.name): \(error)"))
+            switch await bridge.run(input: input, endless: endless, idle: quiet, security: security) {
+            case .finished: ending.settle((.success, nil))
+            case .inputClosed: ending.settle((.failure, "the pseudo-terminal closed"))
+            case .linkLost(let reason): ending.settle((.connectionLost, "\(name): connection lost: \(reason)"))
+            case .quietFailed(let error): ending.settle((.connectionLost, "\(name): \(error)"))
+            case .sendFailed(let error, let hint): ending.settle((error.exitStatus, "\(name): \(error)\(hint)"))
             }
         }()
         let end = await ending.wait()
         if let message = end.message { StandardError.report(message) }
-        await Shutdown.bounded(.seconds(2)) { await opened.close() }
+        await Shutdown.bounded(.seconds(2)) { await bridge.link.close() }
         terminal?.close()
         // What the device sent could not all be written to standard output: not a success.
         let failedWrite = end.status == .success && StandardStream.finalOutputError() != nil
         Foundation.exit(failedWrite ? ExitStatus.writeFailed.rawValue : end.status.rawValue)
-    }
-
-    /// How the bridge ended: the exit status, and what to say first.
-    struct SerialEnd: Sendable {
-        var status: ExitStatus
-        var message: String?
-    }
-
-    /// Sends what `input` yields, one chunk at a time, until its end (a pseudo-terminal has none): nil
-    /// then; how the bridge ends when a send fails or the pseudo-terminal closes.
-    private func bridge(
-        _ input: ByteStream,
-        to serial: SerialLink,
-        endless: Bool,
-        name: String,
-        request: LinkRequest
-    ) async -> SerialEnd? {
-        let (events, next) = input.reader()
-        for await event in events {
-            switch event {
-            case .data(let bytes):
-                do throws(SerialLinkError) {
-                    try await serial.send(bytes)
-                } catch {
-                    var hint = ""
-                    if case .gatt(let refusal) = error {
-                        hint = SecurityHint.suffix(for: refusal, mode: request.security?.mode)
-                    }
-                    return SerialEnd(status: error.exitStatus, message: "\(name): \(error)\(hint)")
-                }
-                next()
-            case .end:
-                return endless ? SerialEnd(status: .failure, message: "the pseudo-terminal closed") : nil
-            }
-        }
-        return nil
     }
 }

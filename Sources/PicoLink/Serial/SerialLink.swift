@@ -158,7 +158,8 @@ public final class SerialLink: Sendable {
     public var closeReason: GATTError? { activity.closeReason }
 
     /// Returns once nothing has arrived for `idle` (counted from now or from the last value, whichever is
-    /// later); throws `connectionLost` if the link closes first.
+    /// later); throws `connectionLost` if the link closes first, `.gatt(.cancelled)` when the calling task
+    /// is cancelled.
     public func waitUntilQuiet(for idle: Duration) async throws(SerialLinkError) {
         let idleNanoseconds =
             UInt64(idle.components.seconds) * 1_000_000_000
@@ -170,15 +171,23 @@ public final class SerialLink: Sendable {
             let since = now - max(start, activity.lastReceived)
             if since >= idleNanoseconds { return }
             let remaining = idleNanoseconds - since
-            try? await Task.sleep(for: .nanoseconds(Int64(min(remaining, 50_000_000))))
+            do {
+                try await Task.sleep(for: .nanoseconds(Int64(min(remaining, 50_000_000))))
+            } catch {
+                throw .gatt(.cancelled)
+            }
         }
     }
 
-    /// Waits until the link closes; returns why.
+    /// Waits until the link closes; returns why (`.cancelled` when the calling task is cancelled first).
     public func waitUntilClosed() async -> GATTError {
         while true {
             if let reason = activity.closeReason { return reason }
-            try? await Task.sleep(for: .milliseconds(50))
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                return .cancelled
+            }
         }
     }
 }

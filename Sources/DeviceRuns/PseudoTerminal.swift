@@ -1,5 +1,5 @@
 import Foundation
-import SystemPackage
+public import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -9,13 +9,13 @@ import Glibc
 /// side, the program opens `path`. The bridge also keeps the slave side open, so that the master does
 /// not report EIO between programs opening and closing the port. Descriptors are swift-system's; the
 /// pty calls and termios, which it does not offer, are made directly.
-struct PseudoTerminal {
-    let master: FileDescriptor
-    let path: String
+public struct PseudoTerminal: Sendable {
+    public let master: FileDescriptor
+    public let path: String
     private let slave: FileDescriptor
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// posix_openpt, grantpt, unlockpt and ptsname_r, looked up in the C library at run time: Swift's
@@ -44,7 +44,7 @@ struct PseudoTerminal {
         }
     }
 
-    init() throws(Failure) {
+    public init() throws(Failure) {
         let functions = try Functions()
         let raw = functions.openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard raw >= 0 else { throw Failure(description: "posix_openpt: \(Errno(rawValue: errno))") }
@@ -78,7 +78,7 @@ struct PseudoTerminal {
         self.slave = slave
     }
 
-    func close() {
+    public func close() {
         try? slave.close()
         try? master.close()
     }
