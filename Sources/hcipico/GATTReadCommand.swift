@@ -39,11 +39,11 @@ struct GATTReadCommand: AsyncParsableCommand {
         guard (ATTBearer.defaultMTU...ATTBearer.maximumMTU).contains(mtu) else {
             throw ValidationError("--mtu must be from 23 to 517, not \(mtu)")
         }
-        _ = try AttributeSelector(parsing: attribute)
+        _ = try AttributeSelector(argument: attribute)
     }
 
     func run() async throws {
-        let selector = try AttributeSelector(parsing: attribute)
+        let selector = try AttributeSelector(argument: attribute)
         let format = self.format
         let (handle, value, excess) = try await link.withClient(mtu: mtu, "read \(selector)") {
             link throws(GATTError) in

@@ -46,16 +46,16 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
     var writeTo: String?
 
     func validate() throws {
-        _ = try AttributeSelector(parsing: attribute)
-        if let writeTo { _ = try AttributeSelector(parsing: writeTo) }
+        _ = try AttributeSelector(argument: attribute)
+        if let writeTo { _ = try AttributeSelector(argument: writeTo) }
         for value in write { _ = try ValueText.parseHex(value, what: "--write") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if writeTo != nil && write.isEmpty { throw ValidationError("--write-to goes with --write") }
     }
 
     func run() async throws {
-        let selector = try AttributeSelector(parsing: attribute)
-        let target = try writeTo.map { text throws(ValidationError) in try AttributeSelector(parsing: text) }
+        let selector = try AttributeSelector(argument: attribute)
+        let target = try writeTo.map { text throws(ValidationError) in try AttributeSelector(argument: text) }
         let values = try write.map { text throws(ValidationError) in try ValueText.parseHex(text, what: "--write") }
         let printer = SubscriptionPrinter(format: format, limit: count)
         let indicate = self.indicate

@@ -50,7 +50,7 @@ struct GATTWriteCommand: AsyncParsableCommand {
         guard (ATTBearer.defaultMTU...ATTBearer.maximumMTU).contains(mtu) else {
             throw ValidationError("--mtu must be from 23 to 517, not \(mtu)")
         }
-        _ = try AttributeSelector(parsing: attribute)
+        _ = try AttributeSelector(argument: attribute)
         _ = try bytes()
     }
 
@@ -77,7 +77,7 @@ struct GATTWriteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let selector = try AttributeSelector(parsing: attribute)
+        let selector = try AttributeSelector(argument: attribute)
         let bytes = try self.bytes()
         let withoutResponse = self.withoutResponse
         let force = self.force

@@ -19,3 +19,9 @@ extension TextColumn {
         }.joined(separator: "\n")
     }
 }
+
+/// Four uppercase hex digits (`002A`), as handles are printed.
+func hex4(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+}
