@@ -58,11 +58,12 @@ struct GATTReadCommand: AsyncParsableCommand {
             )
         }
         switch format {
-        case .hex: ValueText.emit(ValueText.hex(value) + "\n")
-        case .text: ValueText.emit(ValueText.line(value) + "\n")
+        case .hex: ValueText.emit(AttributeValueText.hex(value) + "\n")
+        case .text: ValueText.emit(AttributeValueText.line(value) + "\n")
         case .json:
-            let text = ValueText.utf8(value).map { JSONText.quoted($0) } ?? "null"
-            ValueText.emit("{\"handle\":\(handle),\"value_hex\":\"\(ValueText.hex(value))\",\"text\":\(text)}\n")
+            let text = AttributeValueText.utf8(value).map { JSONText.quoted($0) } ?? "null"
+            let hex = AttributeValueText.hex(value)
+            ValueText.emit("{\"handle\":\(handle),\"value_hex\":\"\(hex)\",\"text\":\(text)}\n")
         }
     }
 }

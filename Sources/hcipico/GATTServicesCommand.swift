@@ -44,7 +44,7 @@ struct GATTServicesCommand: AsyncParsableCommand {
                     if Self.textCharacteristics.contains(characteristic.uuid),
                         characteristic.properties.contains(.read)
                     {
-                        text = (try? await link.client.read(characteristic)).map { ValueText.line($0) }
+                        text = (try? await link.client.read(characteristic)).map { AttributeValueText.line($0) }
                     }
                     ValueText.emit(Self.line(characteristic, in: service.service, value: text, json: json))
                     for descriptor in entry.descriptors {

@@ -37,13 +37,13 @@ final class SubscriptionPrinter: Sendable {
         let time = Self.now()
         let line: String
         switch format {
-        case .hex: line = "\(Self.iso8601(time)) 0x\(hex4(handle)) \(ValueText.hex(bytes))\n"
-        case .text: line = "\(Self.iso8601(time)) 0x\(hex4(handle)) \(ValueText.line(bytes))\n"
+        case .hex: line = "\(Self.iso8601(time)) 0x\(hex4(handle)) \(AttributeValueText.hex(bytes))\n"
+        case .text: line = "\(Self.iso8601(time)) 0x\(hex4(handle)) \(AttributeValueText.line(bytes))\n"
         case .jsonl:
-            let text = ValueText.utf8(bytes).map { JSONText.quoted($0) } ?? "null"
+            let text = AttributeValueText.utf8(bytes).map { JSONText.quoted($0) } ?? "null"
             let seconds = "\(time.seconds).\(Self.pad(time.microseconds, 6))"
             line =
-                "{\"t\":\(seconds),\"handle\":\(handle),\"value_hex\":\"\(ValueText.hex(bytes))\",\"text\":\(text)}\n"
+                "{\"t\":\(seconds),\"handle\":\(handle),\"value_hex\":\"\(AttributeValueText.hex(bytes))\",\"text\":\(text)}\n"
         }
         let done: Bool = state.withLock { state in
             guard state.ending == nil else { return false }
