@@ -18,9 +18,6 @@ struct BondsCommand: AsyncParsableCommand {
         defaultSubcommand: List.self
     )
 
-    /// bluetoothd keeps the kernel's keys (and its own files) when it runs.
-    static var bluetoothdRuns: Bool { KernelPairingAgent.bluetoothDaemonRuns }
-
     struct Location: ParsableArguments {
         @Option(help: "The bond store's directory.")
         var bonds: String?
@@ -28,14 +25,7 @@ struct BondsCommand: AsyncParsableCommand {
         var directory: String { bonds ?? BondStore.defaultDirectory }
 
         /// Every controller's store in the directory.
-        func stores() -> [BondStore] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            return names.sorted().compactMap { name in
-                guard name.hasSuffix(".json") else { return nil }
-                let stem = name.dropLast(5).replacingOccurrences(of: "-", with: ":")
-                return BluetoothAddress(stem).map { BondStore(directory: directory, controller: $0) }
-            }
-        }
+        func stores() -> [BondStore] { BondStore.all(in: directory) }
     }
 
     struct List: AsyncParsableCommand {
@@ -98,7 +88,7 @@ struct BondsCommand: AsyncParsableCommand {
                     throw ExitStatus.writeFailed.exitCode
                 }
             }
-            let kernel = await forgetInKernel(address)
+            let kernel = await BondStore.forgetInKernel(address)
             guard removed + kernel > 0 else {
                 StandardError.report("no bond with \(address) in \(location.directory)")
                 throw ExitStatus.badInput.exitCode
@@ -106,19 +96,6 @@ struct BondsCommand: AsyncParsableCommand {
             var what = "\(removed) bond file\(removed == 1 ? "" : "s")"
             if kernel > 0 { what += ", the keys of \(kernel) kernel adapter\(kernel == 1 ? "" : "s")" }
             ValueText.emit("forgot \(address) (\(what))\n")
-        }
-
-        /// Unpairs the device in every kernel adapter that holds keys for it (without bluetoothd, which
-        /// keeps its own copy and would put them back); how many did.
-        private func forgetInKernel(_ address: BluetoothAddress) async -> Int {
-            guard !BondsCommand.bluetoothdRuns, let adapters = try? HCIAdapters.list() else { return 0 }
-            var forgotten = 0
-            for adapter in adapters {
-                if (try? await KernelPairingAgent.unpair(address, index: adapter.name.index)) == true {
-                    forgotten += 1
-                }
-            }
-            return forgotten
         }
     }
 }

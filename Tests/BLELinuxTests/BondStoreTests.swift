@@ -50,6 +50,19 @@ import Testing
         }
     }
 
+    /// Every controller's file in a folder is a store; other files are not.
+    @Test func everyControllersFileInTheFolderIsFound() throws {
+        try withFolder { folder in
+            try BondStore(directory: folder, controller: Self.controller).save(Self.bond(1))
+            let second = BluetoothAddress("00:00:5E:00:53:02")!
+            try BondStore(directory: folder, controller: second).save(Self.bond(2))
+            _ = FileManager.default.createFile(atPath: folder + "/notes.txt", contents: Data())
+            _ = FileManager.default.createFile(atPath: folder + "/not-an-address.json", contents: Data())
+            #expect(BondStore.all(in: folder).map(\.controller) == [Self.controller, second])
+            #expect(BondStore.all(in: folder + "/missing").isEmpty)
+        }
+    }
+
     /// A rig pairing two devices on one controller, or two processes on one adapter, each read the file,
     /// change it and write it back: no bond saved at the same time as another may be lost.
     @Test func bondsSavedAtOnceAreAllKept() throws {
