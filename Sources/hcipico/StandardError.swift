@@ -60,42 +60,12 @@ enum StandardStream {
         return error == 0 || error == EPIPE ? nil : error
     }
 
-    /// Writes all of `text` to `descriptor`; nil when it was written, else the `errno` that stopped it.
-    /// Never traps and never raises `SIGPIPE` past the caller (`Shutdown` handles that signal).
-    ///
-    /// With `waitingAtMost`, it never blocks longer: before each piece it polls the descriptor for
-    /// room, and writes at most `PIPE_BUF` bytes once there is room (which a pipe then takes without
-    /// blocking); no room within the time gives `EAGAIN`, with part of the text perhaps written.
+    /// Writes all of `text` to `descriptor`; nil when it was written, else the `errno` that stopped it
+    /// (`ByteStream.write(_:waitingAtMost:)`).
     static func write(_ text: String, to descriptor: Int32, waitingAtMost wait: Duration? = nil) -> Int32? {
         var text = text
-        return text.withUTF8 { bytes -> Int32? in
-            guard let base = bytes.baseAddress else { return nil }
-            var offset = 0
-            while offset < bytes.count {
-                var length = bytes.count - offset
-                if let wait {
-                    if let failure = awaitRoom(descriptor, for: wait) { return failure }
-                    length = min(length, Int(PIPE_BUF))
-                }
-                let written = Glibc.write(descriptor, base + offset, length)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return written < 0 ? errno : EIO }
-                offset += written
-            }
-            return nil
-        }
-    }
-
-    /// nil once `descriptor` can take a write (or has an error the write will report), `EAGAIN` when
-    /// it cannot within `wait`.
-    private static func awaitRoom(_ descriptor: Int32, for wait: Duration) -> Int32? {
-        let (seconds, attoseconds) = wait.components
-        let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        while true {
-            let ready = poll(&entry, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            return ready == 0 ? EAGAIN : nil
+        return text.withUTF8 { bytes in
+            ByteStream(descriptor: descriptor).write(UnsafeRawBufferPointer(bytes), waitingAtMost: wait)
         }
     }
 }
