@@ -6,8 +6,10 @@ import Glibc
 /// read) and written whole buffers at a time, unbuffered: standard input/output and a pseudo-terminal
 /// alike.
 public struct ByteStream: Sendable {
+    /// The file descriptor read and written.
     public let descriptor: Int32
 
+    /// A stream on `descriptor` (which the caller keeps open, and closes).
     public init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// Writes all of `bytes` (retrying on EINTR and partial writes); false if the descriptor failed.

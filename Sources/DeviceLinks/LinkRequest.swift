@@ -4,11 +4,14 @@ public import Logging
 /// The link a program asked for: its device and how to reach it, opened through `LinkOpener`, which
 /// reports to `logger`.
 public struct LinkRequest: Sendable {
+    /// The device.
     public let target: DeviceTarget
+    /// How to reach it: timeout, capture, security, the simulator's settings.
     public var options: LinkOpener.Options
     /// Where the opening reports (a program's standard error, a rig's log).
     public let logger: Logger
 
+    /// A request for `target`, opened with `options`, its reports on `logger`.
     public init(target: DeviceTarget, options: LinkOpener.Options, logger: Logger) {
         self.target = target
         self.options = options

@@ -9,12 +9,16 @@ import PicoLink
 /// one before arrived (in one notification or several), after `warmup` untimed ones. Measures the round
 /// trips and this process's CPU time per round trip, in all and by thread.
 public struct EchoTiming: Sendable {
+    /// Payload bytes per write (4 to ATT_MTU − 3).
     public let size: Int
+    /// Round trips timed.
     public let count: Int
+    /// Untimed round trips first.
     public let warmup: Int
     /// How long one echo may take before the timing gives up.
     public let echoTimeout: Duration
 
+    /// A timing of `count` round trips of `size` bytes after `warmup` untimed ones.
     public init(size: Int, count: Int, warmup: Int, echoTimeout: Duration) {
         self.size = size
         self.count = count

@@ -12,6 +12,7 @@ public enum EchoTimingError: Error, Sendable, CustomStringConvertible {
     /// The timed round trips did not report their start and end.
     case unmarked
 
+    /// What went wrong.
     public var description: String {
         switch self {
         case .noSerialService(let text): text

@@ -5,16 +5,25 @@ public import PicoLink
 /// What `hcipico rtt` measured, as text or as one JSON object whose keys follow
 /// `Tests/Peers/c/att_rtt.c` (`write_cmd`: `median_ms`, `p95_ms`, `cpu_us_per_rtt`, …).
 public struct EchoTimingReport: Sendable {
+    /// The device's name.
     public let device: String
     /// The serial service the round trips ran over.
     public let profile: SerialProfile
+    /// How long opening the link took.
     public let connect: Duration
+    /// The link's ATT_MTU.
     public let mtu: Int
+    /// How long finding and subscribing to the serial service took.
     public let discover: Duration
+    /// Payload bytes per write.
     public let size: Int
+    /// The round trips.
     public let result: GATTEchoResult
+    /// Wall time from the first timed write to the last echo.
     public let wall: Duration
+    /// The process's CPU time over the timed round trips (`CLOCK_PROCESS_CPUTIME_ID`).
     public let cpuNanoseconds: Int64
+    /// The same from `/proc/self/stat` (nil where it cannot be read).
     public let statNanoseconds: Int64?
     /// CPU nanoseconds by thread name over the window, most first (empty where `/proc` cannot tell).
     public let threads: [(name: String, nanoseconds: Int64)]
@@ -25,6 +34,7 @@ public struct EchoTimingReport: Sendable {
 
     private func microsecondsPerRoundTrip(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e3 / perRoundTrip }
 
+    /// Two lines of text: the link, then the round trips and their CPU time.
     public var text: String {
         let stat = statMicroseconds.map { String(format: " (stat %.1f µs/rtt)", $0) } ?? ""
         return """
@@ -57,6 +67,7 @@ public struct EchoTimingReport: Sendable {
         return "{" + fields.joined(separator: ",") + "}"
     }
 
+    /// One JSON object.
     public var json: String {
         let stat = statMicroseconds.map { String(format: "%.2f", $0) } ?? "null"
         return """

@@ -8,8 +8,10 @@ public import Logging
 /// the host knows) and the notification inter-arrival percentiles.
 public final class LinkRunStatistics: Sendable {
     private let tuning: LinkTuningBeside
+    /// The notifications' arrival times (nil without `--stats`).
     public let arrivals: NotificationArrivals?
 
+    /// The tuning `request` asks for on `link` (nil: none), and the `arrivals` to report on.
     public init(link: DeviceLink, request: LinkTuningRequest?, arrivals: NotificationArrivals?) {
         // `--stats` prints the tuning's report, not the text a rig's provenance reads: no base for it.
         tuning = LinkTuningBeside(link: link, request: request, base: "")
@@ -29,6 +31,8 @@ public final class LinkRunStatistics: Sendable {
         for line in lines(link, arrivals: arrivals, report: report) { logger.notice("\(line)") }
     }
 
+    /// The statistics as `stats: …` lines: the link's parameters (from the tuning's report where it has
+    /// them) and the inter-arrival percentiles.
     public func lines(_ link: DeviceLink, arrivals: NotificationArrivals, report: LinkTuningReport?) -> [String] {
         var connection: String
         var dataLength: String

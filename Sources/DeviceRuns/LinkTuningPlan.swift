@@ -4,9 +4,12 @@ public import DeviceLinks
 
 /// `--link` and `--stats` as parsed.
 public struct LinkTuningPlan: Sendable {
+    /// The tuning asked for (`--link`; nil: none).
     public let request: LinkTuningRequest?
+    /// Whether the statistics are reported at the end (`--stats`).
     public let stats: Bool
 
+    /// A plan to tune as `request` says and report when `stats` is true.
     public init(request: LinkTuningRequest?, stats: Bool) {
         self.request = request
         self.stats = stats

@@ -10,11 +10,15 @@ import Glibc
 /// not report EIO between programs opening and closing the port. Descriptors are swift-system's; the
 /// pty calls and termios, which it does not offer, are made directly.
 public struct PseudoTerminal: Sendable {
+    /// The side the bridge reads and writes.
     public let master: FileDescriptor
+    /// The side a program opens (`/dev/pts/N`).
     public let path: String
     private let slave: FileDescriptor
 
+    /// Why no pseudo-terminal could be made.
     public struct Failure: Error, CustomStringConvertible {
+        /// The call that failed, and why.
         public let description: String
     }
 
@@ -44,6 +48,7 @@ public struct PseudoTerminal: Sendable {
         }
     }
 
+    /// Opens a pseudo-terminal in raw mode.
     public init() throws(Failure) {
         let functions = try Functions()
         let raw = functions.openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -78,6 +83,7 @@ public struct PseudoTerminal: Sendable {
         self.slave = slave
     }
 
+    /// Closes both sides.
     public func close() {
         try? slave.close()
         try? master.close()

@@ -14,25 +14,34 @@ public import RunResults
 /// the run aborts it with `Z` and waits a bounded time for the device to end its script. What happens
 /// is said to `logger`; the live view goes to the `RunDisplay`; the result is a `ScriptRunOutcome`.
 public struct ScriptRun: Sendable {
+    /// The device and how to reach it; its logger hears what the run says.
     public let link: LinkRequest
+    /// The link's tuning and statistics.
     public let tuning: LinkTuningPlan
+    /// The script run.
     public let script: PicoScript
+    /// The run's title in its outputs.
     public let title: String
+    /// The files it is recorded into (checked already).
     public let outputs: RunOutputs
     /// How the run is analysed as it ends (nil: not at all).
     public let analysis: AnalysisSettings?
     /// Whether to say where the time to the first sample went (`--timing`).
     public let timing: Bool
+    /// The limits a package may not pass (the run is stopped at one).
     public let limits: RunLimits
     /// The program and its version, for the provenance (`hcipico 0.9.0`).
     public let toolVersion: String
+    /// The program's stop path: a stop aborts the run.
     public let stop: Shutdown
 
     /// How long a stopped run waits for the reply to `Z`, and then for the device to end its script
     /// (`RunControl`: the link is closed when either passes).
     public static let abortReplyTimeout: Duration = .seconds(2)
+    /// How long the device then has to end its script.
     public static let endAfterAbortTimeout: Duration = .seconds(2)
 
+    /// A run of `script` on the device `link` names.
     public init(
         link: LinkRequest,
         tuning: LinkTuningPlan,
@@ -59,6 +68,7 @@ public struct ScriptRun: Sendable {
 
     private var logger: Logger { link.logger }
 
+    /// Runs it from open to close, showing it on `display`; returns how it ended.
     public func perform(display: some RunDisplay) async -> ScriptRunOutcome {
         var clock = ConnectTiming()
         var link = self.link

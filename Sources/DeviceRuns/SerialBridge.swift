@@ -7,7 +7,9 @@ public import PicoLink
 /// from the input is sent (writes sized to the ATT MTU and paced by `SerialLink`), what the device
 /// notifies is handed to `output` as it comes.
 public struct SerialBridge: Sendable {
+    /// The link to the device.
     public let link: DeviceLink
+    /// Its serial service, subscribed.
     public let serial: SerialLink
 
     /// How a bridge ended, when it ended by itself (a stop is the program's).

@@ -16,10 +16,14 @@ import Synchronization
 public final class SessionRuns: @unchecked Sendable {
     /// The session's files: where every run goes.
     public struct Files: Sendable {
+        /// Every run as a per-point CSV table (nil: none).
         public var csv: String?
+        /// Every run as JSON Lines (nil: none).
         public var jsonl: String?
+        /// Whether files that exist may be replaced.
         public var overwrite: Bool
 
+        /// The session's files; none by default.
         public init(csv: String? = nil, jsonl: String? = nil, overwrite: Bool = false) {
             self.csv = csv
             self.jsonl = jsonl
@@ -37,12 +41,19 @@ public final class SessionRuns: @unchecked Sendable {
         public let analysis: RunAnalysis?
     }
 
+    /// The open Pico the runs are on.
     public let link: OpenedPico
+    /// How it was named, for the provenance.
     public let target: DeviceTarget
+    /// Its version reply.
     public let version: PicoVersion
+    /// Its serial number (nil when it gave none).
     public let serial: String?
+    /// The limits every run is stopped at.
     public let limits: RunLimits
+    /// Where every run goes.
     public let files: Files
+    /// The program and its version, for the provenance.
     public let toolVersion: String
     /// Where the session says what it does with its files (a run's own CSV file).
     private let note: @Sendable (String) -> Void
@@ -56,6 +67,7 @@ public final class SessionRuns: @unchecked Sendable {
     private let memory = RunMemory()
     private let control = Mutex<(stop: StopReason?, run: RunControl?, recorded: Latch<Void>?)>((nil, nil, nil))
 
+    /// The runs on `link`, taken over already (`version`, and the script it found running, if any).
     public init(
         link: OpenedPico,
         target: DeviceTarget,
@@ -146,6 +158,7 @@ public final class SessionRuns: @unchecked Sendable {
 
     /// Why `save(to:)` wrote nothing.
     public struct SaveProblem: Error, CustomStringConvertible {
+        /// What went wrong, naming the file.
         public let description: String
     }
 

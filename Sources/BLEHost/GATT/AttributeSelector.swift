@@ -8,6 +8,7 @@ public enum AttributeSelector: Sendable, Equatable, CustomStringConvertible {
 
     /// Why a text is not an attribute; its description says what an attribute looks like.
     public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, with the text given.
         public let description: String
     }
 
@@ -34,6 +35,7 @@ public enum AttributeSelector: Sendable, Equatable, CustomStringConvertible {
         self = .uuid(uuid)
     }
 
+    /// `0x002A` or the UUID.
     public var description: String {
         switch self {
         case .handle(let handle): Self.text(handle)

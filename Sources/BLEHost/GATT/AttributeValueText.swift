@@ -2,6 +2,7 @@
 public enum AttributeValueText {
     /// Why a text is not hex; its description says where.
     public struct HexSyntaxError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, and at which column.
         public let description: String
     }
 

@@ -10,6 +10,7 @@ public struct ProcessCPUTime: Sendable {
     /// utime + stime from `/proc/self/stat` (clock-tick resolution), in nanoseconds; nil where unreadable.
     public let statNanoseconds: Int64?
 
+    /// The process's CPU time now, by both readings.
     public static func now() -> ProcessCPUTime {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)

@@ -4,11 +4,15 @@ import Foundation
 /// field of `/proc/self/task/TID/schedstat` (nanoseconds) and `comm`. `hcipico rtt` reads it around its
 /// timed window to say which threads the CPU per round trip went to.
 public struct ThreadCPUTimes: Sendable {
+    /// One thread's name and the CPU time it has run.
     public struct Thread: Sendable {
+        /// Its name (`/proc/self/task/ID/comm`).
         public let name: String
+        /// The time it has run on a CPU (`schedstat`'s first field).
         public let nanoseconds: Int64
     }
 
+    /// Every thread of the process, by its id.
     public let threads: [Int32: Thread]
 
     /// A snapshot; empty where `/proc` cannot tell (no schedstat in the kernel, no `/proc`).
