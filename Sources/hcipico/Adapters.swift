@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEHost
 import BLELinux
 import BLEWire
+import DeviceLinks
 import Foundation
 
 /// `hcipico adapters`: the kernel's Bluetooth adapters, one a line: name, address, up or down; or,
@@ -60,49 +61,11 @@ struct Adapters: AsyncParsableCommand {
 
     /// Initialises the controller behind a user-space transport and prints what it reported.
     private func describe(_ spec: TransportSpec) async throws {
-        let hci: any HCITransport
-        do {
-            hci = try spec.openHCITransport()
+        do throws(LinkOpenError) {
+            print(try await ControllerProbe.describe(spec).summary(transport: "\(spec)"))
         } catch {
-            StandardError.report(error.message)
+            StandardError.report(error.description)
             throw error.exitStatus.exitCode
         }
-        let host = HCIHost(transport: hci)
-        let info: HCIControllerInfo
-        do throws(HCIHostError) {
-            info = try await host.start()
-        } catch {
-            await host.shutdown()
-            StandardError.report("\(spec): \(error)")
-            throw error.exitStatus.exitCode
-        }
-        await host.shutdown()
-        print(Self.describe(info, transport: spec))
-    }
-
-    static func describe(_ info: HCIControllerInfo, transport: TransportSpec) -> String {
-        let source =
-            switch info.bufferSource {
-            case .leReadBufferSizeV2: "LE Read Buffer Size v2"
-            case .leReadBufferSizeV1: "LE Read Buffer Size"
-            case .sharedReadBufferSize: "shared with BR/EDR"
-            }
-        let manufacturer = String(info.manufacturer, radix: 16, uppercase: true)
-        return [
-            "\(transport)  \(info.publicAddress)",
-            "  HCI version \(coreVersion(info.hciVersion)), manufacturer 0x\(String(repeating: "0", count: max(0, 4 - manufacturer.count)) + manufacturer)"
-                + (AssignedNumbers.company(info.manufacturer).map { " (\($0))" } ?? ""),
-            "  own address \(info.ownAddress) (\(info.ownAddress.type == .random ? "static random" : "public"))",
-            "  ACL buffers \(info.aclPacketCount) × \(info.aclDataLength) bytes (\(source))",
-            "  scanning \(info.extendedScanning ? "extended" : "legacy"), connecting \(info.extendedConnect ? "extended" : "legacy")",
-        ].joined(separator: "\n")
-    }
-
-    /// The Core specification version an HCI version number stands for (Assigned Numbers §2.1).
-    static func coreVersion(_ version: UInt8) -> String {
-        let names = [
-            "1.0b", "1.1", "1.2", "2.0", "2.1", "3.0", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "5.3", "5.4", "6.0",
-        ]
-        return Int(version) < names.count ? "\(names[Int(version)]) (\(version))" : "\(version)"
     }
 }

@@ -21,6 +21,17 @@ struct HCIHostInitTests {
         #expect(leMask[0] & 0x3F == 0x2F)  // connection complete, adv report, update, features, remote param request
     }
 
+    @Test("what the controller reported, as `hcipico adapters --transport` prints it")
+    func summary() async throws {
+        let harness = try await HostHarness(.init(leLength: 251, leCount: 6))
+        let lines = harness.info.summary(transport: "tcp:127.0.0.1:9000").split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines.first?.hasPrefix("tcp:127.0.0.1:9000  ") == true)
+        #expect(lines.contains("  ACL buffers 6 × 251 bytes (LE Read Buffer Size v2)"))
+        #expect(lines.contains("  scanning legacy, connecting legacy"))
+        #expect(HCIControllerInfo.coreVersion(13) == "5.4 (13)" && HCIControllerInfo.coreVersion(99) == "99")
+    }
+
     @Test("falls back to LE Read Buffer Size v1 when v2 is not in the supported-commands bitmap")
     func fallbackV1() async throws {
         let harness = try await HostHarness(.init(commands: FakeHCIController.baseCommands, leLength: 27, leCount: 3))
