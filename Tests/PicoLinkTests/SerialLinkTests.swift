@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Foundation
 import PicoLink
 import PicoSimulator
@@ -19,14 +20,40 @@ import Testing
     static func hm10(
         _ configuration: HM10Configuration = HM10Configuration(),
         profile: SerialProfile? = nil,
+        clock: any TimeSource = SystemClock(),
         into collector: Collector
     ) async throws -> (SimulatedHM10Peripheral, SerialLink) {
         let (host, device) = try SocketPairATTTransport.makePair()
         let peripheral = SimulatedHM10Peripheral(transport: device, configuration: configuration)
         try peripheral.start()
         let client = try await GATTClient.connect(transport: host)
-        let link = try await SerialLink.open(client: client, profile: profile) { collector.append($0) }
+        let link = try await SerialLink.open(client: client, profile: profile, clock: clock) { collector.append($0) }
         return (peripheral, link)
+    }
+
+    /// The quiet is counted on the link's clock from the last value: the wait ends once the clock has
+    /// passed it, not before, and a link that closes ends it at once.
+    @Test func theQuietIsTimedOnTheLinksClockAndACloseEndsIt() async throws {
+        let clock = ManualClock()
+        let collector = Collector()
+        let (peripheral, link) = try await Self.hm10(clock: clock, into: collector)
+        let waiting = Task { try await link.waitUntilQuiet(for: .seconds(5)) }
+        #expect(await eventually { clock.pendingDeadlines == [.seconds(5)] })
+        clock.advance(by: .seconds(4))
+        #expect(clock.pendingDeadlines == [.seconds(5)], "still waiting one second before the quiet is over")
+        clock.advance(by: .seconds(1))
+        if case .failure(let error) = await waiting.result { Issue.record("\(error)") }
+        // The next wait: the peripheral goes away while it waits.
+        let closing = Task { try await link.waitUntilQuiet(for: .seconds(3600)) }
+        #expect(await eventually { clock.pendingDeadlines.count == 1 })
+        peripheral.close()
+        let ended = await closing.result
+        guard case .failure(let error) = ended, case .connectionLost? = error as? SerialLinkError else {
+            Issue.record("\(ended)")
+            return
+        }
+        // The quiet's sleep was cancelled with the wait: no wake is left behind.
+        #expect(await eventually { clock.pendingWakes == 0 })
     }
 
     static func random(_ count: Int) -> [UInt8] {

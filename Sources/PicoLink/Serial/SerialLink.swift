@@ -1,6 +1,6 @@
 public import BLEHost
 import BLEWire
-import Dispatch
+public import Coordination
 import Synchronization
 
 /// A transparent byte stream over a serial-over-GATT service (HM-10, Laird VSP, Nordic UART or custom
@@ -46,12 +46,13 @@ public final class SerialLink: Sendable {
 
     /// Finds the service of `profile` (or, when nil, the first known one the device has), subscribes to
     /// its TX characteristic and picks the write mode from RX's properties. `window` and
-    /// `bytesPerSecond` tune `SerialWriter`.
+    /// `bytesPerSecond` tune `SerialWriter`; `clock` times the quiet `waitUntilQuiet` waits for.
     public static func open(
         client: GATTClient,
         profile requested: SerialProfile? = nil,
         window: Int = SerialWriter.defaultWindow,
         bytesPerSecond: Int = SerialWriter.defaultBytesPerSecond,
+        clock: any TimeSource = SystemClock(),
         receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
     ) async throws(SerialLinkError) -> SerialLink {
         let services = try await mapped { () async throws(GATTError) in try await client.discoverPrimaryServices() }
@@ -79,7 +80,7 @@ public final class SerialLink: Sendable {
                 bytesPerSecond: bytesPerSecond
             )
         }
-        let activity = SerialActivity()
+        let activity = SerialActivity(clock: clock)
         _ = try await mapped { () async throws(GATTError) in
             try await client.subscribe(to: tx, ended: { reason in activity.close(reason) }) { value in
                 activity.received(value.count)
@@ -159,35 +160,35 @@ public final class SerialLink: Sendable {
 
     /// Returns once nothing has arrived for `idle` (counted from now or from the last value, whichever is
     /// later); throws `connectionLost` if the link closes first, `.gatt(.cancelled)` when the calling task
-    /// is cancelled.
+    /// is cancelled. Sleeps on the link's clock until the quiet would be over, and again when a value
+    /// came meanwhile; the close wakes it at once.
     public func waitUntilQuiet(for idle: Duration) async throws(SerialLinkError) {
-        let idleNanoseconds =
-            UInt64(idle.components.seconds) * 1_000_000_000
-            + UInt64(idle.components.attoseconds / 1_000_000_000)
-        let start = DispatchTime.now().uptimeNanoseconds
-        while true {
-            if let reason = activity.closeReason { throw .connectionLost(reason) }
-            let now = DispatchTime.now().uptimeNanoseconds
-            let since = now - max(start, activity.lastReceived)
-            if since >= idleNanoseconds { return }
-            let remaining = idleNanoseconds - since
-            do {
-                try await Task.sleep(for: .nanoseconds(Int64(min(remaining, 50_000_000))))
-            } catch {
-                throw .gatt(.cancelled)
+        let activity = self.activity
+        let start = activity.clock.now
+        let outcome = await withTaskGroup(of: SerialLinkError?.self) { group in
+            group.addTask { await activity.closed.waitUnlessCancelled().map { .connectionLost($0) } }
+            group.addTask {
+                while true {
+                    let deadline = max(start, activity.lastReceived) + idle
+                    guard activity.clock.now < deadline else { return nil }
+                    do {
+                        try await activity.clock.sleep(until: deadline)
+                    } catch {
+                        return .gatt(.cancelled)
+                    }
+                }
             }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
+        if let reason = activity.closeReason { throw .connectionLost(reason) }
+        if let outcome { throw outcome }
+        if Task.isCancelled { throw .gatt(.cancelled) }
     }
 
     /// Waits until the link closes; returns why (`.cancelled` when the calling task is cancelled first).
     public func waitUntilClosed() async -> GATTError {
-        while true {
-            if let reason = activity.closeReason { return reason }
-            do {
-                try await Task.sleep(for: .milliseconds(50))
-            } catch {
-                return .cancelled
-            }
-        }
+        await activity.closed.waitUnlessCancelled() ?? .cancelled
     }
 }
