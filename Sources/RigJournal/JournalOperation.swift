@@ -4,14 +4,17 @@ import RigModel
 import RunResults
 
 /// One change the writer applies, in the order it was appended.
+///
+/// The large, rare operations are boxed (`indirect`), so that the pending queue's elements are as small as
+/// a package's: every package is copied into it and out of it.
 enum JournalOperation: Sendable {
-    case runStarted(RunProvenance)
+    indirect case runStarted(RunProvenance)
     case package(run: UUID, PicoPackage)
     case runEnded(run: UUID, JournalRunEnd)
     /// A run's analysis (its `run` field is replaced by the run's row), stored after its end.
-    case analysis(run: UUID, StoredAnalysis, json: String?)
+    indirect case analysis(run: UUID, StoredAnalysis, json: String?)
     /// A run request as it now stands (an older revision never replaces a newer one).
-    case request(RunRequest)
+    indirect case request(RunRequest)
     case controlAction(ControlAction)
 }
 
@@ -50,8 +53,22 @@ public struct JournalCommit: Sendable {
     /// When COMMIT returned, seconds since the Unix epoch.
     public var committedAt: Double
     /// The packages committed, in order, each with its run's row: what a reader of the journal now
-    /// finds, for a follower that would otherwise read them back.
-    public var runPackages: [RunPackage] = []
+    /// finds, for a follower that would otherwise read them back. Made when asked for, from the
+    /// commit's operations: the commit thread keeps no list of its own.
+    public var runPackages: [RunPackage] {
+        get {
+            if let given { return given }
+            return operations.compactMap { operation in
+                guard case .package(let run, let package) = operation, let row = runRows[run] else { return nil }
+                return RunPackage(run: row, package: package)
+            }
+        }
+        set { given = newValue }
+    }
+    /// The operations committed, and the rows of the runs their packages belong to.
+    var operations: [JournalOperation] = []
+    var runRows: [UUID: Int64] = [:]
+    var given: [RunPackage]?
     /// The rows of the runs whose end this commit holds.
     public var endedRuns: [Int64] = []
 

@@ -281,7 +281,9 @@ public final class JournalWriter: @unchecked Sendable {
         var oldestHostTime: Double?
         var failure: JournalError?
         var storingCPU = 0.0
-        var runPackages: [JournalCommit.RunPackage] = []
+        // The rows of the runs this commit's packages belong to (one entry a run, not a package).
+        var packageRuns: [UUID: Int64] = [:]
+        var lastPackageRun: UUID?
         var endedRuns: [Int64] = []
         do {
             try database.writeWithoutTransaction { db in
@@ -295,7 +297,10 @@ public final class JournalWriter: @unchecked Sendable {
                         case .package(let run, let package):
                             guard let row = runRows[run] else { throw JournalError.unknownRun(run.uuidString) }
                             try inserts.add(package, run: row)
-                            runPackages.append(JournalCommit.RunPackage(run: row, package: package))
+                            if run != lastPackageRun {
+                                packageRuns[run] = row
+                                lastPackageRun = run
+                            }
                             counts[row, default: 0] += 1
                             packages += 1
                             values += package.values.count
@@ -367,16 +372,17 @@ public final class JournalWriter: @unchecked Sendable {
         let finished = Self.now()
         let committedAt = Date().timeIntervalSince1970
         checkpointer.request()
-        let report = JournalCommit(
+        var report = JournalCommit(
             sequence: sequence,
             packages: packages,
             values: values,
             duration: finished - started,
             oldestHostTime: oldestHostTime,
             committedAt: committedAt,
-            runPackages: runPackages,
             endedRuns: endedRuns
         )
+        report.operations = batch
+        report.runRows = packageRuns
         for observer in observers { observer(report) }
     }
 
