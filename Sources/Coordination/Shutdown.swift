@@ -7,6 +7,12 @@ import Glibc
 /// The write end of the self-pipe; the signal handler's only state (an atomic load is async-signal-safe).
 private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
+/// The handler of every signal the stop path catches: the signal's number into the pipe, nothing else.
+private let forwardSignal: @convention(c) (Int32) -> Void = { number in
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
+}
+
 /// The one shutdown path of every command that talks to a device.
 ///
 /// SIGINT, SIGTERM, SIGHUP and SIGPIPE are caught by a handler that only writes the signal's number
@@ -36,6 +42,8 @@ public final class Shutdown: Sendable {
         var onHangUp: (@Sendable () -> Void)?
         /// When set, SIGINT calls it (the console aborts the run in progress) instead of stopping.
         var onInterrupt: (@Sendable () -> Void)?
+        /// What the signals that do not stop the program do (SIGUSR1, SIGUSR2), by number.
+        var onSignal: [Int32: @Sendable () -> Void] = [:]
         /// Where the stop path's own messages go (a program's standard error).
         var report: @Sendable (String) -> Void = { _ in }
     }
@@ -69,10 +77,7 @@ public final class Shutdown: Sendable {
         sigemptyset(&set)
         for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             sigaddset(&set, number)
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(signalPipeWriteEnd.load(ordering: .relaxed), &byte, 1)
-            }
+            signal(number, forwardSignal)
         }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         Threads.start(name: "hcipico-signals") { [self] in watch() }
@@ -95,6 +100,18 @@ public final class Shutdown: Sendable {
     /// Ctrl-C during a run: the run is aborted, the console goes on).
     public func onInterrupt(_ action: (@Sendable () -> Void)?) {
         state.withLock { $0.onInterrupt = action }
+    }
+
+    /// Makes `number`, a signal that does not stop the program (SIGUSR1, SIGUSR2), call `action` on the
+    /// signal thread from now on; nil: the signal is ignored. Call it after `install`.
+    public func onSignal(_ number: Int32, _ action: (@Sendable () -> Void)?) {
+        precondition(![SIGINT, SIGTERM, SIGHUP, SIGPIPE].contains(number), "the stop path's own signal")
+        state.withLock { $0.onSignal[number] = action }
+        if action == nil {
+            signal(number, SIG_IGN)
+        } else {
+            signal(number, forwardSignal)
+        }
     }
 
     /// Makes SIGHUP call `action` instead of stopping (a daemon's "reload your config").
@@ -185,6 +202,10 @@ public final class Shutdown: Sendable {
             }
             var byte: UInt8 = 0
             guard read(fd, &byte, 1) == 1 else { continue }
+            if let action = state.withLock({ $0.onSignal[Int32(byte)] }) {
+                action()
+                continue
+            }
             if Int32(byte) == SIGHUP, let reload = state.withLock({ $0.reason == nil ? $0.onHangUp : nil }) {
                 reload()
                 continue

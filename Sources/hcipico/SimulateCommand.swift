@@ -1,7 +1,6 @@
 import ArgumentParser
 import Coordination
 import DeviceLinks
-import Dispatch
 import Foundation
 import PicoSimulator
 
@@ -100,30 +99,25 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ExitStatus.badInput.exitCode
         }
         shutdown.install()
-        var sources: [any DispatchSourceSignal] = []
-        for (number, action) in [(SIGUSR1, "unplugged"), (SIGUSR2, "plugged in")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if number == SIGUSR1 {
-                    device.unplug()
-                    StandardError.report("sim: \(action)")
-                } else {
-                    do {
-                        StandardError.report("sim: \(action) on \(try device.plug(as: replugAs))")
-                    } catch {
-                        StandardError.report("sim: cannot plug in: \(error)")
-                    }
-                }
+        // The cable: SIGUSR1 pulls it, SIGUSR2 plugs it in again, through the stop path's signal thread.
+        let replugAs = self.replugAs
+        shutdown.onSignal(SIGUSR1) {
+            device.unplug()
+            StandardError.report("sim: unplugged")
+        }
+        shutdown.onSignal(SIGUSR2) {
+            do {
+                StandardError.report("sim: plugged in on \(try device.plug(as: replugAs))")
+            } catch {
+                StandardError.report("sim: cannot plug in: \(error)")
             }
-            source.resume()
-            sources.append(source)
         }
         StandardError.report(
             "serving a simulated EmStat Pico on \(path) (\(slave), \(baud) baud\(paced ? ", paced" : ""))"
         )
         _ = try? await shutdown.run { await Latch<Void>().waitUnlessCancelled() }
-        for source in sources { source.cancel() }
+        shutdown.onSignal(SIGUSR1, nil)
+        shutdown.onSignal(SIGUSR2, nil)
         device.stop()
     }
 }
