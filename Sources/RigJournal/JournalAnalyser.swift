@@ -18,6 +18,19 @@ public enum JournalAnalyser {
         return RunAnalyser.analyse(points, plan: plan, run: run, settings: settings, now: now, pruned: job.pruned)
     }
 
+    /// A run's analysis: the one the journal holds (`stored`: what the rig made as the run ended, or a
+    /// note that it has not yet), else made now from the run's points with `settings`.
+    public static func analysis(
+        of run: Int64,
+        in journal: Journal,
+        stored: Bool,
+        settings: AnalysisSettings
+    ) throws -> StoredAnalysis {
+        guard stored else { return try analyse(run: run, in: journal, settings: settings) }
+        return try journal.analysis(of: run)
+            ?? StoredAnalysis(run: run, kind: .none, analysedAt: .nan, note: "not analysed yet")
+    }
+
     /// Whether `plan` reads the run's points (a run with nothing to analyse is not read).
     public static func needsPoints(_ plan: RunAnalyser.Plan) -> Bool {
         if case .none = plan { false } else { true }

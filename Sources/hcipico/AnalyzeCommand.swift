@@ -128,12 +128,7 @@ struct AnalyzeCommand: ParsableCommand {
                 throw ExitStatus.badInput.exitCode
             }
             analyses = try runs.map { run in
-                let stored = self.stored ? try journal.analysis(of: run.id) : nil
-                let analysis =
-                    try stored
-                    ?? (self.stored
-                        ? StoredAnalysis(run: run.id, kind: .none, analysedAt: .nan, note: "not analysed yet")
-                        : JournalAnalyser.analyse(run: run.id, in: journal, settings: settings))
+                let analysis = try JournalAnalyser.analysis(of: run.id, in: journal, stored: stored, settings: settings)
                 return (run, run.deviceRun, analysis)
             }
         } catch let exit as ExitCode {

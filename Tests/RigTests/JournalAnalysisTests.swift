@@ -63,6 +63,9 @@ import Testing
         let id = try await Self.recordSweep(path, script: "e\nvar p\nvar c\nmeas_loop_lsv p c 0 500m 5m 50m\nendloop\n")
         let journal = try Journal.open(path: path, rig: "bench")
         #expect(try journal.runsAwaitingAnalysis() == [id])
+        // `analyze --stored` before the rig analysed the run: a note, no results.
+        let none = try JournalAnalyser.analysis(of: id, in: journal, stored: true, settings: AnalysisSettings())
+        #expect(none.results == nil && none.note == "not analysed yet")
 
         let table = try journal.points(of: id)
         #expect(table.columns.map(\.name) == ["run", "scan", "p", "c"])
@@ -77,9 +80,14 @@ import Testing
         #expect(abs(peak.potential - 0.2) <= 0.005)
         #expect(peak.charge != nil, "the script's scan rate gives the charge")
 
+        #expect(
+            try JournalAnalyser.analysis(of: id, in: journal, stored: false, settings: AnalysisSettings()).kind
+                == .peaks
+        )
         try journal.record(analysis)
         #expect(try journal.runsAwaitingAnalysis().isEmpty)
         #expect(try journal.analysis(of: id) == analysis)
+        #expect(try JournalAnalyser.analysis(of: id, in: journal, stored: true, settings: AnalysisSettings()) == analysis)
         let rows = try journal.readJournal { db in
             try Double.fetchAll(
                 db,
