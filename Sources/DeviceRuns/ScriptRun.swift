@@ -118,18 +118,18 @@ public struct ScriptRun: Sendable {
         tuning: LinkRunStatistics?
     ) async -> ScriptRunOutcome {
         let session = opened.session
-        let version: PicoVersion
-        let leftover: LeftoverScript?
+        let taken: TakenOverPico
         do {
-            (version, leftover) = try await session.takeOver()
+            // The serial number (`i`) is for the outputs' provenance: asked only when there are outputs.
+            taken = try await opened.takeOver(
+                askingSerial: !outputs.named.isEmpty,
+                security: link.security?.mode,
+                logger: logger
+            )
         } catch {
-            let hint = SecurityHint.suffix(for: error, mode: link.security?.mode)
-            return failed("no version reply: \(error)\(hint)", .sessionFailed(error))
+            return failed(error.description, .sessionFailed(error.error))
         }
-        // The serial number (`i`) for the outputs' provenance, only when there are outputs; a device that
-        // does not answer within a second has none.
-        let serial = outputs.named.isEmpty ? nil : try? await session.serialNumber(timeout: .seconds(1))
-        if let leftover { logger.notice("\(leftover.description)") }
+        let (version, leftover, serial) = (taken.version, taken.leftover, taken.serial)
         display.banner(version)
         let run: PicoRun
         do {

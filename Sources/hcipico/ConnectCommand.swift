@@ -204,6 +204,4 @@ struct ConnectCommand: AsyncParsableCommand {
         if let given = try what.scriptText() { return given }
         return (try Method(technique: .cv).script(), Technique.cv.rawValue)
     }
-
-    static func fail(_ message: String) { StandardError.report(message) }
 }

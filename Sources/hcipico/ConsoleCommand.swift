@@ -67,7 +67,7 @@ struct ConsoleCommand: AsyncParsableCommand {
         do {
             opened = try await link.openPico()
         } catch {
-            ConnectCommand.fail(error.description)
+            StandardError.report(error.description)
             throw error.exitStatus.exitCode
         }
         let status = await converse(with: opened.session, link: opened, target: target, first: first?.text)
@@ -81,22 +81,23 @@ struct ConsoleCommand: AsyncParsableCommand {
         target: DeviceTarget,
         first: String?
     ) async -> ExitStatus {
-        let version: PicoVersion
-        let leftover: LeftoverScript?
+        let taken: TakenOverPico
         do {
-            (version, leftover) = try await session.takeOver()
+            taken = try await opened.takeOver(
+                askingSerial: true,
+                security: self.link.security,
+                logger: ReportLogHandler.logger
+            )
         } catch {
-            ConnectCommand.fail("no version reply: \(error)")
-            return error.exitStatus
+            StandardError.report(error.description)
+            return error.error.exitStatus
         }
-        if let leftover { StandardError.report(leftover.description) }
-        let serial = try? await session.serialNumber(timeout: .seconds(1))
         let runs = SessionRuns(
             link: opened,
             target: target,
-            version: version,
-            serial: serial,
-            foundAtConnect: leftover,
+            version: taken.version,
+            serial: taken.serial,
+            foundAtConnect: taken.leftover,
             limits: (try? limits.limits()) ?? RunLimits(),
             files: SessionRuns.Files(csv: csv, jsonl: jsonl, overwrite: overwrite),
             toolVersion: "hcipico \(HCIPico.configuration.version)",

@@ -1,4 +1,5 @@
 import DeviceLinks
+import DeviceRuns
 import Foundation
 import PicoLink
 import Testing
@@ -28,9 +29,12 @@ import Testing
         await first.close()
         let second = try await opener.openPico(.simulator(.pico), options: options)
         let again = second.session
-        let (version, leftover) = try await again.takeOver()
+        // As a program's run takes the device over (DeviceRuns): the script found is said on the logger.
+        let taken = try await second.takeOver(askingSerial: true, security: nil, logger: log.logger())
+        let (version, leftover) = (taken.version, taken.leftover)
         #expect(version.firmware.hasPrefix("espico"))
         let found = try #require(leftover)
+        #expect(log.messages(atLeast: .notice).contains(found.description))
         #expect(found.evidence == "its output was arriving")
         #expect(found.aborted)
         guard case .offConfirmed = found.cell else {
