@@ -62,7 +62,8 @@ struct Adapters: AsyncParsableCommand {
     /// Initialises the controller behind a user-space transport and prints what it reported.
     private func describe(_ spec: TransportSpec) async throws {
         do throws(LinkOpenError) {
-            print(try await ControllerProbe.describe(spec).summary(transport: "\(spec)"))
+            let info = try await ControllerProbe.describe(spec, logger: ReportLogHandler.logger)
+            print(info.summary(transport: "\(spec)"))
         } catch {
             StandardError.report(error.description)
             throw error.exitStatus.exitCode
