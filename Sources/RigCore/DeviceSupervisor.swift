@@ -6,16 +6,19 @@ import PicoLink
 import RigModel
 import Synchronization
 
-/// Keeps one device of a rig measuring: connects (exponential backoff with jitter, forever, at a
-/// bounded interval), opens the session (firmware `t`, serial `i`), runs the script by its schedule
-/// (never two at once), records every package into the journal, closes each run as complete or
-/// incomplete with its reason, and reconnects after a lost link.
+/// Keeps one device of a rig measuring: a `DeviceKeeper` connects (exponential backoff with jitter,
+/// forever, at a bounded interval) and reconnects after a lost link, as it does for `DeviceManager`;
+/// on each connection the supervisor opens the session (firmware `t`, serial `i`), runs the script by
+/// its schedule and what is asked (never two at once), records every package into the journal, and
+/// closes each run as complete or incomplete with its reason.
 ///
 /// `stop(reason:)` aborts a running script (`Z`), closes its run as incomplete with the reason, and
 /// disconnects. A journal that fails ends the supervisor and is reported through `onFatal`.
 public final class DeviceSupervisor: Sendable {
     let context: RigContext
     let state: Mutex<Inner>
+    /// Connects, reconnects and backs off; its waits end early at a stop or a wake.
+    let keeper: DeviceKeeper<OpenedDevice>
 
     struct Inner {
         /// The device's config; a reload may change any of it but the connection
@@ -25,11 +28,8 @@ public final class DeviceSupervisor: Sendable {
         /// A reload changed the schedule: the wait in progress ends and the next start is computed again.
         var rescheduled = false
         var snapshot: DeviceSnapshot
-        var stopReason: String?
-        /// The wait in progress (between runs, before a retry); cancelled to wake the loop early.
-        var sleeper: Task<Void, any Error>?
-        /// A wake that came while no wait was in progress: the next wait ends at once.
-        var woken = false
+        var everConnected = false
+        var lastStart: Double?
         var session: PicoSession?
         var runInProgress = false
         /// The control of the run in progress: how `stop` aborts it.
@@ -44,6 +44,7 @@ public final class DeviceSupervisor: Sendable {
     init(config: DeviceConfig, context: RigContext, queue: RunQueue) {
         self.context = context
         self.queue = queue
+        keeper = DeviceKeeper(policy: context.backoff, clock: context.clock)
         state = Mutex(Inner(config: config, snapshot: DeviceSnapshot(name: config.name)))
     }
 
@@ -60,8 +61,8 @@ public final class DeviceSupervisor: Sendable {
         state.withLock { inner in
             inner.config = config
             inner.rescheduled = true
-            inner.sleeper?.cancel()
         }
+        keeper.wake()
     }
 
     /// Whether a reload changed the schedule since the last call (and clears it).
@@ -88,9 +89,8 @@ public final class DeviceSupervisor: Sendable {
     /// and returns when the supervisor has ended. With `abortingRun` false a run in progress is left to
     /// end by itself first (a reload that must reconnect the device).
     func stop(reason: String, abortingRun: Bool = true) async {
+        keeper.stop(reason: reason)
         let (task, control) = state.withLock { inner in
-            if inner.stopReason == nil { inner.stopReason = reason }
-            inner.sleeper?.cancel()
             if case .finished = inner.snapshot.state {
             } else if abortingRun || !inner.runInProgress {
                 inner.snapshot.state = .stopping
@@ -114,7 +114,7 @@ public final class DeviceSupervisor: Sendable {
         await state.withLock { $0.task }?.value
     }
 
-    var stopReason: String? { state.withLock { $0.stopReason } }
+    var stopReason: String? { keeper.stopReason }
 
     func update(_ change: (inout DeviceSnapshot) -> Void) {
         state.withLock { change(&$0.snapshot) }
@@ -123,50 +123,17 @@ public final class DeviceSupervisor: Sendable {
     /// Sleeps until the wall clock reads `deadline` (a schedule's slot) unless stopped or woken first
     /// (a lost link wakes an idle wait).
     func pause(until deadline: Double, endsOnEarlierWake: Bool = false) async {
-        let clock = context.clock
-        await pause(Task { try await clock.sleep(untilWallTime: deadline) }, endsOnEarlierWake: endsOnEarlierWake)
+        await keeper.pause(untilWallTime: deadline, endsOnEarlierWake: endsOnEarlierWake)
     }
 
     /// Sleeps for `deadline - now` of elapsed time (a backoff, an `every` schedule), whatever the wall
     /// clock does meanwhile, unless stopped or woken first.
     func pause(elapsedUntil deadline: Double, endsOnEarlierWake: Bool = false) async {
-        let clock = context.clock
-        await pause(
-            Task { try await clock.sleep(for: .seconds(deadline - clock.wallTime)) },
-            endsOnEarlierWake: endsOnEarlierWake
-        )
-    }
-
-    /// Sleeps until woken: a request, a resumed schedule, a reload, a lost link or a stop.
-    func pauseUntilWoken() async {
-        let clock = context.clock
-        await pause(Task { try await clock.sleep(for: .seconds(86_400 * 365)) }, endsOnEarlierWake: true)
-    }
-
-    /// A wait in progress from now on ends at a wake that comes before it (`endsOnEarlierWake`): the
-    /// idle loop calls this before it looks at the queue.
-    private func clearWake() {
-        state.withLock { $0.woken = false }
-    }
-
-    /// Waits for `sleeper`; with `endsOnEarlierWake`, not at all when a wake came since `clearWake`
-    /// (a request queued between the look at the queue and this wait).
-    private func pause(_ sleeper: Task<Void, any Error>, endsOnEarlierWake: Bool = false) async {
-        let stopped = state.withLock { inner -> Bool in
-            inner.sleeper = sleeper
-            return inner.stopReason != nil || (endsOnEarlierWake && inner.woken)
-        }
-        if stopped { sleeper.cancel() }
-        _ = await sleeper.result
-        state.withLock { $0.sleeper = nil }
+        await keeper.pause(for: .seconds(deadline - context.clock.wallTime), endsOnEarlierWake: endsOnEarlierWake)
     }
 
     /// Wakes a pause in progress, or the next one (the link went away while idle, a request came).
-    func wake() {
-        state.withLock { inner in
-            if let sleeper = inner.sleeper { sleeper.cancel() } else { inner.woken = true }
-        }
-    }
+    func wake() { keeper.wake() }
 
     /// Ends `request` as cancelled with `reason`, in the queue and the journal; false when the journal
     /// failed (the rig then stops, as for a run).
@@ -177,7 +144,7 @@ public final class DeviceSupervisor: Sendable {
             return true
         } catch {
             context.fatal(error)
-            state.withLock { inner in inner.stopReason = inner.stopReason ?? "journal failed: \(error)" }
+            keeper.stop(reason: "journal failed: \(error)")
             return false
         }
     }
@@ -208,164 +175,173 @@ public final class DeviceSupervisor: Sendable {
     // MARK: The loop
 
     private func supervise() async {
-        var failures = 0
-        var attempt = 0
-        var lastStart: Double?
-        var everConnected = false
-        var finishReason = "stopped"
-        connecting: while stopReason == nil {
-            attempt += 1
-            update { $0.state = .connecting(attempt: attempt) }
-            let opened: OpenedDevice
-            do {
-                opened = try await open()
-            } catch {
-                if stopReason != nil { break }
-                failures += 1
-                await retry(after: "\(error)", attempt: attempt, failures: failures)
-                continue
+        let end = await keeper.run(
+            open: { [self] _ in try await open() },
+            serve: { [self] opened in await serve(opened) },
+            close: { [self] opened in
+                state.withLock { $0.session = nil }
+                opened.session.close()
+                await opened.link.close()
+                update { $0.connected = false }
+            },
+            onStatus: { [self] status in report(status) },
+            retryFloor: { [self] failures in
+                let config = config
+                return failures >= config.maximumFailures ? config.failureBackoff : nil
             }
-            attempt = 0
-            if everConnected { update { $0.reconnects += 1 } }
-            everConnected = true
-            context.logger.info(
-                "\(config.name): connected (\(opened.firmware ?? "firmware unknown"), serial \(opened.serial ?? "unknown"))",
-                metadata: ["device": "\(config.name)"]
-            )
-            opened.session.channel.onEnd { [self] _ in wake() }
-            var lostLink = false
-            // The schedule's next slot, kept while requests run before it: a slot that comes while the
-            // device is busy queues the scheduled run behind what runs (once, never stacked up).
-            var upcoming: Double?
-            var scheduleDone = false
-            while stopReason == nil {
-                clearWake()
-                let paused = queue.isPaused(device: config.name)
-                if takeRescheduled() || paused { upcoming = nil }
-                if !paused, upcoming == nil, !scheduleDone {
-                    upcoming = config.schedule.nextStart(
-                        after: lastStart,
-                        now: context.clock.wallTime,
-                        calendar: context.calendar
-                    )
-                    scheduleDone = upcoming == nil && !config.schedule.waitsForRequests
-                }
-                if let slot = upcoming, slot <= context.clock.wallTime, !queue.hasScheduled(device: config.name) {
-                    enqueueScheduledRun(slot: slot)
-                    upcoming = nil
-                }
-                if let request = queue.takeNext(device: config.name) {
-                    guard opened.session.isConnected else {
-                        // It goes back to wait for the link (asked when it was, so it keeps its turn).
-                        queue.requeue(request.id)
-                        lostLink = true
-                        break
-                    }
-                    if request.isScheduled {
-                        lastStart = context.clock.wallTime
-                        scheduleDone = false
-                    }
-                    let recording: RunRecording
-                    do {
-                        recording = try RunRecording(supervisor: self, opened: opened, request: request)
-                    } catch {
-                        if !(await recordEnd(of: request, reason: "its script cannot be sent: \(error)")) { break }
-                        continue
-                    }
-                    let outcome: RunOutcome
-                    do {
-                        outcome = try await recording.run()
-                    } catch {
-                        finishReason = "journal failed: \(error)"
-                        context.fatal(error)
-                        state.withLock { inner in inner.stopReason = inner.stopReason ?? finishReason }
-                        break
-                    }
-                    switch outcome {
-                    case .complete: failures = 0
-                    case .failed: failures += 1
-                    case .linkLost: lostLink = true
-                    }
-                    update { $0.consecutiveFailures = failures }
-                    if lostLink { break }
-                    let current = config
-                    if failures >= current.maximumFailures {
-                        // `config` takes the state's lock: read before `update` holds it.
-                        let until = context.clock.wallTime + current.failureBackoff
-                        update {
-                            $0.state = .waitingToRetry(
-                                until: until,
-                                attempt: 1,
-                                reason: "\(failures) failed runs in a row"
-                            )
-                        }
-                        await pause(elapsedUntil: until)
-                    }
-                    continue
-                }
-                if scheduleDone {
-                    finishReason = "schedule done"
-                    break
-                }
-                // Nothing to run: wait for the slot, a request, a reload or a lost link.
-                update { $0.state = .idle(nextRun: upcoming) }
-                if let slot = upcoming {
-                    if config.schedule.followsWallClock {
-                        await pause(until: slot, endsOnEarlierWake: true)
-                    } else {
-                        await pause(elapsedUntil: slot, endsOnEarlierWake: true)
-                    }
-                } else {
-                    await pauseUntilWoken()
-                }
-                if stopReason != nil { break }
-                guard opened.session.isConnected else {
-                    lostLink = true
-                    break
-                }
-                let now = context.clock.wallTime
-                if let slot = upcoming, config.schedule.followsWallClock, now - slot > Self.missedSlot,
-                    !queue.hasQueued(device: config.name)
-                {
-                    // The clock was set forward past the slot, or the machine slept through it: that run
-                    // was missed, and the schedule picks the next from the time it is now.
-                    context.logger.warning(
-                        "\(config.name): the run due \(DurationText.text((now - slot).rounded())) ago was missed (the clock was set forward, or the machine slept); the schedule picks the next",
-                        metadata: ["device": "\(config.name)"]
-                    )
-                    upcoming = nil
-                }
-            }
-            state.withLock { $0.session = nil }
-            opened.session.close()
-            await opened.link.close()
-            update { $0.connected = false }
-            guard lostLink, stopReason == nil else { break connecting }
-            failures += 1
-            context.logger.warning("\(config.name): link lost; reconnecting", metadata: ["device": "\(config.name)"])
-        }
-        let reason = stopReason ?? finishReason
+        )
+        let reason = keeper.stopReason ?? end.reason
         update { $0.state = .finished(reason: reason) }
         context.logger.info("\(config.name): supervisor ended (\(reason))", metadata: ["device": "\(config.name)"])
     }
 
-    /// Backs off before the next connect: exponential with jitter, and `failureBackoff` once
-    /// `maximumFailures` in a row have failed; retried forever.
-    private func retry(after reason: String, attempt: Int, failures: Int) async {
-        let exponential =
-            context.backoff.delay(beforeRetry: min(attempt, 30), random: Double.random(in: 0..<1)) ?? 1
-        let delay = failures >= config.maximumFailures ? max(exponential, config.failureBackoff) : exponential
-        let until = context.clock.wallTime + delay
-        update {
-            $0.state = .waitingToRetry(until: until, attempt: attempt + 1, reason: reason)
-            $0.lastError = reason
-            $0.consecutiveFailures = failures
+    /// Shows what the keeper does in the snapshot and the log.
+    private func report(_ status: DeviceStatus) {
+        switch status {
+        case .connecting(let attempt):
+            update { $0.state = .connecting(attempt: attempt) }
+        case .waitingToReconnect(let attempt, let delay):
+            let reason = keeper.lastFailure ?? "connection failed"
+            let until = context.clock.wallTime + delay
+            let failures = keeper.consecutiveFailures
+            update {
+                $0.state = .waitingToRetry(until: until, attempt: attempt, reason: reason)
+                $0.lastError = reason
+                $0.consecutiveFailures = failures
+            }
+            context.logger.warning(
+                "\(config.name): \(reason); retrying in \(DurationText.approximate(delay))",
+                metadata: ["device": "\(config.name)"]
+            )
+        case .disconnected(_?):
+            context.logger.warning("\(config.name): link lost; reconnecting", metadata: ["device": "\(config.name)"])
+        case .connected, .disconnected(nil), .running, .disconnecting:
+            break
         }
-        context.logger.warning(
-            "\(config.name): \(reason); retrying in \(DurationText.approximate(delay))",
+    }
+
+    /// Runs what is due on one connection until the link is lost, the schedule is done or the
+    /// supervisor is stopped.
+    private func serve(_ opened: OpenedDevice) async -> DeviceKeeper<OpenedDevice>.ServeEnd {
+        let reconnected = state.withLock { inner in
+            defer { inner.everConnected = true }
+            return inner.everConnected
+        }
+        if reconnected { update { $0.reconnects += 1 } }
+        context.logger.info(
+            "\(config.name): connected (\(opened.firmware ?? "firmware unknown"), serial \(opened.serial ?? "unknown"))",
             metadata: ["device": "\(config.name)"]
         )
-        await pause(elapsedUntil: until)
+        let lost = Mutex<String?>(nil)
+        opened.session.channel.onEnd { [self] reason in
+            lost.withLock { $0 = reason }
+            wake()
+        }
+        var linkLost: DeviceKeeper<OpenedDevice>.ServeEnd { .linkLost(lost.withLock { $0 } ?? "the link closed") }
+        // The schedule's next slot, kept while requests run before it: a slot that comes while the
+        // device is busy queues the scheduled run behind what runs (once, never stacked up).
+        var upcoming: Double?
+        var scheduleDone = false
+        while stopReason == nil {
+            keeper.clearWake()
+            let paused = queue.isPaused(device: config.name)
+            if takeRescheduled() || paused { upcoming = nil }
+            if !paused, upcoming == nil, !scheduleDone {
+                upcoming = config.schedule.nextStart(
+                    after: lastStart,
+                    now: context.clock.wallTime,
+                    calendar: context.calendar
+                )
+                scheduleDone = upcoming == nil && !config.schedule.waitsForRequests
+            }
+            if let slot = upcoming, slot <= context.clock.wallTime, !queue.hasScheduled(device: config.name) {
+                enqueueScheduledRun(slot: slot)
+                upcoming = nil
+            }
+            if let request = queue.takeNext(device: config.name) {
+                guard opened.session.isConnected else {
+                    // It goes back to wait for the link (asked when it was, so it keeps its turn).
+                    queue.requeue(request.id)
+                    return linkLost
+                }
+                if request.isScheduled {
+                    lastStart = context.clock.wallTime
+                    scheduleDone = false
+                }
+                let recording: RunRecording
+                do {
+                    recording = try RunRecording(supervisor: self, opened: opened, request: request)
+                } catch {
+                    if !(await recordEnd(of: request, reason: "its script cannot be sent: \(error)")) {
+                        return .finished("journal failed")
+                    }
+                    continue
+                }
+                let outcome: RunOutcome
+                do {
+                    outcome = try await recording.run()
+                } catch {
+                    context.fatal(error)
+                    keeper.stop(reason: "journal failed: \(error)")
+                    return .finished("journal failed: \(error)")
+                }
+                switch outcome {
+                case .complete: keeper.resetFailures()
+                case .failed: keeper.noteFailure()
+                case .linkLost: break
+                }
+                let failures = keeper.consecutiveFailures
+                update { $0.consecutiveFailures = failures }
+                if case .linkLost = outcome { return linkLost }
+                let current = config
+                if failures >= current.maximumFailures {
+                    // `config` takes the state's lock: read before `update` holds it.
+                    let until = context.clock.wallTime + current.failureBackoff
+                    update {
+                        $0.state = .waitingToRetry(
+                            until: until,
+                            attempt: 1,
+                            reason: "\(failures) failed runs in a row"
+                        )
+                    }
+                    await pause(elapsedUntil: until)
+                }
+                continue
+            }
+            if scheduleDone { return .finished("schedule done") }
+            // Nothing to run: wait for the slot, a request, a reload or a lost link.
+            update { $0.state = .idle(nextRun: upcoming) }
+            if let slot = upcoming {
+                if config.schedule.followsWallClock {
+                    await pause(until: slot, endsOnEarlierWake: true)
+                } else {
+                    await pause(elapsedUntil: slot, endsOnEarlierWake: true)
+                }
+            } else {
+                await keeper.pauseUntilWoken()
+            }
+            if stopReason != nil { break }
+            guard opened.session.isConnected else { return linkLost }
+            let now = context.clock.wallTime
+            if let slot = upcoming, config.schedule.followsWallClock, now - slot > Self.missedSlot,
+                !queue.hasQueued(device: config.name)
+            {
+                // The clock was set forward past the slot, or the machine slept through it: that run
+                // was missed, and the schedule picks the next from the time it is now.
+                context.logger.warning(
+                    "\(config.name): the run due \(DurationText.text((now - slot).rounded())) ago was missed (the clock was set forward, or the machine slept); the schedule picks the next",
+                    metadata: ["device": "\(config.name)"]
+                )
+                upcoming = nil
+            }
+        }
+        return .finished("stopped")
+    }
+
+    /// When the schedule's last run started (kept across reconnects: the schedule counts from it).
+    private var lastStart: Double? {
+        get { state.withLock { $0.lastStart } }
+        set { state.withLock { $0.lastStart = newValue } }
     }
 
     /// Connects, opens the session and reads the firmware version and serial number.
@@ -395,14 +371,13 @@ public final class DeviceSupervisor: Sendable {
                 serial: serial,
                 foundAtConnect: FoundAtConnect(leftover)
             )
-            let stopped = state.withLock { inner -> Bool in
+            // A stop that came meanwhile: the keeper closes this connection as soon as it is returned.
+            state.withLock { inner in
                 inner.session = session
                 inner.snapshot.connected = true
                 inner.snapshot.firmware = opened.firmware
                 inner.snapshot.serialNumber = serial
-                return inner.stopReason != nil
             }
-            if stopped { throw PicoSessionError.cancelled }
             return opened
         } catch {
             link.endCarrier()

@@ -3,6 +3,7 @@ import BLEWire
 public import Coordination
 import DeviceLinks
 import Logging
+public import PicoLink
 
 /// Opens a rig device's link through `LinkOpener` (the config's link tuning beside the runs,
 /// `LinkTuningBeside`): kernel adapters are watched and brought back by `adapters`; hcipico's own hosts
@@ -64,13 +65,7 @@ public struct RigConnector: DeviceConnector {
         } catch {
             throw Failure(description: error.description)
         }
-        guard case .radio(_, let transport) = target else {
-            return DeviceConnection(
-                client: link.client,
-                parameters: "simulated, MTU \(link.client.bearer.mtu)",
-                close: { await link.close() }
-            )
-        }
+        guard case .radio(_, let transport) = target else { return link.connection }
         let base = "MTU \(link.client.bearer.mtu), \(transport)"
         let tuning = LinkTuningBeside(link: link, request: device.link, base: base)
         tuning.start()

@@ -9,16 +9,6 @@ import Testing
 /// `ControlledRecording`, the way `connect` and the console record a run: to its end into the sinks,
 /// analysed as it ends, and stopped with `Z`, the cell then confirmed off, at a package past a limit.
 @Suite struct ControlledRecordingTests {
-    /// A sink that counts what it is given; read by the test once the recording has returned.
-    final class CountingSink: SampleSink {
-        private(set) var written = 0
-        private(set) var ends: [RunEnd] = []
-        func begin(_ run: RunInfo) throws(SinkError) {}
-        func write(_ package: PicoPackage) throws(SinkError) { written += 1 }
-        func finish(_ end: RunEnd) throws(SinkError) { ends.append(end) }
-        func sync() throws(SinkError) {}
-    }
-
     /// A package past a limit is known at once, before anything could stop the run: a run whose
     /// script ends first still passed it, and says so.
     @Test func aBreachIsKnownAsThePackageIsChecked() async throws {
@@ -48,7 +38,7 @@ import Testing
     @Test func aCompleteRunIsRecordedToItsEndAndAnalysed() async throws {
         let link = try await SimulatedPicoSession.make()
         defer { link.close() }
-        let sink = CountingSink()
+        let sink = KeepingSink()
         let script = try PicoScript(try ExampleScripts.text("CV.mscr"))
         let recording = ControlledRecording(
             control: RunControl(session: link.session),
@@ -59,7 +49,7 @@ import Testing
         let events = Atomic(0)
         let run = try await link.session.run(script, title: "cv")
         let end = try await recording.record(run) { _ in events.add(1, ordering: .relaxed) }
-        #expect(end.complete && end.packages > 0 && end.packages == sink.written, "\(end)")
+        #expect(end.complete && end.packages > 0 && end.packages == sink.packages.count, "\(end)")
         #expect(events.load(ordering: .relaxed) > end.packages)
         // Every sink got the same end, with the run's analysis in it.
         #expect(sink.ends == [end])
@@ -71,7 +61,7 @@ import Testing
         // In real time: the run is still going when the first package passes 1 nA.
         let link = try await SimulatedPicoSession.make(configuration: SimulatedPicoConfiguration())
         defer { link.close() }
-        let sink = CountingSink()
+        let sink = KeepingSink()
         let script = try PicoScript(try ExampleScripts.text("CV.mscr"))
         let recording = ControlledRecording(
             control: RunControl(session: link.session, limits: RunLimits(maximumCurrent: 1e-9)),

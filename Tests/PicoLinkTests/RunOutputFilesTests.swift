@@ -52,16 +52,6 @@ import Testing
         }
     }
 
-    /// A sink that keeps what it is given.
-    final class KeepingSink: SampleSink {
-        private(set) var packages: [PicoPackage] = []
-        private(set) var ends: [RunEnd] = []
-        func begin(_ run: RunInfo) throws(SinkError) {}
-        func write(_ package: PicoPackage) throws(SinkError) { packages.append(package) }
-        func finish(_ end: RunEnd) throws(SinkError) { ends.append(end) }
-        func sync() throws(SinkError) {}
-    }
-
     /// Loops and scans are counted from 1, as a live run counts them, whatever the markers' own digits.
     @Test func aTranscriptIsNumberedAsALiveRun() throws {
         let transcript = """

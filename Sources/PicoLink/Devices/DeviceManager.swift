@@ -1,20 +1,23 @@
+public import Coordination
 import Synchronization
 
 /// Several devices at once, each with its own connector, status stream, package stream and
-/// reconnect policy (see `ManagedDevice`).
+/// reconnect policy (see `ManagedDevice`); each is kept connected by a `DeviceKeeper`, the mechanism
+/// the rig's supervisors use.
 ///
 /// ```swift
 /// let manager = DeviceManager()
 /// let pico = try manager.add("pico-1", reconnect: ReconnectPolicy()) { try await GATTClient.connect(transport: …) }
 /// Task { for await status in pico.statuses { print(pico.name, status) } }
 /// try await pico.connect()
-/// let run = try await pico.run(try PicoScript(text))
+/// let end = try await pico.record(try PicoScript(text), into: [try CSVSink(path: "pico-1.csv")])
 /// ```
 public final class DeviceManager: Sendable {
     private let devices = Mutex<[String: ManagedDevice]>([:])
+    private let clock: any TimeSource
 
-    /// A manager with no devices.
-    public init() {}
+    /// A manager with no devices, whose waits (the backoff between attempts) run on `clock`.
+    public init(clock: any TimeSource = SystemClock()) { self.clock = clock }
 
     /// Adds a device under a unique name.
     public func add(
@@ -22,7 +25,7 @@ public final class DeviceManager: Sendable {
         reconnect policy: ReconnectPolicy = .never,
         connector: @escaping ManagedDevice.Connector
     ) throws(PicoSessionError) -> ManagedDevice {
-        let device = ManagedDevice(name: name, policy: policy, connector: connector)
+        let device = ManagedDevice(name: name, policy: policy, clock: clock, connector: connector)
         let added = devices.withLock { devices in
             guard devices[name] == nil else { return false }
             devices[name] = device
@@ -58,14 +61,14 @@ public final class DeviceManager: Sendable {
     }
 
     /// Removes a device: disconnects it and ends its streams.
-    public func remove(_ name: String) {
+    public func remove(_ name: String) async {
         guard let device = devices.withLock({ $0.removeValue(forKey: name) }) else { return }
-        device.disconnect()
+        await device.disconnect()
         device.finishStreams()
     }
 
     /// Disconnects and removes every device.
-    public func removeAll() {
-        for device in all { remove(device.name) }
+    public func removeAll() async {
+        for device in all { await remove(device.name) }
     }
 }

@@ -1,4 +1,5 @@
-/// Where a device's link stands, as `DeviceManager` reports it on the device's status stream.
+/// Where a device's link stands, as a `DeviceKeeper` reports it (`DeviceManager` on each device's
+/// status stream).
 public enum DeviceStatus: Sendable, Equatable, CustomStringConvertible {
     /// Not connected. `reason` says why the link was lost or the last connection attempt failed; nil before
     /// the first connection and after `disconnect()`.
@@ -9,9 +10,9 @@ public enum DeviceStatus: Sendable, Equatable, CustomStringConvertible {
     case connected
     /// A script is running; `run` is the run number on this device.
     case running(run: Int)
-    /// `disconnect()` is closing the link.
+    /// The keeper was stopped (`disconnect()`) and is closing the link.
     case disconnecting
-    /// Waiting `delay` seconds before reconnect attempt `attempt`.
+    /// Waiting `delay` seconds before connection attempt `attempt` (the one after a failed attempt).
     case waitingToReconnect(attempt: Int, delay: Double)
 
     /// A short phrase for status lines: `connecting (attempt 2)`, `running (run 3)`, `disconnected (<reason>)`.

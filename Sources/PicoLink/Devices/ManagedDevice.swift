@@ -1,16 +1,19 @@
-public import BLEHost
+import BLEHost
+import Coordination
 import Synchronization
 
-/// One device of a `DeviceManager`: connects through its connector closure, reports its status on
-/// `statuses`, forwards every package of its runs to `packages`, and reconnects with backoff when its
-/// `ReconnectPolicy` allows and the link was lost (not when `disconnect()` was asked).
+/// One device of a `DeviceManager`: a `DeviceKeeper` holds its session open — it connects through
+/// the connector closure, reconnects after a lost link (at once, then with the backoff of its
+/// `ReconnectPolicy`) until `disconnect()` — while the device reports its status on `statuses`,
+/// forwards every package of its runs to `packages`, and records runs into sinks.
 public final class ManagedDevice: Sendable {
-    /// Makes a connected `GATTClient` to the device (a radio connection, or a simulator's socketpair).
-    public typealias Connector = @Sendable () async throws -> GATTClient
+    /// Opens a link to the device (`DeviceLink.connection` of a link `LinkOpener` opened, a simulator's
+    /// socketpair, a serial port's channel).
+    public typealias Connector = @Sendable () async throws -> DeviceConnection
 
     /// The name the device was added under; its sessions name their packages and runs with it.
     public let name: String
-    /// When to try again after a failed connection attempt or a lost link.
+    /// When to try again after a failed connection attempt.
     public let policy: ReconnectPolicy
     /// Status changes, in order (one consumer).
     public let statuses: AsyncStream<DeviceStatus>
@@ -18,21 +21,31 @@ public final class ManagedDevice: Sendable {
     public let packages: AsyncStream<PicoPackage>
 
     private let connector: Connector
+    private let clock: any TimeSource
     private let statusContinuation: AsyncStream<DeviceStatus>.Continuation
     private let packageContinuation: AsyncStream<PicoPackage>.Continuation
     private let state = Mutex(State())
+    private typealias Keeper = DeviceKeeper<Connected>
 
-    struct State {
-        var session: PicoSession?
-        var wanted = false
-        var status = DeviceStatus.disconnected(reason: nil)
-        /// Bumped per connection, so that a stale close does not trigger a reconnect.
-        var generation = 0
+    /// A link with its session open.
+    private struct Connected: Sendable {
+        let link: DeviceConnection
+        let session: PicoSession
     }
 
-    init(name: String, policy: ReconnectPolicy, connector: @escaping Connector) {
+    private struct State {
+        var keeper: Keeper?
+        var keeping: Task<Void, Never>?
+        var session: PicoSession?
+        var status = DeviceStatus.disconnected(reason: nil)
+        /// Callers of `connect()` waiting for a session (or for the keeper to give up).
+        var waiters: [CheckedContinuation<PicoSession, any Error>] = []
+    }
+
+    init(name: String, policy: ReconnectPolicy, clock: any TimeSource, connector: @escaping Connector) {
         self.name = name
         self.policy = policy
+        self.clock = clock
         self.connector = connector
         (statuses, statusContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (packages, packageContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -45,16 +58,28 @@ public final class ManagedDevice: Sendable {
     /// The session while connected.
     public var session: PicoSession? { state.withLock { $0.session } }
 
-    /// Connects (retrying per the policy) and returns the session.
+    /// Connects (retrying per the policy) and returns the session; after a lost link, waits for the
+    /// reconnection. Throws the last failure when the policy gives up.
     @discardableResult
     public func connect() async throws(PicoSessionError) -> PicoSession {
-        if let session = state.withLock({ state -> PicoSession? in
-            state.wanted = true
-            return state.session
-        }) {
-            return session
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let (session, keeper) = state.withLock { state -> (PicoSession?, Keeper?) in
+                    if let session = state.session { return (session, nil) }
+                    state.waiters.append(continuation)
+                    guard state.keeper == nil else { return (nil, nil) }
+                    let keeper = Keeper(policy: policy, clock: clock)
+                    state.keeper = keeper
+                    return (nil, keeper)
+                }
+                if let session { return continuation.resume(returning: session) }
+                if let keeper { start(keeper) }
+            }
+        } catch let error as PicoSessionError {
+            throw error
+        } catch {
+            throw .notAPico("connector failed: \(error)")
         }
-        return try await connectLoop(retriesBefore: 0)
     }
 
     /// Runs `script`; the returned events are also forwarded to `packages`, and the status is
@@ -82,17 +107,28 @@ public final class ManagedDevice: Sendable {
         return PicoRun(info: run.info, events: PicoEventStream(stream: events, backlog: nil))
     }
 
-    /// Disconnects and stops reconnecting.
-    public func disconnect() {
-        let session = state.withLock { state -> PicoSession? in
-            state.wanted = false
-            state.generation += 1
-            defer { state.session = nil }
-            return state.session
+    /// Runs `script` and records it into `sinks` (as the CLI and the rig record theirs), its packages
+    /// also on `packages`; returns how the run ended, as the sinks were told.
+    public func record(
+        _ script: PicoScript,
+        title: String = "script",
+        into sinks: [any SampleSink]
+    ) async throws -> RunEnd {
+        let run = try await run(script, title: title)
+        return try await RunRecorder(sinks: sinks).record(run)
+    }
+
+    /// Disconnects, stops reconnecting, and returns once the link is closed.
+    public func disconnect() async {
+        let (keeper, keeping) = state.withLock { state in
+            defer {
+                state.keeper = nil
+                state.keeping = nil
+            }
+            return (state.keeper, state.keeping)
         }
-        setStatus(.disconnecting)
-        session?.close()
-        setStatus(.disconnected(reason: nil))
+        keeper?.stop(reason: "disconnected")
+        await keeping?.value
     }
 
     /// Ends the streams (after `disconnect()`).
@@ -106,61 +142,59 @@ public final class ManagedDevice: Sendable {
         statusContinuation.yield(status)
     }
 
-    /// Connects, retrying as the policy says. `retriesBefore`: how many retries the first attempt here
-    /// comes after (0 for a first connect; 1 after a lost link, whose first reconnect is retry 1).
-    /// Attempts are numbered from 1 in each case, as the statuses show them.
-    private func connectLoop(retriesBefore: Int) async throws(PicoSessionError) -> PicoSession {
-        var attempt = 1
-        while true {
-            setStatus(.connecting(attempt: attempt))
-            let failure: PicoSessionError
-            do {
-                let client = try await connector()
-                let session = try await PicoSession.open(client: client, name: name)
-                let generation = state.withLock { state -> Int? in
-                    guard state.wanted else { return nil }
-                    state.generation += 1
-                    state.session = session
-                    return state.generation
-                }
-                guard let generation else {
-                    session.close()
-                    throw PicoSessionError.connectionLost("\(GATTError.disconnected(.closed))")
-                }
-                setStatus(.connected)
-                client.bearer.onClose { [self] reason in linkLost(reason, generation: generation) }
-                return session
-            } catch let error as PicoSessionError {
-                failure = error
-            } catch {
-                failure = .notAPico("connector failed: \(error)")
+    private func start(_ keeper: Keeper) {
+        let keeping = Task { [self] in
+            let end = await keeper.run(
+                open: { [self] _ in
+                    let link = try await connector()
+                    do {
+                        return Connected(link: link, session: try await link.openSession(name: name, clock: clock))
+                    } catch {
+                        link.endCarrier()
+                        await link.close()
+                        throw error
+                    }
+                },
+                serve: { [self] connected in await hold(connected.session, keeper: keeper) },
+                close: { connected in
+                    connected.session.close()
+                    await connected.link.close()
+                },
+                onStatus: { [self] status in setStatus(status) }
+            )
+            let waiters = state.withLock { state in
+                defer { state.waiters = [] }
+                if state.keeper === keeper { state.keeper = nil }
+                return state.waiters
             }
-            guard state.withLock({ $0.wanted }),
-                let delay = policy.delay(beforeRetry: retriesBefore + attempt, random: Double.random(in: 0..<1))
-            else {
-                setStatus(.disconnected(reason: "\(failure)"))
-                throw failure
-            }
-            attempt += 1
-            setStatus(.waitingToReconnect(attempt: attempt, delay: delay))
-            try? await Task.sleep(for: .seconds(delay))
+            let failure: PicoSessionError =
+                if case .gaveUp(let reason) = end { .connectionLost(reason) } else { .cancelled }
+            for waiter in waiters { waiter.resume(throwing: failure) }
         }
+        state.withLock { $0.keeping = keeping }
     }
 
-    private func linkLost(_ reason: GATTError, generation: Int) {
-        let reconnect = state.withLock { state -> Bool in
-            guard state.generation == generation else { return false }
-            state.session = nil
-            return state.wanted
+    /// Hands the session to those waiting for it and holds it until its link ends or the device is
+    /// disconnected.
+    private func hold(_ session: PicoSession, keeper: Keeper) async -> Keeper.ServeEnd {
+        let lost = Mutex<String?>(nil)
+        session.channel.onEnd { reason in
+            lost.withLock { $0 = reason }
+            keeper.wake()
         }
-        guard reconnect || state.withLock({ $0.generation == generation }) else { return }
-        setStatus(.disconnected(reason: "\(reason)"))
-        guard reconnect, let delay = policy.delay(beforeRetry: 1, random: Double.random(in: 0..<1)) else { return }
-        setStatus(.waitingToReconnect(attempt: 1, delay: delay))
-        Task { [self] in
-            try? await Task.sleep(for: .seconds(delay))
-            guard state.withLock({ $0.wanted && $0.generation == generation }) else { return }
-            _ = try? await connectLoop(retriesBefore: 1)
+        let waiters = state.withLock { state in
+            state.session = session
+            defer { state.waiters = [] }
+            return state.waiters
         }
+        for waiter in waiters { waiter.resume(returning: session) }
+        while keeper.stopReason == nil {
+            keeper.clearWake()
+            guard session.isConnected else { break }
+            await keeper.pauseUntilWoken()
+        }
+        state.withLock { $0.session = nil }
+        if let reason = keeper.stopReason { return .finished(reason) }
+        return .linkLost(lost.withLock { $0 } ?? "\(GATTError.disconnected(.closed))")
     }
 }
