@@ -148,6 +148,7 @@ let package = Package(
                 "DeviceLinks",
                 "DeviceRuns",
                 "PicoLink",
+                "RunResults",
                 "PicoSimulator",
                 "PicoAnalysis",
                 "MethodSCRIPT",

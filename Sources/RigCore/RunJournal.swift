@@ -10,8 +10,9 @@ public protocol RunJournal: Sendable {
     func nextRunNumber(device: String) async throws -> Int
     /// A run starts, with its provenance; it stays `running` until `runEnded`.
     func runStarted(_ provenance: RunProvenance) async throws
-    /// One package of a started run.
-    func record(_ package: PicoPackage, run: UUID) async throws
+    /// One package of a started run, queued without waiting. Returns nil, or — when the journal has
+    /// fallen behind — a wait to make before the next package (the journal's backpressure).
+    func record(_ package: PicoPackage, run: UUID) throws -> JournalBackpressure?
     /// The run ended: complete, or incomplete with its reason; `overflowed` packages never reached here;
     /// `cell` says what became of the cell after a run that did not end normally.
     func runEnded(
@@ -32,6 +33,10 @@ public protocol RunJournal: Sendable {
     /// The newest `perDevice` requests of each device that ended before this process, oldest first.
     func endedRequests(perDevice: Int) throws -> [RunRequest]
 }
+
+/// A wait a journal that has fallen behind asks of the recording before its next package; it throws
+/// when the journal failed meanwhile.
+public typealias JournalBackpressure = @Sendable () async throws -> Void
 
 extension RunJournal {
     /// A journal that keeps no requests.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PicoLink
 import RigModel
+import RunResults
 
 /// One run of a device, asked by its schedule or on demand (a `RunRequest`), from `runStarted` to
 /// `runEnded` in the journal, the request following it there. Journal failures are thrown (they end the
@@ -152,29 +153,13 @@ struct RunRecording {
         var cell: CellOutcome?
     }
 
-    /// Uploads the script and records its packages until the run ends; a run that did not end normally is
-    /// then made safe (`RunControl.leaveSafe`).
+    /// Uploads the script and records its packages into the journal until the run ends, as `connect`
+    /// and the console record theirs (`ControlledRecording`: every package checked against the run's
+    /// limits, a run that did not end normally left safe, its reason worded alike), the run timeout
+    /// beside it. A stop (the rig's, a reload's) and the timeout go through the run's control: `Z`, and
+    /// the link closed when the device does not answer or does not end its script.
     private func stream(session: PicoSession, id: UUID) async throws(JournalFailure) -> Ending {
         let control = RunControl(session: session, limits: config.limits)
-        var ending: Ending
-        var scriptEnded: Bool
-        do throws(JournalFailure) {
-            (ending, scriptEnded) = try await record(session: session, id: id, control: control)
-        } catch {
-            // The journal failed (the rig ends): the instrument is still left safe.
-            _ = await control.leaveSafe(scriptEnded: false)
-            throw error
-        }
-        if ending.reason != nil { ending.cell = await control.leaveSafe(scriptEnded: scriptEnded) }
-        return ending
-    }
-
-    /// The run's recording: how it ended, and whether the device ended its script (sent its end line).
-    private func record(
-        session: PicoSession,
-        id: UUID,
-        control: RunControl
-    ) async throws(JournalFailure) -> (Ending, scriptEnded: Bool) {
         var ending = Ending()
         let notificationsAtStart = session.notificationsReceived
         let notificationsBefore = supervisor.snapshot.notifications
@@ -182,8 +167,6 @@ struct RunRecording {
             let notifications = session.notificationsReceived - notificationsAtStart
             supervisor.update { $0.notifications = notificationsBefore + notifications }
         }
-        // A stop (the rig's, a reload's) and the run timeout go through the run's control: `Z`, and
-        // the link closed when the device does not answer or does not end its script.
         supervisor.state.withLock { $0.control = control }
         defer {
             control.runEnded()
@@ -193,7 +176,7 @@ struct RunRecording {
         if let stop = supervisor.stopReason {
             ending.reason = stop
             ending.outcome = .failed
-            return (ending, true)
+            return ending
         }
         let run: PicoRun
         do throws(PicoSessionError) {
@@ -201,7 +184,8 @@ struct RunRecording {
         } catch {
             ending.reason = "the upload failed: \(error)"
             ending.outcome = Self.isLinkLoss(error) ? .linkLost : .failed
-            return (ending, false)
+            ending.cell = await control.leaveSafe(scriptEnded: false)
+            return ending
         }
         // The run timeout: a child task, cancelled when the recording returns.
         let limit = config.runTimeout
@@ -213,58 +197,36 @@ struct RunRecording {
                 clock: context.clock
             )
         }()
-        // A package past a limit stops the run: a child task too.
-        async let _ = control.enforce()
-        var deviceError: PicoDeviceError?
-        var aborted = false
+        let journal = JournalSink(journal: context.journal, run: id)
+        let recording = ControlledRecording(
+            control: control,
+            script: script,
+            sinks: [journal],
+            analysis: nil,
+            syncPolicy: .end
+        )
+        let end: RunEnd
         do {
-            for try await event in run.events {
-                switch event {
-                case .package(let package):
-                    control.check(package)
-                    try await journal { try await context.journal.record(package, run: id) }
-                    ending.packages += 1
-                    let notifications = session.notificationsReceived - notificationsAtStart
-                    supervisor.update {
-                        $0.packages += 1
-                        $0.samples += package.values.count
-                        $0.notifications = notificationsBefore + notifications
-                        $0.currentRun?.packages += 1
-                    }
-                case .deviceError(let error): deviceError = error
-                case .overflowed(let count): ending.overflowed = count
-                case .ended(let wasAborted, _): aborted = wasAborted
-                default: break
+            end = try await recording.record(run) { event in
+                guard case .package(let package) = event else { return }
+                let notifications = session.notificationsReceived - notificationsAtStart
+                supervisor.update {
+                    $0.packages += 1
+                    $0.samples += package.values.count
+                    $0.notifications = notificationsBefore + notifications
+                    $0.currentRun?.packages += 1
                 }
             }
-        } catch let failure as JournalFailure {
-            throw failure
         } catch {
-            let lost: String
-            if case PicoSessionError.connectionLost = error {
-                lost = "\(error)"
-            } else {
-                lost = "connection lost: \(error)"
-            }
-            if let stop = control.interruption.reason, control.closedTheLink {
-                ending.reason = stop
-            } else {
-                let stop = control.interruption.reason ?? supervisor.stopReason
-                ending.reason = stop.map { "\($0) (the link closed: \(error))" } ?? lost
-            }
-            ending.outcome = .linkLost
-            return (ending, false)
+            // The journal failed (the rig ends); the recording has left the instrument safe.
+            throw JournalFailure(underlying: journal.failure ?? error)
         }
-        control.runEnded()
-        if let deviceError {
-            ending.reason = deviceError.description
-        } else if aborted {
-            ending.reason = control.interruption.reason ?? supervisor.stopReason ?? "aborted"
-        } else if ending.overflowed > 0 {
-            ending.reason = "\(ending.overflowed) packages overflowed the event buffer"
-        }
-        if ending.reason != nil { ending.outcome = .failed }
-        return (ending, true)
+        ending.reason = end.reason
+        ending.packages = end.packages
+        ending.overflowed = run.events.overflowed
+        ending.cell = end.cell
+        ending.outcome = end.complete ? .complete : session.isConnected ? .failed : .linkLost
+        return ending
     }
 
     private func journal(_ body: () async throws -> Void) async throws(JournalFailure) {

@@ -103,6 +103,18 @@ public final class JournalWriter: @unchecked Sendable {
         try await append(.package(run: run, package))
     }
 
+    /// Appends a package of a started run without waiting: returns nil, or — when the queue of
+    /// uncommitted operations is past its limit — the operation whose commit to wait for
+    /// (`waitForCommit(of:)`) before the next append, as `record` waits.
+    public func enqueue(_ package: PicoPackage, run: UUID) throws(JournalError) -> UInt64? {
+        try enqueue(.package(run: run, package))
+    }
+
+    /// Returns once operation `sequence` (as `enqueue` returned it) is committed.
+    public func waitForCommit(of sequence: UInt64) async throws(JournalError) {
+        try await wait(for: sequence)
+    }
+
     /// Closes a run as complete or incomplete, with its reason.
     public func runEnded(_ run: UUID, _ end: JournalRunEnd) async throws(JournalError) {
         try await append(.runEnded(run: run, end))
@@ -180,7 +192,11 @@ public final class JournalWriter: @unchecked Sendable {
     }
 
     private func append(_ operation: JournalOperation) async throws(JournalError) {
-        let waitFor: UInt64? = try locked { () throws(JournalError) -> UInt64? in
+        if let waitFor = try enqueue(operation) { try await wait(for: waitFor) }
+    }
+
+    private func enqueue(_ operation: JournalOperation) throws(JournalError) -> UInt64? {
+        try locked { () throws(JournalError) -> UInt64? in
             if let failure { throw failure }
             if closing { throw .closed }
             pending.append(operation)
@@ -191,7 +207,6 @@ public final class JournalWriter: @unchecked Sendable {
             }
             return pending.count > pendingLimit ? appended - UInt64(pendingLimit) : nil
         }
-        if let waitFor { try await wait(for: waitFor) }
     }
 
     private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

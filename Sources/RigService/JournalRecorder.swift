@@ -20,9 +20,11 @@ struct JournalRecorder: RunJournal {
         analyses.runStarted(provenance)
     }
 
-    func record(_ package: PicoPackage, run: UUID) async throws {
-        try await writer.record(package, run: run)
+    func record(_ package: PicoPackage, run: UUID) throws -> JournalBackpressure? {
+        let commit = try writer.enqueue(package, run: run)
         analyses.recorded(package, run: run)
+        guard let commit else { return nil }
+        return { [writer] in try await writer.waitForCommit(of: commit) }
     }
 
     func runEnded(

@@ -87,9 +87,18 @@ final class MemoryJournal: RunJournal {
     /// What `endedRequests` gives: an earlier process's requests.
     let earlierRequests: [RunRequest]
 
-    init(endedRequests: [RunRequest] = [], onPackage: @escaping @Sendable (Int) -> Void = { _ in }) {
+    /// Given a run's package count after each package: the wait the journal asks for (its
+    /// backpressure), or nil.
+    let backpressure: @Sendable (Int) -> JournalBackpressure?
+
+    init(
+        endedRequests: [RunRequest] = [],
+        onPackage: @escaping @Sendable (Int) -> Void = { _ in },
+        backpressure: @escaping @Sendable (Int) -> JournalBackpressure? = { _ in nil }
+    ) {
         earlierRequests = endedRequests
         self.onPackage = onPackage
+        self.backpressure = backpressure
     }
 
     func endedRequests(perDevice: Int) throws -> [RunRequest] { earlierRequests }
@@ -107,13 +116,14 @@ final class MemoryJournal: RunJournal {
         state.withLock { $0.append(Run(provenance: provenance)) }
     }
 
-    func record(_ package: PicoPackage, run: UUID) async throws {
+    func record(_ package: PicoPackage, run: UUID) throws -> JournalBackpressure? {
         let count = state.withLock { runs -> Int in
             guard let index = runs.firstIndex(where: { $0.provenance.runID == run }) else { return 0 }
             runs[index].packages.append(package)
             return runs[index].packages.count
         }
         onPackage(count)
+        return backpressure(count)
     }
 
     func flush() async throws {}

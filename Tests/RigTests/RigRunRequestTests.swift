@@ -207,7 +207,7 @@ import Testing
         let aborted = try await rig.abort(device: "a", by: "control token (test)")
         #expect(aborted?.id == request.id)
         #expect(await eventually(Supervisor.patience) { rig.request(id: request.id)?.state == .incomplete })
-        #expect(rig.request(id: request.id)?.reason == "aborted by control token (test)")
+        #expect(rig.request(id: request.id)?.reason == "aborted by control token (test); script aborted by Z")
         #expect(journal.runs.first?.ended?.complete == false)
         #expect(journal.controlActions.map(\.action) == ["submit", "abort"])
         await rig.stop(reason: "stopped")

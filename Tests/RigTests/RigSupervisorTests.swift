@@ -137,7 +137,10 @@ import Testing
         clock.advance(toWallTime: start + 30)
         #expect(await eventually(Self.patience) { journal.runs.first?.ended != nil })
         let ended = try #require(journal.runs.first?.ended)
-        #expect(ended.complete == false && ended.reason == "timed out after 30s", "\(String(describing: ended))")
+        #expect(
+            ended.complete == false && ended.reason == "timed out after 30s; script aborted by Z",
+            "worded as connect words it: \(String(describing: ended))"
+        )
         #expect((journal.runs.first?.packages.count ?? 0) < 200)
         await rig.finished()
     }
@@ -252,7 +255,9 @@ import Testing
         #expect(await eventually(Self.patience) { (journal.runs.first?.packages.count ?? 0) >= 3 })
         await rig.stop(reason: "stopped (interrupted (SIGTERM))")
         let run = try #require(journal.runs.first)
-        #expect(run.ended?.complete == false && run.ended?.reason == "stopped (interrupted (SIGTERM))")
+        #expect(
+            run.ended?.complete == false && run.ended?.reason == "stopped (interrupted (SIGTERM)); script aborted by Z"
+        )
         #expect(run.packages.count < 201)
         #expect(journal.runs.count == 1)
     }

@@ -24,6 +24,8 @@ public final class RunRecorder: @unchecked Sendable {
 
     /// Guards everything below and every call into a sink (what makes the unchecked conformance sound).
     private let lock = NSLock()
+    /// The sinks that may hold the recording back (`PacedSink`).
+    private let paced: [any PacedSink]
     private var packageCount = 0
     private var errors: [PicoDeviceError] = []
     private var ending: RunEnd?
@@ -38,6 +40,7 @@ public final class RunRecorder: @unchecked Sendable {
         annotate: @escaping @Sendable (RunEnd) -> RunEnd = { $0 }
     ) {
         self.sinks = sinks
+        paced = sinks.compactMap { $0 as? any PacedSink }
         self.interruption = interruption
         self.syncPolicy = syncPolicy
         self.annotate = annotate
@@ -73,7 +76,9 @@ public final class RunRecorder: @unchecked Sendable {
             for try await event in run.events {
                 onEvent(event)
                 switch event {
-                case .package(let package): write(package)
+                case .package(let package):
+                    write(package)
+                    if !paced.isEmpty { await pace() }
                 case .deviceError(let error): lock.withLock { errors.append(error) }
                 case .ended(let aborted, _):
                     ended = true
@@ -118,6 +123,17 @@ public final class RunRecorder: @unchecked Sendable {
         )
         ending = end
         for sink in sinks { try? sink.finish(end) }
+    }
+
+    /// Waits for the sinks that hold the recording back; a failure is kept as a write's is.
+    private func pace() async {
+        for sink in paced where lock.withLock({ failure == nil }) {
+            do throws(SinkError) {
+                try await sink.pace()
+            } catch {
+                lock.withLock { failure = failure ?? error }
+            }
+        }
     }
 
     private func write(_ package: PicoPackage) {
