@@ -172,10 +172,12 @@ struct RunRecording {
             control.runEnded()
             supervisor.state.withLock { $0.control = nil }
         }
-        // A stop that came before the control was in place: the run does not start.
+        // A stop that came before the control was in place: the run does not start, and the cell is
+        // still made sure of (what became of it is recorded with the run).
         if let stop = supervisor.stopReason {
             ending.reason = stop
             ending.outcome = .failed
+            ending.cell = await control.leaveSafe(scriptEnded: true)
             return ending
         }
         let run: PicoRun

@@ -147,4 +147,38 @@ import Testing
         #expect(device.cell.isOn == false)
         await rig.stop(reason: "stopped")
     }
+
+    /// A stop that comes once a run's start is recorded but before its script is sent: the run does not
+    /// start, and it still says what became of the cell (a left-over script found on the device is
+    /// aborted as the connection is made; the cell is switched off and that is confirmed).
+    @Test func aRunStoppedBeforeItsScriptIsSentStillSaysWhatBecameOfTheCell() async throws {
+        let rigBox = RigBox()
+        let journal = MemoryJournal(onRunStarted: {
+            guard let rig = rigBox.rig else { return }
+            Task { await rig.stop(reason: "stopped (SIGTERM)") }
+            // The stop has reached the device's supervisor once its state says so.
+            while rig.snapshots.first?.state != .stopping { await Task.yield() }
+        })
+        let rig = RigSupervisorTests.rig([try RigSupervisorTests.device("a", .once)], journal: journal)
+        rigBox.rig = rig
+        rig.start()
+        await rig.finished()
+        let run = try #require(journal.runs.first)
+        #expect(
+            run.ended?.complete == false && run.ended?.reason == "stopped (SIGTERM)",
+            "\(String(describing: run.ended))"
+        )
+        #expect(run.packages.isEmpty)
+        #expect(run.cell?.hasPrefix("cell off confirmed at ") == true, "\(String(describing: run.cell))")
+    }
+
+    /// The rig a journal double's hook stops, set once the rig is made.
+    final class RigBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Rig?
+        var rig: Rig? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
 }

@@ -91,14 +91,19 @@ final class MemoryJournal: RunJournal {
     /// backpressure), or nil.
     let backpressure: @Sendable (Int) -> JournalBackpressure?
 
+    /// Called as each run's start is recorded, before the recording goes on.
+    let onRunStarted: @Sendable () async -> Void
+
     init(
         endedRequests: [RunRequest] = [],
         onPackage: @escaping @Sendable (Int) -> Void = { _ in },
-        backpressure: @escaping @Sendable (Int) -> JournalBackpressure? = { _ in nil }
+        backpressure: @escaping @Sendable (Int) -> JournalBackpressure? = { _ in nil },
+        onRunStarted: @escaping @Sendable () async -> Void = {}
     ) {
         earlierRequests = endedRequests
         self.onPackage = onPackage
         self.backpressure = backpressure
+        self.onRunStarted = onRunStarted
     }
 
     func endedRequests(perDevice: Int) throws -> [RunRequest] { earlierRequests }
@@ -114,6 +119,7 @@ final class MemoryJournal: RunJournal {
 
     func runStarted(_ provenance: RunProvenance) async throws {
         state.withLock { $0.append(Run(provenance: provenance)) }
+        await onRunStarted()
     }
 
     func record(_ package: PicoPackage, run: UUID) throws -> JournalBackpressure? {
