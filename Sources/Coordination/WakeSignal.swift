@@ -27,6 +27,12 @@ public final class WakeSignal: Sendable {
         waiter?.resume()
     }
 
+    /// Forgets a signal that came while no one waited: the next wait ends only at a signal that comes
+    /// after this call (or at its timeout).
+    public func reset() {
+        state.withLock { $0.signalled = false }
+    }
+
     /// Returns at the next signal (at once if one came since the last wait), after `timeout`, or when
     /// the task is cancelled.
     public func wait(upTo timeout: Duration) async { await wait(timeout: timeout) }

@@ -34,8 +34,12 @@ public final class DeviceSupervisor: Sendable {
         var runInProgress = false
         /// The control of the run in progress: how `stop` aborts it.
         var control: RunControl?
-        var task: Task<Void, Never>?
+        /// `run` began (or a stop came first, and it never will).
+        var started = false
     }
+
+    /// Settled when the supervisor has ended.
+    private let ended = Latch<Void>()
 
     /// Seconds a wake may come after its run's slot before that run counts as missed: a busy machine
     /// wakes a little late; a clock set forward past the slot, or a machine that slept, much later.
@@ -76,13 +80,18 @@ public final class DeviceSupervisor: Sendable {
     /// Where the device stands now.
     public var snapshot: DeviceSnapshot { state.withLock { $0.snapshot } }
 
-    /// Starts the supervisor's task (once).
-    func start() {
-        state.withLock { inner in
-            guard inner.task == nil else { return }
-            queue.onSubmit(device: inner.config.name) { [weak self] in self?.wake() }
-            inner.task = Task { [self] in await supervise() }
+    /// Supervises the device in the calling task (the rig's task group) until it is stopped, its
+    /// schedule is done or the journal fails; once only (a supervisor stopped before it ran returns at
+    /// once).
+    func run() async {
+        let first = state.withLock { inner in
+            defer { inner.started = true }
+            return !inner.started
         }
+        guard first else { return }
+        queue.onSubmit(device: config.name) { [weak self] in self?.wake() }
+        await supervise()
+        ended.settle(())
     }
 
     /// Stops: aborts a running script (its run is closed as incomplete with `reason`), disconnects,
@@ -90,12 +99,15 @@ public final class DeviceSupervisor: Sendable {
     /// end by itself first (a reload that must reconnect the device).
     func stop(reason: String, abortingRun: Bool = true) async {
         keeper.stop(reason: reason)
-        let (task, control) = state.withLock { inner in
+        let (started, control) = state.withLock { inner in
             if case .finished = inner.snapshot.state {
+            } else if !inner.started {
+                inner.snapshot.state = .finished(reason: reason)
             } else if abortingRun || !inner.runInProgress {
                 inner.snapshot.state = .stopping
             }
-            return (inner.task, abortingRun ? inner.control : nil)
+            defer { inner.started = true }
+            return (inner.started, abortingRun ? inner.control : nil)
         }
         if let control {
             await control.stop(reason)
@@ -106,12 +118,7 @@ public final class DeviceSupervisor: Sendable {
                 )
             }
         }
-        await task?.value
-    }
-
-    /// Waits for the supervisor to end by itself (a `once` schedule, a fatal journal error).
-    func finished() async {
-        await state.withLock { $0.task }?.value
+        if started { await ended.wait() } else { ended.settle(()) }
     }
 
     var stopReason: String? { keeper.stopReason }

@@ -7,11 +7,16 @@ import Synchronization
 
 /// Several instruments, each under its own `DeviceSupervisor`, recording into one journal.
 ///
+/// `run()` runs the supervisors — and the reconnects reloads ask for — as child tasks of its own task
+/// group, so the rig's work is structured: it returns once `stop` has stopped them all, or every one
+/// has ended by itself.
+///
 /// ```swift
 /// let rig = Rig(config: config, connector: connector, journal: journal, logger: logger, toolVersion: "…")
-/// rig.start()
+/// async let running: Void = rig.run()
 /// …
 /// await rig.stop(reason: "stopped")        // SIGTERM: abort, close runs as incomplete, disconnect
+/// await running
 /// ```
 public final class Rig: Sendable {
     let context: RigContext
@@ -28,9 +33,22 @@ public final class Rig: Sendable {
         var stopping = false
         /// Reloads' reconnects under way (each waits for its device's run to end), by reload number;
         /// each removes itself when done.
-        var reconnects: [Int: Task<Void, Never>] = [:]
+        var reconnects: [Int: Latch<Void>] = [:]
         var reloads = 0
+        /// `run` was called.
+        var running = false
+        /// Supervisors and reconnects handed to `run`'s group and not yet ended; at 0 the rig has ended
+        /// and takes no more.
+        var active = 0
+        var ended = false
     }
+
+    /// Work for `run`'s task group: a supervisor, a reload's reconnects.
+    typealias Job = @Sendable () async -> Void
+    private let jobs: AsyncStream<Job>
+    private let jobsContinuation: AsyncStream<Job>.Continuation
+    /// Settled when every supervisor and reconnect has ended.
+    private let allEnded = Latch<Void>()
 
     /// The first fatal error, written from whichever supervisor's task hit it.
     final class FailureText: Sendable {
@@ -49,6 +67,7 @@ public final class Rig: Sendable {
         onFailure: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         state = Mutex(Inner(config: config))
+        (jobs, jobsContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         let failureText = FailureText()
         self.failureText = failureText
         context = RigContext(
@@ -74,12 +93,50 @@ public final class Rig: Sendable {
         } catch {
             logger.warning("the requests of earlier runs could not be read from the journal: \(error)")
         }
+        // Each device's supervisor, ready for `run` (a reload before it runs finds them).
+        for device in config.devices { add(device) }
     }
 
-    /// Starts a supervisor for every device.
-    public func start() {
-        let devices = state.withLock { $0.config.devices }
-        for device in devices { add(device) }
+    /// Runs the supervisor of every device, and those reloads add, as child tasks; returns once `stop`
+    /// has stopped them all or every one has ended by itself (all schedules done, or the journal
+    /// failed). Once only.
+    public func run() async {
+        let (first, idle) = state.withLock { inner in
+            defer { inner.running = true }
+            return (!inner.running, inner.active == 0)
+        }
+        guard first else { return }
+        if idle { endJobs() }
+        await withDiscardingTaskGroup { group in
+            for await job in jobs { group.addTask(operation: job) }
+        }
+    }
+
+    /// Hands `job` to `run`'s group; false when the rig has ended and takes no more.
+    @discardableResult
+    private func spawn(_ job: @escaping Job) -> Bool {
+        let accepted = state.withLock { inner -> Bool in
+            guard !inner.ended else { return false }
+            inner.active += 1
+            return true
+        }
+        guard accepted else { return false }
+        jobsContinuation.yield { [self] in
+            await job()
+            let last = state.withLock { inner -> Bool in
+                inner.active -= 1
+                return inner.active == 0
+            }
+            if last { endJobs() }
+        }
+        return true
+    }
+
+    /// No more work: `run`'s group ends with what it runs.
+    private func endJobs() {
+        state.withLock { $0.ended = true }
+        jobsContinuation.finish()
+        allEnded.settle(())
     }
 
     /// Every device's state, by name.
@@ -146,7 +203,9 @@ public final class Rig: Sendable {
                 inner.reloads += 1
                 return inner.reloads
             }
-            let task = Task { [self] in
+            let done = Latch<Void>()
+            state.withLock { $0.reconnects[number] = done }
+            let spawned = spawn { [self] in
                 await withTaskGroup(of: Void.self) { group in
                     for (supervisor, name) in pending {
                         group.addTask { [self] in
@@ -156,8 +215,12 @@ public final class Rig: Sendable {
                     }
                 }
                 state.withLock { _ = $0.reconnects.removeValue(forKey: number) }
+                done.settle(())
             }
-            state.withLock { $0.reconnects[number] = task }
+            if !spawned {
+                state.withLock { _ = $0.reconnects.removeValue(forKey: number) }
+                done.settle(())
+            }
         }
         report.removed.sort()
         return report
@@ -167,7 +230,7 @@ public final class Rig: Sendable {
     public func reconnected() async {
         // A task that ended before it was added is removed here instead.
         while let (number, pending) = state.withLock({ $0.reconnects.first.map { ($0.key, $0.value) } }) {
-            await pending.value
+            await pending.wait()
             state.withLock { _ = $0.reconnects.removeValue(forKey: number) }
         }
     }
@@ -184,7 +247,7 @@ public final class Rig: Sendable {
             inner.supervisors[name] = supervisor
             return supervisor
         }
-        supervisor?.start()
+        if let supervisor { spawn { await supervisor.run() } }
     }
 
     /// Stops every supervisor at once (abort, close runs as incomplete with `reason`, disconnect).
@@ -199,24 +262,16 @@ public final class Rig: Sendable {
         }
     }
 
-    /// Returns when every supervisor has ended by itself (all schedules done, or the journal failed).
+    /// Returns when every supervisor has ended (by itself: all schedules done, or the journal failed;
+    /// or stopped), and every reconnect with it.
     public func finished() async {
-        while true {
-            await reconnected()
-            let supervisors = state.withLock { Array($0.supervisors.values) }
-            for supervisor in supervisors { await supervisor.finished() }
-            let again = state.withLock { inner in
-                !inner.reconnects.isEmpty
-                    || inner.supervisors.values.contains { s in !supervisors.contains { $0 === s } }
-            }
-            if !again { return }
-        }
+        await allEnded.wait()
     }
 
     private func add(_ device: DeviceConfig) {
         let supervisor = DeviceSupervisor(config: device, context: context, queue: queue)
         state.withLock { $0.supervisors[device.name] = supervisor }
-        supervisor.start()
+        spawn { await supervisor.run() }
     }
 }
 

@@ -4,7 +4,7 @@ import RigCore
 import ServiceLifecycle
 
 /// The rig's devices as the service whose end ends the rig: once the status server listens (when
-/// there is one), the supervisors start; on the first ending (a signal, `--for`, every schedule done,
+/// there is one), the supervisors run, in a child task (`Rig.run`); on the first ending (a signal, `--for`, every schedule done,
 /// the journal failing) they stop, closing the runs still open with the ending's reason, and the
 /// service returns, which shuts the rest of the rig down.
 struct DeviceSupervision: Service {
@@ -22,9 +22,9 @@ struct DeviceSupervision: Service {
         }
         let devices = CountText.of(config.devices.count, "device")
         logger.info("rig \(config.name): \(devices), journal \(config.journal)")
-        rig.start()
-        notifier.ready(status: "\(devices) starting, journal \(config.journal)")
         await withDiscardingTaskGroup { group in
+            group.addTask { [rig] in await rig.run() }
+            notifier.ready(status: "\(devices) starting, journal \(config.journal)")
             group.addTask { [rig, ending] in
                 await rig.finished()
                 ending.settle(.schedulesDone)

@@ -43,12 +43,15 @@ public final class DeviceKeeper<Connection: Sendable>: Sendable {
     private let random: @Sendable () -> Double
     private let state = Mutex(State())
 
+    /// What a wait blocks on: signalled by every wake and stop.
+    private let signal: WakeSignal
+    /// Bumped by every wake and stop: a wait ends when it changes.
+    private let wakes = Atomic<UInt64>(0)
+    /// `wakes` at the last `clearWake`: a wait that ends on an earlier wake ends when `wakes` differs.
+    private let cleared = Atomic<UInt64>(0)
+
     private struct State {
         var stopReason: String?
-        /// The wait in progress; cancelled to end it early.
-        var sleeper: Task<Void, any Error>?
-        /// A wake that came while no wait was in progress: the next wait that ends on a wake ends at once.
-        var woken = false
         var failures = 0
         var lastFailure: String?
     }
@@ -62,6 +65,7 @@ public final class DeviceKeeper<Connection: Sendable>: Sendable {
         self.policy = policy
         self.clock = clock
         self.random = random
+        signal = WakeSignal(clock: clock)
     }
 
     /// Why the keeper was stopped, once it was.
@@ -91,8 +95,8 @@ public final class DeviceKeeper<Connection: Sendable>: Sendable {
     public func stop(reason: String) {
         state.withLock { state in
             if state.stopReason == nil { state.stopReason = reason }
-            state.sleeper?.cancel()
         }
+        wake()
     }
 
     /// Connects, serves and reconnects until stopped, finished or given up.
@@ -170,17 +174,40 @@ public final class DeviceKeeper<Connection: Sendable>: Sendable {
     }
 
     /// Waits until the clock's `now` reaches `deadline`, unless stopped first (or woken, with
-    /// `endsOnEarlierWake`).
+    /// `endsOnEarlierWake`; without it, only a wake that comes during the wait ends it).
     public func pause(until deadline: Duration, endsOnEarlierWake: Bool = false) async {
-        let clock = clock
-        await pause(Task { try await clock.sleep(until: deadline) }, endsOnEarlierWake: endsOnEarlierWake)
+        guard let reference = waitReference(endsOnEarlierWake) else { return }
+        while stopReason == nil, wakes.load(ordering: .acquiring) == reference, deadline > clock.now {
+            await signal.wait(upTo: deadline - clock.now)
+            if Task.isCancelled { return }
+        }
     }
 
-    /// Waits until the wall clock reads `wallTime` (a schedule's slot), unless stopped first (or
-    /// woken, with `endsOnEarlierWake`).
+    /// Waits until the wall clock reads `wallTime` (a schedule's slot: `TimeSource.sleep(untilWallTime:)`
+    /// follows the wall clock however it is set), unless stopped first (or woken, with
+    /// `endsOnEarlierWake`).
     public func pause(untilWallTime wallTime: Double, endsOnEarlierWake: Bool = false) async {
+        guard waitReference(endsOnEarlierWake) != nil else { return }
         let clock = clock
-        await pause(Task { try await clock.sleep(untilWallTime: wallTime) }, endsOnEarlierWake: endsOnEarlierWake)
+        let signal = signal
+        // The first to end — the wall clock reaching the time, or a wake — ends the other.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(untilWallTime: wallTime) }
+            group.addTask { await signal.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// The wake count a wait ends at a change of, or nil when it must not start (stopped, or woken
+    /// since the last `clearWake` with `endsOnEarlierWake`). Forgets the signal of a wake the
+    /// reference already counts, so that only a later one ends the wait.
+    private func waitReference(_ endsOnEarlierWake: Bool) -> UInt64? {
+        signal.reset()
+        let now = wakes.load(ordering: .acquiring)
+        let reference = endsOnEarlierWake ? cleared.load(ordering: .acquiring) : now
+        guard stopReason == nil, now == reference else { return nil }
+        return reference
     }
 
     /// Waits until woken or stopped.
@@ -191,24 +218,13 @@ public final class DeviceKeeper<Connection: Sendable>: Sendable {
     /// From now on, a wait that ends on a wake ends only at a wake that comes after this call: a body
     /// calls it before it looks at what there is to do, then waits.
     public func clearWake() {
-        state.withLock { $0.woken = false }
+        cleared.store(wakes.load(ordering: .acquiring), ordering: .releasing)
     }
 
     /// Ends the wait in progress, or the next wait that ends on a wake (the link went away while idle,
     /// work came).
     public func wake() {
-        state.withLock { state in
-            if let sleeper = state.sleeper { sleeper.cancel() } else { state.woken = true }
-        }
-    }
-
-    private func pause(_ sleeper: Task<Void, any Error>, endsOnEarlierWake: Bool) async {
-        let ended = state.withLock { state -> Bool in
-            state.sleeper = sleeper
-            return state.stopReason != nil || (endsOnEarlierWake && state.woken)
-        }
-        if ended { sleeper.cancel() }
-        _ = await sleeper.result
-        state.withLock { $0.sleeper = nil }
+        wakes.add(1, ordering: .releasing)
+        signal.signal()
     }
 }
