@@ -184,7 +184,15 @@ public final class DeviceSupervisor: Sendable {
     private func supervise() async {
         let end = await keeper.run(
             open: { [self] _ in try await open() },
-            serve: { [self] opened in await serve(opened) },
+            serve: { [self] opened in
+                // The link's tuning runs beside the runs, and is cancelled as the connection ends.
+                await withTaskGroup(of: Void.self) { group in
+                    if let beside = opened.link.beside { group.addTask { await beside() } }
+                    let end = await serve(opened)
+                    group.cancelAll()
+                    return end
+                }
+            },
             close: { [self] opened in
                 state.withLock { $0.session = nil }
                 opened.session.close()

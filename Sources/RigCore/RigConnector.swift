@@ -68,16 +68,14 @@ public struct RigConnector: DeviceConnector {
         guard case .radio(_, let transport) = target else { return link.connection }
         let base = "MTU \(link.client.bearer.mtu), \(transport)"
         let tuning = LinkTuningBeside(link: link, request: device.link, base: base)
-        tuning.start()
-        return DeviceConnection(
+        var connection = DeviceConnection(
             client: link.client,
             currentParameters: { tuning.parameters },
             readRSSI: { await link.readRSSI() },
-            close: {
-                tuning.cancel()
-                await link.close()
-            }
+            close: { await link.close() }
         )
+        connection.beside = { await tuning.run() }
+        return connection
     }
 
     /// Opens the port; when it has gone and the device has a serial number, the port among its
@@ -126,17 +124,17 @@ public struct RigConnector: DeviceConnector {
         }
         adapters.linkOpened(adapter)
         let tuning = LinkTuningBeside(link: link, request: device.link, base: "MTU \(link.client.bearer.mtu)")
-        tuning.start()
-        return DeviceConnection(
+        var connection = DeviceConnection(
             client: link.client,
             currentParameters: { tuning.parameters },
             readRSSI: { await link.readRSSI() },
             close: { [adapters] in
-                tuning.cancel()
                 await link.close()
                 adapters.linkClosed(adapter)
             }
         )
+        connection.beside = { await tuning.run() }
+        return connection
     }
 
     /// The device the config names: its simulator, or its address over its transport.

@@ -55,7 +55,14 @@ public final class StatusServer: Sendable {
     /// Serves until the calling task is cancelled, calling `onListening` with the bound port once it
     /// listens. Throws when the address cannot be bound.
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
-        try await application(onListening: onListening).run()
+        // The run feeds' refresher lives as long as the server, as a child task beside it.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [feeds] in await feeds.run() }
+            let application = application(onListening: onListening)
+            group.addTask { try await application.run() }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
     }
 
     /// Whether reading needs a token (then a request with some other token is refused as a reader).

@@ -43,14 +43,19 @@ import Testing
         #expect(await none.report() == nil)
     }
 
-    @Test func aCancelledTuningLeavesTheTextAsItWas() async throws {
+    /// The rig runs the tuning as a child task beside a connection's runs; the connection's end cancels
+    /// it, and the text stays as it was.
+    @Test func aTuningCancelledWithItsTaskLeavesTheTextAsItWas() async throws {
         let tuning = LinkTuningBeside(request: .lowLatency, base: "MTU 247") { request in
             try? await Task.sleep(for: .seconds(30))
             return Self.report(request)
         }
-        tuning.start()
-        tuning.cancel()
-        _ = await tuning.report()  // the tuning's own sleep ends at the cancel, and so does the task
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await tuning.run() }
+            group.cancelAll()  // the tuning's own sleep ends at the cancel, and so does the child
+        }
+        #expect(tuning.parameters == "MTU 247, low-latency being applied")
+        await tuning.run()  // once only: it does not begin again
         #expect(tuning.parameters == "MTU 247, low-latency being applied")
     }
 }

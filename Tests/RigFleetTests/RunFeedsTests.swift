@@ -40,6 +40,28 @@ import Testing
         // Keeping the newest 10 events only: a follower from the start reads the rest from the journal.
         let feeds = RunFeeds(journal: journal, kept: 10)
         writer.onCommit { feeds.commit($0) }
+        try await Self.refreshing(feeds) {
+            try await Self.followToTheEnd(feeds, journal: journal, writer: writer, provenance: provenance, run: run)
+        }
+        await writer.close()
+    }
+
+    /// Runs `body` with the feeds' refresher beside it, as the status server runs it.
+    static func refreshing(_ feeds: RunFeeds, _ body: () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await feeds.run() }
+            defer { group.cancelAll() }
+            try await body()
+        }
+    }
+
+    static func followToTheEnd(
+        _ feeds: RunFeeds,
+        journal: Journal,
+        writer: JournalWriter,
+        provenance: RunProvenance,
+        run: Int64
+    ) async throws {
         let follower = feeds.join(run)
         var sent: [Int] = []
         var last = -1
@@ -71,7 +93,6 @@ import Testing
         #expect(end.state == "complete" && end.packages == 50)
         #expect(try feeds.slice(run: run + 99, after: -1) == nil, "no such run")
         feeds.leave(follower)
-        await writer.close()
     }
 
     /// The refresher reads at a commit and wakes the run's follower, which then finds the package; the
@@ -82,19 +103,21 @@ import Testing
         let (journal, writer, provenance, run) = try await Self.started(path: path, packages: 0)
         let feeds = RunFeeds(journal: journal)
         writer.onCommit { feeds.commit($0) }
-        let follower = feeds.join(run)
-        #expect(try feeds.slice(run: run, after: -1)?.isEmpty == true)
-        try await writer.record(Self.package(0), run: provenance.runID)
-        // Woken within the idle look at the latest, and then the package is there.
-        let started = ContinuousClock.now
-        var indices: [Int] = []
-        while indices.isEmpty && ContinuousClock.now - started < .seconds(5) {
-            await follower.signal.wait()
-            indices = Self.indices(try #require(try feeds.slice(run: run, after: -1)).text)
+        try await Self.refreshing(feeds) {
+            let follower = feeds.join(run)
+            #expect(try feeds.slice(run: run, after: -1)?.isEmpty == true)
+            try await writer.record(Self.package(0), run: provenance.runID)
+            // Woken within the idle look at the latest, and then the package is there.
+            let started = ContinuousClock.now
+            var indices: [Int] = []
+            while indices.isEmpty && ContinuousClock.now - started < .seconds(5) {
+                await follower.signal.wait()
+                indices = Self.indices(try #require(try feeds.slice(run: run, after: -1)).text)
+            }
+            #expect(indices == [0])
+            feeds.leave(follower)
+            #expect(feeds.refresh() == .unfollowed)
         }
-        #expect(indices == [0])
-        feeds.leave(follower)
-        #expect(feeds.refresh() == .unfollowed)
         await writer.close()
     }
 

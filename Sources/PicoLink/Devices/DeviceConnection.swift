@@ -23,6 +23,9 @@ public struct DeviceConnection: Sendable {
     public let readRSSI: @Sendable () async -> Int?
     /// Ends the link and whatever carries it (host, capture, simulator).
     public let close: @Sendable () async -> Void
+    /// Work to do while the link is open, beside its runs (the link's tuning), if any: whoever holds
+    /// the connection runs it as a child task and cancels it before `close`.
+    public var beside: (@Sendable () async -> Void)?
 
     /// A link whose parameters do not change while it is open.
     public init(

@@ -96,6 +96,8 @@ final class RunFeeds: Sendable {
     private let journal: Journal
     /// Signalled at each commit that concerns a followed run: the refresher's wake.
     private let commits = WakeSignal(clock: SystemClock())
+    /// Signalled when a run comes to be followed while the refresher is idle.
+    private let followed = WakeSignal(clock: SystemClock())
 
     init(journal: Journal, kept: Int = 20_000, pace: Duration = .milliseconds(250)) {
         self.journal = journal
@@ -122,7 +124,7 @@ final class RunFeeds: Sendable {
         if concerned { commits.signal() }
     }
 
-    /// Follows `run`, starting the refresher if none runs.
+    /// Follows `run`, waking the refresher (`run()`) if it is idle.
     func join(_ run: Int64) -> Follower {
         let follower = Follower(id: UUID(), run: run, signal: WakeSignal(clock: SystemClock()))
         // Filed before the feed's first read, so that no commit after that read is missed.
@@ -132,7 +134,7 @@ final class RunFeeds: Sendable {
             defer { state.refreshing = true }
             return !state.refreshing
         }
-        if start { Task.detached { [self] in await refreshUntilUnfollowed() } }
+        if start { followed.signal() }
         return follower
     }
 
@@ -151,12 +153,21 @@ final class RunFeeds: Sendable {
         }
     }
 
+    /// The refresher, for the feeds' lifetime (the status server runs it beside the server): idle while
+    /// no run is followed, it refreshes while some are, and returns when the calling task is cancelled.
+    func run() async {
+        while !Task.isCancelled {
+            await followed.wait()
+            await refreshUntilUnfollowed()
+        }
+    }
+
     /// Refreshes at each commit, each `idleLook` and when a paced follower is due, until no run is
-    /// followed.
+    /// followed (or the task is cancelled).
     private func refreshUntilUnfollowed() async {
         var lastLook = ContinuousClock.now
         var wait = Self.idleLook
-        while true {
+        while !Task.isCancelled {
             await commits.wait(upTo: wait)
             let now = ContinuousClock.now
             let look = now - lastLook >= Self.idleLook
