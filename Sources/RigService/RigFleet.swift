@@ -102,6 +102,7 @@ public final class RigFleet: Sendable {
                 port: status.port,
                 token: secrets.token,
                 control: StatusServer.Control(rig: rig, token: secrets.controlToken),
+                clock: clock,
                 logger: logger
             )
         }

@@ -1,3 +1,4 @@
+public import Coordination
 import Foundation
 import Hummingbird
 import Logging
@@ -26,6 +27,8 @@ public final class StatusServer: Sendable {
     public let metrics: RigMetrics
     /// The runs the event streams follow, read at each commit.
     let feeds: RunFeeds
+    /// What paces the event streams (and the run feeds' followers).
+    let clock: any TimeSource
     private let bound = Mutex<(port: Int?, waiters: [CheckedContinuation<Int, Never>])>((nil, []))
 
     /// `token`: when set, every request must carry it or the control token (see `TokenCheck`).
@@ -36,8 +39,10 @@ public final class StatusServer: Sendable {
         port: Int,
         token: String?,
         control: Control? = nil,
+        clock: any TimeSource = SystemClock(),
         logger: Logger
     ) {
+        self.clock = clock
         self.sources = sources
         self.host = host
         self.port = port
@@ -45,7 +50,7 @@ public final class StatusServer: Sendable {
         self.control = control
         self.logger = logger
         metrics = RigMetrics(sources: sources)
-        feeds = RunFeeds(journal: sources.journal)
+        feeds = RunFeeds(journal: sources.journal, clock: clock)
         sources.writer.onCommit { [feeds] commit in feeds.commit(commit) }
     }
 
@@ -183,7 +188,7 @@ public final class StatusServer: Sendable {
     /// new packages of a device's run, a keep-alive comment every 15 s.
     private func stream(into writer: inout any ResponseBodyWriter) async throws {
         var feed = LivePlotFeed()
-        var lastKeepAlive = ContinuousClock.now
+        var lastKeepAlive = clock.now
         var tick = 0
         while !Task.isCancelled {
             var text = ""
@@ -192,13 +197,13 @@ public final class StatusServer: Sendable {
                 text += "event: status\ndata: \(String(decoding: document, as: UTF8.self))\n\n"
             }
             for event in try feed.events(journal: sources.journal, devices: sources.devices()) { text += event }
-            if ContinuousClock.now - lastKeepAlive >= .seconds(15) {
+            if clock.now - lastKeepAlive >= .seconds(15) {
                 text += ": keep-alive\n\n"
-                lastKeepAlive = .now
+                lastKeepAlive = clock.now
             }
             if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
             tick += 1
-            try await Task.sleep(for: .milliseconds(250))
+            try await clock.sleep(for: .milliseconds(250))
         }
         try await writer.finish(nil)
     }

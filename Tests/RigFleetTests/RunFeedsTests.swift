@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import PicoLink
 import RigModel
@@ -139,6 +140,31 @@ import Testing
         feeds.commit(commit)
         feeds.refresh()
         #expect(Self.indices(try #require(try feeds.slice(run: run, after: 9)).text) == Array(10..<20))
+        feeds.leave(follower)
+        await writer.close()
+    }
+
+    /// A follower is woken at most once a pace of the feeds' clock: a commit within the pace of its
+    /// last wake holds it back until the pace has passed (a manual clock, moved by the test).
+    @Test func aFollowerIsWokenAtMostOnceAPaceOfTheClock() async throws {
+        let path = FleetFixtures.path()
+        defer { FleetFixtures.remove(path) }
+        let (journal, writer, provenance, run) = try await Self.started(path: path, packages: 1)
+        let clock = ManualClock()
+        let feeds = RunFeeds(journal: journal, pace: .milliseconds(250), clock: clock)
+        let follower = feeds.join(run)
+        #expect(feeds.refresh() == .read(due: nil), "the first read wakes it at once")
+        try await writer.record(Self.package(1), run: provenance.runID)
+        try await writer.flush()
+        // The commit as the writer reports it (filed here, so that the test does not race its report).
+        var commit = JournalCommit(sequence: 0, packages: 1, values: 2, duration: 0, committedAt: 0)
+        commit.runPackages = [JournalCommit.RunPackage(run: run, package: Self.package(1))]
+        feeds.commit(commit)
+        clock.advance(by: .milliseconds(100))
+        #expect(feeds.refresh() == .read(due: .milliseconds(150)), "held back for the rest of its pace")
+        clock.advance(by: .milliseconds(150))
+        #expect(feeds.refresh() == .read(due: nil), "woken once its pace has passed")
+        #expect(Self.indices(try #require(try feeds.slice(run: run, after: -1)).text) == [0, 1])
         feeds.leave(follower)
         await writer.close()
     }

@@ -72,7 +72,7 @@ final class RunFeeds: Sendable {
     /// A follower as the refresher sees it: when it was last woken, and whether it has more to take.
     private struct Waiting {
         let signal: WakeSignal
-        var woken: ContinuousClock.Instant?
+        var woken: Duration?
         var due = false
     }
 
@@ -95,14 +95,24 @@ final class RunFeeds: Sendable {
     private let inbox = Mutex(Inbox())
     private let journal: Journal
     /// Signalled at each commit that concerns a followed run: the refresher's wake.
-    private let commits = WakeSignal(clock: SystemClock())
+    private let commits: WakeSignal
     /// Signalled when a run comes to be followed while the refresher is idle.
-    private let followed = WakeSignal(clock: SystemClock())
+    private let followed: WakeSignal
+    /// What paces the followers and times the refresher's looks.
+    private let clock: any TimeSource
 
-    init(journal: Journal, kept: Int = 20_000, pace: Duration = .milliseconds(250)) {
+    init(
+        journal: Journal,
+        kept: Int = 20_000,
+        pace: Duration = .milliseconds(250),
+        clock: any TimeSource = SystemClock()
+    ) {
         self.journal = journal
         self.kept = kept
         self.pace = pace
+        self.clock = clock
+        commits = WakeSignal(clock: clock)
+        followed = WakeSignal(clock: clock)
     }
 
     /// The journal has committed `commit`: its packages and ends of followed runs go to their feeds.
@@ -126,7 +136,7 @@ final class RunFeeds: Sendable {
 
     /// Follows `run`, waking the refresher (`run()`) if it is idle.
     func join(_ run: Int64) -> Follower {
-        let follower = Follower(id: UUID(), run: run, signal: WakeSignal(clock: SystemClock()))
+        let follower = Follower(id: UUID(), run: run, signal: WakeSignal(clock: clock))
         // Filed before the feed's first read, so that no commit after that read is missed.
         inbox.withLock { $0.followed[run, default: 0] += 1 }
         let start = state.withLock { state -> Bool in
@@ -165,16 +175,16 @@ final class RunFeeds: Sendable {
     /// Refreshes at each commit, each `idleLook` and when a paced follower is due, until no run is
     /// followed (or the task is cancelled).
     private func refreshUntilUnfollowed() async {
-        var lastLook = ContinuousClock.now
+        var lastLook = clock.now
         var wait = Self.idleLook
         while !Task.isCancelled {
             await commits.wait(upTo: wait)
-            let now = ContinuousClock.now
+            let now = clock.now
             let look = now - lastLook >= Self.idleLook
             if look { lastLook = now }
             switch refresh(wakingAll: look, now: now) {
             case .unfollowed: return
-            case .read(let due): wait = min(Self.idleLook - (ContinuousClock.now - lastLook), due ?? Self.idleLook)
+            case .read(let due): wait = min(Self.idleLook - (clock.now - lastLook), due ?? Self.idleLook)
             case .failed: wait = Self.retryAfter
             }
         }
@@ -193,7 +203,8 @@ final class RunFeeds: Sendable {
     /// One refresh: each feed renders what was committed (reading the journal where it must); the
     /// followers of a feed that changed (all, with `wakingAll`) are woken, each at most once a `pace`.
     @discardableResult
-    func refresh(wakingAll: Bool = false, now: ContinuousClock.Instant = .now) -> Refreshed {
+    func refresh(wakingAll: Bool = false, now given: Duration? = nil) -> Refreshed {
+        let now = given ?? clock.now
         let filed = inbox.withLock { inbox in
             defer { (inbox.packages, inbox.ended) = ([:], []) }
             return (packages: inbox.packages, ended: inbox.ended)
