@@ -410,7 +410,7 @@ let package = Package(
             dependencies: [
                 "RunResults",
                 "RigForward", "RigStatus", "RigCore", "RigModel", "RigJournal", "PicoLink", "MethodSCRIPT",
-                "PicoAnalysis",
+                "PicoAnalysis", "Coordination",
                 "BLETesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
