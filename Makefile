@@ -4,7 +4,7 @@
 SWIFT ?= swift
 FORMAT_PATHS := Package.swift Sources Tests Tools
 
-.PHONY: all build demo test deb hcipico-static deps test-deps peers-deps generate check-generated check-dependencies check-readme-examples check-docs lint unit bench fuzz clean \
+.PHONY: all build demo test deb hcipico-static deps test-deps peers-deps generate check-generated check-dependencies check-doc-examples check-docs lint unit bench fuzz clean \
 	test-peers peers-tier1 peers-kernel peers-h4-blelinux peers-h4 peers-export peers-fleet peers-api peers-analysis bench-kernel bench-uart-kernel bench-page
 
 all: build
@@ -36,7 +36,7 @@ deb:
 ## The build happens once (in `unit`, while the peers' .venv/ is installed beside it); the later tiers then
 ## run with BUILT=1: the Bumble peer tests alone, then the kernel tier's qemu guest (one CPU) beside the
 ## other peer tiers and check-docs (Tools/test-tiers.sh).
-test: test-deps check-generated check-dependencies check-readme-examples lint
+test: test-deps check-generated check-dependencies check-doc-examples lint
 	@Tools/test-tiers.sh "$(MAKE)"
 
 # With BUILT=1 (set by `make test` after its one build) the peer tiers neither build nor install.
@@ -53,9 +53,10 @@ check-generated: deps
 check-dependencies: deps
 	@Tools/check-dependencies.py
 
-## check-readme-examples: the README's embedding examples stand, as written, in a file the tests compile.
-check-readme-examples:
-	@Tools/check-readme-examples.py
+## check-doc-examples: the Swift examples of the README, Internals.md and the DocC pages stand, as written,
+## in a file the tests compile.
+check-doc-examples:
+	@Tools/check-doc-examples.py
 
 ## check-docs: every public symbol of the library targets has a doc comment; DocC builds them without a warning.
 check-docs: deps
