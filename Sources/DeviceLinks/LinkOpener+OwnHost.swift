@@ -79,8 +79,6 @@ extension LinkOpener {
     private func logEvents(of connection: HCIConnection, name: String) {
         guard logger.logLevel <= .debug else { return }
         let logger = logger
-        Task {
-            for await event in connection.events { logger.debug("\(name): \(event)") }
-        }
+        connection.observeEvents { event in logger.debug("\(name): \(event)") }
     }
 }

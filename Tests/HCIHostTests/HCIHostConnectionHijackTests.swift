@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Synchronization
 import Testing
 
 /// A controller (or a peer through it) that sends LE Connection Complete nobody asked for must not take
@@ -83,5 +84,36 @@ struct HCIConnectionEventBoundTests {
         #expect(updates.count >= limit - 1 && updates.count <= limit)
         #expect(updates == (flood - updates.count..<flood).map { 6 + $0 % 100 })
         #expect(kept.last == .disconnected(reason: 0x13))
+    }
+
+    /// What logs a link's events at debug level observes them as they come, with no task of its own
+    /// and whether or not anything reads `events`: every event, in order, none dropped.
+    @Test("an observer hears every event, in order, while nobody reads events")
+    func anObserverHearsEveryEvent() async throws {
+        let harness = try await HostHarness()
+        let link = try await harness.connect()
+        let heard = Mutex<[HCIConnectionEvent]>([])
+        link.observeEvents { event in heard.withLock { $0.append(event) } }
+        let count = HCIConnection.eventLimit + 50
+        for index in 0..<count {
+            harness.controller.event(
+                HCILEConnectionUpdateCompleteEvent(
+                    status: .success,
+                    connectionHandle: link.handle,
+                    connectionInterval: UInt16(6 + index % 100),
+                    peripheralLatency: 0,
+                    supervisionTimeout: 200
+                )
+            )
+        }
+        harness.controller.event(
+            HCIDisconnectionCompleteEvent(status: .success, connectionHandle: link.handle, reason: 0x13)
+        )
+        #expect(await eventually { heard.withLock { $0.last } == .disconnected(reason: 0x13) })
+        let intervals = heard.withLock { $0 }.dropLast().map { event -> Int? in
+            guard case .parametersUpdated(_, let interval, _, _) = event else { return nil }
+            return Int(interval)
+        }
+        #expect(intervals == (0..<count).map { 6 + $0 % 100 })
     }
 }

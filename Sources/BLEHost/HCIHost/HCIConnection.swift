@@ -22,6 +22,7 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
     /// How many link events `events` holds for a reader that has not taken them.
     public static let eventLimit = 256
     let eventSink: AsyncStream<HCIConnectionEvent>.Continuation
+    private let eventObserver = Mutex<(@Sendable (HCIConnectionEvent) -> Void)?>(nil)
     let reassembler = L2CAPReassembler()
     /// SMP commands (CID 6) for the pairing running on this link (see `HCIConnection+Security`).
     let securityInbox: TimedMailbox<SecurityInboxItem>
@@ -82,9 +83,16 @@ public final class HCIConnection: Sendable, CustomStringConvertible {
     /// `connection 0x<handle> to <peer>`, the handle in four hex digits.
     public var description: String { "connection 0x\(hex4(handle)) to \(peer)" }
 
-    /// Hands `event` to `events`, counting the one the bound pushed out.
+    /// Hands `event` to the observer and to `events`, counting the one the bound pushed out.
     func report(_ event: HCIConnectionEvent) {
+        eventObserver.withLock { $0 }?(event)
         if case .dropped = eventSink.yield(event) { host.state.withLock { $0.statistics.droppedLinkEvents += 1 } }
+    }
+
+    /// Hears each change on the link as `events` gets it, on the host's reader thread, whether or not
+    /// anything reads `events` (a log line; keep it short). One observer; nil removes it.
+    public func observeEvents(_ observer: (@Sendable (HCIConnectionEvent) -> Void)?) {
+        eventObserver.withLock { $0 = observer }
     }
 
     /// Current interval (1.25 ms), peripheral latency, supervision timeout (10 ms).
