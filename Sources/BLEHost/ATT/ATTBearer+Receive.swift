@@ -48,8 +48,13 @@ extension ATTBearer {
     /// Completes the pending request with a response or an Error Response that names its opcode.
     private func receiveResponse(_ pdu: UnsafeRawBufferPointer) {
         let opcode = pdu[0]
-        let pending = state.withLock { state in state.requests.inFlight.map { ($0.id, $0.opcode, state.receiveLimit) } }
+        let (pending, closed) = state.withLock { state in
+            (state.requests.inFlight.map { ($0.id, $0.opcode, state.receiveLimit) }, state.closeReason != nil)
+        }
         guard let (id, requestOpcode, mtu) = pending else {
+            // Closing the bearer ends the request in flight at once; its response may still be on its
+            // way, and is expected, not dropped.
+            if closed { return }
             return drop("response 0x\(hex(opcode)) with no request pending")
         }
         let result: Result<[UInt8], GATTError>
