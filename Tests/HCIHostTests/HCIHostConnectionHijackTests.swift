@@ -53,12 +53,9 @@ struct HCIHostConnectionHijackTests {
 /// Link events nobody reads are bounded: the newest are kept, the rest counted.
 @Suite("HCIConnection.events is bounded")
 struct HCIConnectionEventBoundTests {
-    @Test("2,000 LE Connection Update Complete events nobody reads keep the newest, count the rest")
-    func floodedUpdatesAreBounded() async throws {
-        let harness = try await HostHarness()
-        let link = try await harness.connect()
-        let flood = 2_000
-        for index in 0..<flood {
+    /// `times` LE Connection Update Complete events on `link`, the interval 6 + index % 100.
+    static func update(_ link: HCIConnection, times: Int, from harness: HostHarness) {
+        for index in 0..<times {
             harness.controller.event(
                 HCILEConnectionUpdateCompleteEvent(
                     status: .success,
@@ -69,6 +66,14 @@ struct HCIConnectionEventBoundTests {
                 )
             )
         }
+    }
+
+    @Test("2,000 LE Connection Update Complete events nobody reads keep the newest, count the rest")
+    func floodedUpdatesAreBounded() async throws {
+        let harness = try await HostHarness()
+        let link = try await harness.connect()
+        let flood = 2_000
+        Self.update(link, times: flood, from: harness)
         let limit = HCIConnection.eventLimit
         #expect(await eventually { harness.host.statistics.droppedLinkEvents == flood - limit })
         harness.controller.event(
@@ -95,17 +100,7 @@ struct HCIConnectionEventBoundTests {
         let heard = Mutex<[HCIConnectionEvent]>([])
         link.observeEvents { event in heard.withLock { $0.append(event) } }
         let count = HCIConnection.eventLimit + 50
-        for index in 0..<count {
-            harness.controller.event(
-                HCILEConnectionUpdateCompleteEvent(
-                    status: .success,
-                    connectionHandle: link.handle,
-                    connectionInterval: UInt16(6 + index % 100),
-                    peripheralLatency: 0,
-                    supervisionTimeout: 200
-                )
-            )
-        }
+        Self.update(link, times: count, from: harness)
         harness.controller.event(
             HCIDisconnectionCompleteEvent(status: .success, connectionHandle: link.handle, reason: 0x13)
         )
