@@ -1,5 +1,6 @@
 import BLEHost
 import BLELinux
+public import Logging
 
 /// Listens for advertisements on any transport a device can be opened on: the kernel's raw HCI socket
 /// of an adapter, or hcipico's own HCI host on a controller it drives itself (user channel, UART, TCP).
@@ -7,10 +8,13 @@ import BLELinux
 public struct DeviceScanner: Sendable {
     /// Where to listen.
     public let transport: TransportSpec
+    /// Where the controller hcipico's own host starts on is described (at debug level).
+    public let logger: Logger
 
     /// A scanner on `transport`.
-    public init(transport: TransportSpec) {
+    public init(transport: TransportSpec, logger: Logger = Logger(label: "hcipico.scan")) {
         self.transport = transport
+        self.logger = logger
     }
 
     /// How a scan ended, and what it could not do on the way.
@@ -93,16 +97,18 @@ public struct DeviceScanner: Sendable {
         for duration: Duration?,
         report: @Sendable (HCIAdvertisement) -> Void
     ) async throws(LinkOpenError) -> Outcome {
-        let hci: any HCITransport
+        // The host starts as a link's own host starts; a start the task's cancel cut short is an
+        // interrupted scan.
+        let host: HCIHost
         do {
-            hci = try transport.openHCITransport()
+            host = try await SharedHosts.start(transport, capture: nil, logger: logger)
         } catch {
-            throw LinkOpenError(error.message, cause: .system(error))
+            if case .host(.cancelled) = error.cause { return Outcome(ending: .interrupted, warnings: []) }
+            if Task.isCancelled { return Outcome(ending: .interrupted, warnings: []) }
+            throw error
         }
-        let host = HCIHost(transport: hci)
         let stream: AsyncStream<HCIAdvertisement>
         do throws(HCIHostError) {
-            _ = try await host.start()
             stream = try await host.startScanning(parameters)
         } catch {
             await host.shutdown()
