@@ -364,7 +364,7 @@ let package = Package(
             name: "RigServiceTests",
             dependencies: [
                 "RigService", "RigCore", "RigJournal", "PicoAnalysis", "RunResults", "PicoLink", "MethodSCRIPT",
-                .product(name: "Logging", package: "swift-log"),
+                "BLETesting", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -372,7 +372,7 @@ let package = Package(
             name: "DeviceLinksTests",
             dependencies: [
                 "DeviceLinks", "DeviceRuns", "RunResults", "PicoAnalysis", "MethodSCRIPT", "BLEHost", "BLEWire",
-                "BLELinux", "PicoLink", "Coordination", .product(name: "Logging", package: "swift-log"),
+                "BLELinux", "BLETesting", "PicoLink", "Coordination", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,7 +1,7 @@
 import BLEHost
 import BLELinux
+import BLETesting
 import DeviceLinks
-import Glibc
 import Synchronization
 import Testing
 
@@ -30,22 +30,9 @@ import Testing
     /// A controller that accepts the connection and never answers: the host's start waits for its
     /// reset; cancelling the scan then ends it as interrupted, not as an error.
     @Test func aScanCancelledWhileTheHostStartsIsInterrupted() async throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(listener >= 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(listener, generic, length) == 0 && listen(listener, 1) == 0
-                    && getsockname(listener, generic, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = UInt16(bigEndian: address.sin_port)
-        let scanner = DeviceScanner(transport: try TransportSpec(parsing: "tcp:127.0.0.1:\(port)"))
+        let controller = try LoopbackPort(listening: true)
+        defer { controller.close() }
+        let scanner = DeviceScanner(transport: try TransportSpec(parsing: "tcp:127.0.0.1:\(controller.port)"))
         let scan = Task { try await scanner.scan(ScanParameters(), for: .seconds(60)) { _ in } }
         scan.cancel()
         #expect(try await scan.value.ending == .interrupted)

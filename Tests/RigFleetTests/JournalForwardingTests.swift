@@ -127,18 +127,9 @@ import Testing
         defer { FleetFixtures.remove(path) }
         let journal = try Journal.open(path: path, rig: "lab-1")
         // A port nothing listens on: bound, never listened to, so the connect is refused.
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0
-            }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let holder = try LoopbackPort(listening: false)
+        defer { holder.close() }
+        let port = holder.port
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let forwarder = PostgresForwarder(

@@ -1,5 +1,5 @@
+import BLETesting
 import Foundation
-import Glibc
 import Logging
 import RigCore
 import RigService
@@ -92,19 +92,9 @@ import Testing
 
     @Test func aStatusServerThatCannotListenStopsTheRigBeforeAnyDeviceStarts() async throws {
         // A port already taken.
-        let taken = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(taken) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(taken, raw, length) == 0 && listen(taken, 1) == 0 && getsockname(taken, raw, &length) == 0
-            }
-        }
-        #expect(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let taken = try LoopbackPort(listening: true)
+        defer { taken.close() }
+        let port = taken.port
         let (config, folder) = try Self.config(
             Self.device + "\nschedule = \"once\"",
             extra: "\n[status]\nlisten = \"127.0.0.1:\(port)\"\n"

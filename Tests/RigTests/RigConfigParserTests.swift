@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 import PicoLink
 import RigCore
@@ -170,22 +171,9 @@ import Testing
     }
 
     @Test func aStatusPortInUseIsFoundWhenAsked() throws {
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(holder, 1) == 0
-            }
-        }
-        try #require(bound)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let holder = try LoopbackPort(listening: true)
+        defer { holder.close() }
+        let port = holder.port
         let status = StatusConfig(host: "127.0.0.1", port: port)
         #expect(status.listenProblem() == "127.0.0.1:\(port): in use by another program")
         #expect(StatusConfig(host: "127.0.0.1", port: 0).listenProblem() == nil)
