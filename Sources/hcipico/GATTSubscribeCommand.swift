@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import Coordination
+import DeviceLinks
 
 /// `hcipico gatt DEVICE subscribe HANDLE|UUID`: print notifications or indications as they come.
 struct GATTSubscribeCommand: AsyncParsableCommand {
@@ -18,10 +19,6 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case hex, text, jsonl
-    }
-
     @OptionGroup var link: LinkOptions
 
     @Argument(help: ArgumentHelp("The characteristic: its value handle (0x0003) or its UUID.", valueName: "attribute"))
@@ -37,7 +34,7 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
     var count: Int?
 
     @Option(help: "How to print each value: hex, text or jsonl.")
-    var format: Format = .hex
+    var format: NotificationLine.Format = .hex
 
     @Option(help: "A value (hex) to write once subscribed; repeat for several, written in order.")
     var write: [String] = []
@@ -84,7 +81,7 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
                     try await client.write(value, to: writeHandle)
                 }
             }
-            let ending = await printer.ending()
+            let ending = await printer.ending.wait()
             Shutdown.shared.onStop(nil)
             if case .lost(let reason) = ending { throw reason }
             // Turn the subscription off on the device while the link is up (bounded: a silent peer must

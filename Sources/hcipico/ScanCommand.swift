@@ -74,7 +74,7 @@ struct ScanCommand: AsyncParsableCommand {
     func filter() throws -> ScanFilter {
         var services: [BluetoothUUID] = []
         for text in service {
-            guard let uuid = Self.serviceAliases[text.lowercased()] ?? BluetoothUUID(text) else {
+            guard let uuid = ScanListing.serviceAliases[text.lowercased()] ?? BluetoothUUID(text) else {
                 throw ValidationError(
                     "invalid --service '\(text)': give vsp, hm10, nus, a 16- or 32-bit UUID (180D, 0x180D) or a 128-bit one (569A1101-B87F-490C-92CB-11BA5EA5167C)"
                 )
@@ -94,10 +94,6 @@ struct ScanCommand: AsyncParsableCommand {
         return ScanFilter(services: services, namePrefix: name, address: device)
     }
 
-    static let serviceAliases: [String: BluetoothUUID] = [
-        "vsp": .lairdVSPService, "hm10": .hm10Service, "nus": .nordicUARTService,
-    ]
-
     /// The transport: --transport, else HCIPICO_TRANSPORT, else the kernel; --adapter picks the kernel's.
     func resolvedTransport() throws -> TransportSpec {
         try TransportSpec.fromOptions(transport: transport, adapter: adapter)
@@ -107,17 +103,24 @@ struct ScanCommand: AsyncParsableCommand {
         let scanner = DeviceScanner(transport: try resolvedTransport())
         let parameters = ScanParameters(active: !passive, filterDuplicates: !duplicates)
         let duration: Duration? = timeout == 0 ? nil : .milliseconds(Int(timeout * 1000))
-        let printer = ScanPrinter(filter: try filter(), json: json)
+        let listing = ScanListing(filter: try filter())
+        let json = self.json
         let shutdown = Shutdown.shared
         shutdown.install()
         let scanned = try await shutdown.run { () async -> Result<DeviceScanner.Outcome, LinkOpenError> in
             do throws(LinkOpenError) {
-                return .success(try await scanner.scan(parameters, for: duration) { printer.add($0) })
+                return .success(
+                    try await scanner.scan(parameters, for: duration) { report in
+                        // With --json a device is printed as it is found; else the table at the end.
+                        guard let line = listing.add(report), json else { return }
+                        ValueText.emit(line + "\n")
+                    }
+                )
             } catch {
                 return .failure(error)
             }
         }
-        if !json { printer.printTable() }
+        if !json, !listing.matched.isEmpty { ValueText.emit(ScanListing.table(listing.matched)) }
         let outcome: DeviceScanner.Outcome
         switch scanned {
         case .success(let scan): outcome = scan
@@ -126,7 +129,7 @@ struct ScanCommand: AsyncParsableCommand {
             throw Self.status(error).exitCode
         }
         for warning in outcome.warnings { StandardError.report(warning) }
-        if printer.matchedCount == 0 { StandardError.report(nothingFound(printer)) }
+        if listing.matched.isEmpty { StandardError.report(nothingFound(listing)) }
         switch outcome.ending {
         case .duration: return
         case .interrupted:
@@ -143,8 +146,8 @@ struct ScanCommand: AsyncParsableCommand {
         return error.exitStatus
     }
 
-    private func nothingFound(_ printer: ScanPrinter) -> String {
-        let seen = printer.trackedCount
+    private func nothingFound(_ listing: ScanListing) -> String {
+        let seen = listing.trackedCount
         let what =
             all ? "no device" : service.isEmpty ? "no device advertising the Laird VSP service" : "no matching device"
         return "\(what) found (\(seen) device\(seen == 1 ? "" : "s") seen)" + (all ? "" : "; --all shows every device")

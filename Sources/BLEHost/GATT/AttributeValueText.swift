@@ -1,5 +1,11 @@
 /// Attribute values as text and text as values: hex both ways, and a value as one line of text.
 public enum AttributeValueText {
+    /// An attribute handle as it is printed: `0x` and four uppercase hex digits (`0x002A`).
+    public static func handle(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
     /// Why a text is not hex; its description says where.
     public struct HexSyntaxError: Error, Sendable, CustomStringConvertible {
         /// What is wrong, and at which column.

@@ -6,13 +6,17 @@ import Musl
 
 /// Times as the text sinks write them, always in UTC.
 public enum UTCTime {
-    /// ISO 8601 with milliseconds: `2026-11-22T07:21:15.827Z`.
-    public static func iso8601(_ seconds: Double) -> String {
-        let milliseconds = Int64((seconds * 1000).rounded(.down))
-        let (whole, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+    /// ISO 8601 with milliseconds, `2026-11-22T07:21:15.827Z`, or with as many digits of the second as
+    /// `fractionDigits` says (1 to 9; 6 gives microseconds), rounded down.
+    public static func iso8601(_ seconds: Double, fractionDigits: Int = 3) -> String {
+        precondition((1...9).contains(fractionDigits), "1 to 9 digits of the second")
+        var scale: Int64 = 1
+        for _ in 0..<fractionDigits { scale *= 10 }
+        let ticks = Int64((seconds * Double(scale)).rounded(.down))
+        let (whole, fraction) = ticks.quotientAndRemainder(dividingBy: scale)
         let (date, time) = parts(fraction < 0 ? whole - 1 : whole)
-        let millis = fraction < 0 ? fraction + 1000 : fraction
-        return "\(date)T\(time).\(pad(Int(millis), 3))Z"
+        let digits = fraction < 0 ? fraction + scale : fraction
+        return "\(date)T\(time).\(pad(Int(digits), fractionDigits))Z"
     }
 
     /// Date and time to the second, as PSTrace writes them: `2026-11-22 07:21:15`.

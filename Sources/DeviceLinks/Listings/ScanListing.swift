@@ -1,68 +1,52 @@
-import BLEHost
-import BLEWire
-import Foundation
+public import BLEHost
+public import BLEWire
 import PicoLink
 import Synchronization
 
-/// Collects a scan's reports into a `DiscoveryTable` and prints the matching devices: as JSON Lines
-/// when each is first seen (and once more when a nameless one's name arrives), or as an aligned table
-/// at the end.
-final class ScanPrinter: Sendable {
+/// A scan's devices as people and programs read them: the reports merged into a `DiscoveryTable`,
+/// a JSON line for a device when it first matches (and once more when a device first listed without
+/// a name gets one: its scan response usually carries it), and an aligned table of the matches.
+/// Safe to feed from the thread that delivers the reports while another reads it.
+public final class ScanListing: Sendable {
     private let state: Mutex<State>
-    private let json: Bool
 
-    struct State {
+    private struct State {
         var table: DiscoveryTable
         /// Devices whose JSON line already carried a name.
-        var printedWithName: Set<BluetoothAddress> = []
+        var listedWithName: Set<BluetoothAddress> = []
     }
 
-    init(filter: ScanFilter, json: Bool) {
+    /// An empty listing of the devices `filter` matches.
+    public init(filter: ScanFilter) {
         state = Mutex(State(table: DiscoveryTable(filter: filter)))
-        self.json = json
-    }
-
-    /// Merges one report; with --json prints the line `jsonLine(for:)` gives, at once.
-    func add(_ advertisement: HCIAdvertisement) {
-        guard json else {
-            state.withLock { _ = $0.table.add(advertisement) }
-            return
-        }
-        guard let line = jsonLine(for: advertisement) else { return }
-        print(line)
-        fflush(nil)
     }
 
     /// Merges one report and returns the JSON line to print for it, if any: one when the device
-    /// matches for the first time, and one more when a device first printed without a name gets one
-    /// (its scan response usually carries it); nothing for RSSI and other updates.
-    func jsonLine(for advertisement: HCIAdvertisement) -> String? {
+    /// matches for the first time, and one more when a device first listed without a name gets one;
+    /// nothing for RSSI and other updates.
+    @discardableResult
+    public func add(_ advertisement: HCIAdvertisement) -> String? {
         state.withLock { state in
             guard let (device, change) = state.table.add(advertisement) else { return nil }
             let named = device.name != nil
             switch change {
             case .matched: break
-            case .updated where named && !state.printedWithName.contains(device.address): break
+            case .updated where named && !state.listedWithName.contains(device.address): break
             default: return nil
             }
-            if named { state.printedWithName.insert(device.address) }
+            if named { state.listedWithName.insert(device.address) }
             return Self.jsonLine(device)
         }
     }
 
-    var matched: [DiscoveredDevice] { state.withLock { $0.table.matched } }
-    var matchedCount: Int { matched.count }
-    var trackedCount: Int { state.withLock { $0.table.count } }
+    /// The devices that matched, in the order they first did.
+    public var matched: [DiscoveredDevice] { state.withLock { $0.table.matched } }
+    /// Every device seen, matching or not.
+    public var trackedCount: Int { state.withLock { $0.table.count } }
 
-    /// The table of matching devices: address, type, name, RSSI, services; nothing when none matched.
-    func printTable() {
-        let devices = matched
-        guard !devices.isEmpty else { return }
-        print(Self.table(devices), terminator: "")
-        fflush(nil)
-    }
-
-    static func table(_ devices: [DiscoveredDevice]) -> String {
+    /// The matching devices, a row each under a header: address, type, name, RSSI (right-aligned),
+    /// services by name; each line ends with a newline.
+    public static func table(_ devices: [DiscoveredDevice]) -> String {
         let rows =
             [["ADDRESS", "TYPE", "NAME", "RSSI", "SERVICES"]]
             + devices.map { device in
@@ -78,7 +62,6 @@ final class ScanPrinter: Sendable {
             for column in 0..<4 {
                 let cell = row[column]
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
-                // RSSI right-aligned, the rest left-aligned.
                 line += (column == 3 ? padding + cell : cell + padding) + "  "
             }
             text += line + row[4] + "\n"
@@ -86,7 +69,8 @@ final class ScanPrinter: Sendable {
         return text
     }
 
-    static func addressType(_ type: BluetoothAddress.AddressType) -> String {
+    /// `public`, `random`, `public-id` or `random-id`.
+    public static func addressType(_ type: BluetoothAddress.AddressType) -> String {
         switch type {
         case .public: "public"
         case .random: "random"
@@ -96,11 +80,11 @@ final class ScanPrinter: Sendable {
     }
 
     /// The name of a service in the table: a short one for the serial services hcipico knows, the
-    /// Bluetooth SIG's for an assigned UUID (`180F` → Battery, as `gatt services` prints it), else the UUID.
-    static func serviceName(_ uuid: BluetoothUUID) -> String { knownServiceName(uuid) ?? uuid.description }
+    /// Bluetooth SIG's for an assigned UUID (`180F` → Battery, as `gatt services` names it), else the UUID.
+    public static func serviceName(_ uuid: BluetoothUUID) -> String { knownServiceName(uuid) ?? uuid.description }
 
     /// The name `serviceName` gives, or nil for a UUID nobody named.
-    static func knownServiceName(_ uuid: BluetoothUUID) -> String? {
+    public static func knownServiceName(_ uuid: BluetoothUUID) -> String? {
         switch uuid {
         case .lairdVSPService: "Laird VSP"
         case .hm10Service: "HM-10"
@@ -109,36 +93,38 @@ final class ScanPrinter: Sendable {
         }
     }
 
-    /// One JSON object, keys in a fixed order, absent values as null.
-    static func jsonLine(_ device: DiscoveredDevice) -> String {
+    /// The short names a user may give for a serial service (`vsp`, `hm10`, `nus`).
+    public static let serviceAliases: [String: BluetoothUUID] = [
+        "vsp": .lairdVSPService, "hm10": .hm10Service, "nus": .nordicUARTService,
+    ]
+
+    /// One device as one JSON object on one line, keys in a fixed order (address first), absent
+    /// values as null, byte strings as lowercase hex.
+    public static func jsonLine(_ device: DiscoveredDevice) -> String {
         let string = JSONText.quoted
         func hex(_ bytes: [UInt8]) -> String {
             string(bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
         }
+        func list(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
         let fields: [(String, String)] = [
             ("address", string(device.address.description)),
             ("addressType", string(addressType(device.address.type))),
             ("name", device.name.map(string) ?? "null"),
             ("rssi", device.rssi.map { "\($0)" } ?? "null"),
-            ("services", "[" + device.services.map { string($0.description) }.joined(separator: ",") + "]"),
-            (
-                "serviceNames",
-                "[" + device.services.map { knownServiceName($0).map(string) ?? "null" }.joined(separator: ",") + "]"
-            ),
+            ("services", list(device.services.map { string($0.description) })),
+            ("serviceNames", list(device.services.map { knownServiceName($0).map(string) ?? "null" })),
             (
                 "manufacturerData",
-                "["
-                    + device.manufacturerData.map { entry in
+                list(
+                    device.manufacturerData.map { entry in
                         let company = AssignedNumbers.company(entry.companyID).map(string) ?? "null"
                         return "{\"companyID\":\(entry.companyID),\"company\":\(company),\"data\":\(hex(entry.data))}"
                     }
-                    .joined(separator: ",") + "]"
+                )
             ),
             (
                 "serviceData",
-                "["
-                    + device.serviceData.map { "{\"uuid\":\(string($0.uuid.description)),\"data\":\(hex($0.data))}" }
-                    .joined(separator: ",") + "]"
+                list(device.serviceData.map { "{\"uuid\":\(string($0.uuid.description)),\"data\":\(hex($0.data))}" })
             ),
             ("txPower", device.txPower.map { "\($0)" } ?? "null"),
             ("appearance", device.appearance.map { "\($0)" } ?? "null"),
