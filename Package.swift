@@ -130,7 +130,7 @@ let package = Package(
             name: "DeviceRuns",
             dependencies: [
                 "Coordination", "BLEDiagnostics", "BLEHost", "DeviceLinks", "PicoLink", "PicoAnalysis", "RunResults",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "MethodSCRIPT", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -166,6 +166,7 @@ let package = Package(
             name: "RunResults",
             dependencies: [
                 "PicoLink", "PicoAnalysis", "MethodSCRIPT", .product(name: "ComplexModule", package: "swift-numerics"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -352,7 +353,7 @@ let package = Package(
             name: "hcipicoTests",
             dependencies: [
                 "hcipico", "BLETesting", "BLEHost", "BLEWire", "BLELinux", "DeviceLinks", "PicoLink", "RigJournal",
-                "MethodSCRIPT",
+                "MethodSCRIPT", "RunResults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

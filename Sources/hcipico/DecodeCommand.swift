@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MethodSCRIPT
+import RunResults
 import SystemPackage
 
 /// `hcipico decode [FILE|-]`: a MethodSCRIPT device transcript → a table, CSV or JSON Lines.
@@ -19,10 +20,6 @@ struct DecodeCommand: ParsableCommand {
             on standard error too (exit status 3 when no line was malformed).
             """
     )
-
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, csv, jsonl
-    }
 
     @Argument(help: "The transcript to decode; '-' or nothing for standard input.")
     var file: String = "-"
@@ -54,39 +51,33 @@ struct DecodeCommand: ParsableCommand {
             }
         }
         defer { if descriptor != .standardInput { try? descriptor.close() } }
-        let format: Format = csv ? .csv : jsonl ? .jsonl : .table
-        let writer: DecodeWriter
+        let format: TranscriptDecoder.Format = csv ? .csv : jsonl ? .jsonl : .table
+        let decoder: TranscriptDecoder
         do {
-            writer = try DecodeWriter(format: format, family: DeviceFamily(rawValue: family) ?? .pico, name: file)
+            decoder = try TranscriptDecoder(
+                format: format,
+                family: DeviceFamily(rawValue: family) ?? .pico,
+                name: file,
+                emit: ValueText.emit,
+                report: { StandardError.write("hcipico decode: \($0)\n") }
+            )
         } catch {
             StandardError.write("hcipico decode: \(error)\n")
             throw ExitStatus.writeFailed.exitCode
         }
-        let parser = ReplyParser()
-        let handler: (ReplyEvent, LineLocation) -> Void = { writer.write($0, at: $1) }
-        writer.header()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-        defer { chunk.deallocate() }
-        while true {
-            let count: Int
-            do {
-                count = try descriptor.read(into: chunk)
-            } catch {
-                StandardError.write("hcipico decode: cannot read \(file): \(error)\n")
-                throw ExitStatus.badInput.exitCode
-            }
-            if count == 0 { break }
-            parser.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count]), handler)
+        do {
+            try decoder.decode(descriptor)
+        } catch {
+            StandardError.write("hcipico decode: cannot read \(file): \(error)\n")
+            throw ExitStatus.badInput.exitCode
         }
-        parser.finish(handler)
-        writer.finish()
-        if let failure = writer.writeFailure {
+        if let failure = decoder.writeFailure {
             // A reader that left (`| head`) is a closed output, as for every command; else a failed write.
             if failure.isOutputClosed { throw ExitStatus.outputClosed.exitCode }
             StandardError.write("hcipico decode: \(failure)\n")
             throw ExitStatus.writeFailed.exitCode
         }
-        if writer.malformedLines > 0 { throw ExitStatus.malformedInput.exitCode }
-        if writer.deviceErrors > 0 { throw ExitStatus.deviceError.exitCode }
+        if decoder.malformedLines > 0 { throw ExitStatus.malformedInput.exitCode }
+        if decoder.deviceErrors > 0 { throw ExitStatus.deviceError.exitCode }
     }
 }

@@ -2,6 +2,7 @@ import DeviceRuns
 import Foundation
 import PicoAnalysis
 import PicoLink
+import RunResults
 
 /// The live view of a run: a table of packages on standard output (on standard error when standard
 /// output carries data), throttled to `rowsPerSecond` (the last package of a run always shows), and a
@@ -112,19 +113,11 @@ final class LiveDisplay: RunDisplay {
     private func row(_ package: PicoPackage) {
         if !header {
             header = true
-            emit(
-                pad("#", 6) + pad("loop", 5) + pad("scan", 5)
-                    + package.values.map { pad("\($0.name ?? $0.code) [\($0.unit)]", 16) }.joined()
-            )
+            emit(PackageRows.header(for: package))
         }
         lastPrinted = package.index
         rowsShown += 1
-        // The shortest decimal that reads back as the value: the decimal the device sent (#22).
-        let values = package.values.map { pad(String($0.value), 16) }.joined()
-        emit(
-            pad(String(package.index), 6) + pad(String(package.loop), 5) + pad(String(package.scanNumber), 5)
-                + values
-        )
+        emit(PackageRows.row(package))
         fflush(nil)
     }
 
@@ -138,28 +131,9 @@ final class LiveDisplay: RunDisplay {
 
     private func progress(final: Bool) {
         let elapsed = Date().timeIntervalSince(start)
-        let line = Self.progressText(points: points, expected: expectedPoints, elapsed: elapsed, final: final)
+        let line = PackageRows.progress(points: points, expected: expectedPoints, elapsed: elapsed, final: final)
         let text = terminal ? "\r\u{1B}[K" + line + (final ? "\n" : "") : (final ? line + "\n" : "")
         progressShown = terminal && !final
         StandardError.write(text)
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
-
-    /// `points 40 of 101 (39 %)  rate 9.9/s  elapsed 4.0 s  left 6.2 s`; without an expected count, only
-    /// points, rate and elapsed time; the final line has no time left.
-    static func progressText(points: Int, expected: Int?, elapsed: Double, final: Bool) -> String {
-        let rate = elapsed > 0 ? Double(points) / elapsed : 0
-        var line = "points \(points)"
-        if let expected, expected > 0 {
-            line += " of \(expected) (\(min(100, points * 100 / expected)) %)"
-        }
-        line += "  rate \(String(format: "%.1f", rate))/s  elapsed \(String(format: "%.1f", elapsed)) s"
-        if !final, let expected, points > 0, rate > 0, points < expected {
-            line += "  left \(String(format: "%.1f", Double(expected - points) / rate)) s"
-        }
-        return line
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MethodSCRIPT
+import RunResults
 
 /// `hcipico methods [NAME] [--set KEY=VALUE …] [--script]`: the techniques, one technique's parameters, or
 /// the MethodSCRIPT a method renders (to audit it, or to edit it into a script of one's own).

@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceLinks
 import Foundation
 import PicoLink
+import RunResults
 
 /// `hcipico ports`: the serial ports that may have an EmStat Pico on them, and with `--probe` what
 /// answers on each, so that a user can write `transport = "tty:…"` in a rig's config.

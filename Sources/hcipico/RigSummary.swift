@@ -1,5 +1,6 @@
 import RigCore
 import RigModel
+import RunResults
 
 /// The table `hcipico rig` prints when it ends: one line per device.
 struct RigSummary {

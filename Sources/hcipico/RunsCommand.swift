@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PicoLink
 import RigJournal
+import RunResults
 
 /// `hcipico runs JOURNAL`: the runs a rig recorded, as a table or JSON.
 struct RunsCommand: AsyncParsableCommand {

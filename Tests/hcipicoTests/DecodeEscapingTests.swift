@@ -1,8 +1,7 @@
 import BLETesting
 import Foundation
+import RunResults
 import Testing
-
-@testable import hcipico
 
 /// `decode` never writes a control byte of its input to the terminal.
 @Suite struct DecodeEscapingTests {

@@ -29,19 +29,4 @@ import Testing
         #expect(ScriptExtent.expectedPoints(["meas_loop_lsv p c 0 1 0 1", "endloop"]) == nil)
         #expect(ScriptExtent.expectedPoints(["send_string \"hello\""]) == nil)
     }
-
-    @Test func theProgressLineGivesPercentAndTimeLeftOnlyWhenKnown() {
-        #expect(
-            LiveDisplay.progressText(points: 40, expected: 101, elapsed: 4, final: false)
-                == "points 40 of 101 (39 %)  rate 10.0/s  elapsed 4.0 s  left 6.1 s"
-        )
-        #expect(
-            LiveDisplay.progressText(points: 101, expected: 101, elapsed: 10, final: true)
-                == "points 101 of 101 (100 %)  rate 10.1/s  elapsed 10.0 s"
-        )
-        #expect(
-            LiveDisplay.progressText(points: 7, expected: nil, elapsed: 1, final: false)
-                == "points 7  rate 7.0/s  elapsed 1.0 s"
-        )
-    }
 }

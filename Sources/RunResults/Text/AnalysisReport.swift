@@ -1,29 +1,33 @@
 import Foundation
-import PicoAnalysis
+public import PicoAnalysis
 
-/// The results of `analyze`, as tables for people or JSON for programs.
-struct AnalysisReport {
-    let analyses: [RunAnalysis]
+/// The results of analyses (`hcipico analyze`, a run's end in `connect` and the console), as tables
+/// for people or JSON for programs.
+public struct AnalysisReport {
+    /// The analyses, a run each.
+    public let analyses: [RunAnalysis]
     /// How each analysis's run is named in the tables: `run 2` in a CSV, `cv run 3 (id 12)` in a journal.
-    let names: [String]
+    public let names: [String]
 
-    init(runs: [RunData], settings: AnalysisSettings) {
+    /// Analyses each run with `settings`; runs are named `run N`.
+    public init(runs: [RunData], settings: AnalysisSettings) {
         analyses = runs.map { RunAnalysis($0, settings: settings) }
         names = analyses.map { "run \($0.run)" }
     }
 
-    init(analyses: [RunAnalysis], names: [String]) {
+    /// Analyses made already, with the name each run has in the tables.
+    public init(analyses: [RunAnalysis], names: [String]) {
         self.analyses = analyses
         self.names = names
     }
 
     /// The fits that did not converge, by run name.
-    var failures: [(run: String, error: CircuitFitError)] {
+    public var failures: [(run: String, error: CircuitFitError)] {
         zip(analyses, names).compactMap { analysis, name in analysis.fitFailure.map { (name, $0.error) } }
     }
 
     /// Tables: a block per run and current column or fit.
-    var text: String {
+    public var text: String {
         var blocks: [String] = []
         for (analysis, name) in zip(analyses, names) {
             for result in analysis.results {
@@ -71,18 +75,19 @@ struct AnalysisReport {
     }
 
     /// `{"runs": [{"run": 1, "peaks": {"c": [...]}}, {"run": 2, "fit": {...}}]}`.
-    var json: String {
+    public var json: String {
         let data = (try? RunAnalysis.encoder.encode(["runs": analyses])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
     /// Four significant digits.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "-" }
         return String(format: "%.4g", value)
     }
 
-    static func percent(_ error: Double, of value: Double) -> String {
+    /// A standard error as a percentage of its value, two decimals; `-` when it has none.
+    public static func percent(_ error: Double, of value: Double) -> String {
         guard error.isFinite, value != 0 else { return "-" }
         return String(format: "%.2f", 100 * error / abs(value))
     }

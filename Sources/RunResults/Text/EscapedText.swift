@@ -1,8 +1,9 @@
 /// Bytes a device (or a damaged transcript) sent, as text that is safe on a terminal: printable ASCII
 /// as it is, a backslash doubled, tab, CR and LF as `\t`, `\r`, `\n`, every other byte as `\xNN`, so
 /// that garbage can never move the cursor, change colours or retitle the window.
-enum EscapedText {
-    static func of(_ bytes: some Sequence<UInt8>) -> String {
+public enum EscapedText {
+    /// The bytes, escaped.
+    public static func of(_ bytes: some Sequence<UInt8>) -> String {
         var text = ""
         for byte in bytes {
             switch byte {
