@@ -18,7 +18,7 @@ enum MethodTableReader {
         let before = reader.problems.count
         guard let techniqueName = reader.string(table, table: name, index: index, key: "technique", required: true)
         else { return nil }
-        guard let technique = Technique(rawValue: techniqueName.lowercased()) else {
+        guard let technique = Technique(named: techniqueName) else {
             reader.problem(
                 table: name,
                 index: index,

@@ -130,7 +130,7 @@ extension Rig: RigControl {
     static func script(for body: RunOrder.Body) throws(RigControlError) -> (PicoScript, String?) {
         switch body {
         case .method(let name, let parameters):
-            guard let technique = Technique(rawValue: name.lowercased()) else {
+            guard let technique = Technique(named: name) else {
                 throw .invalid(
                     parameter: "technique",
                     message:

@@ -43,40 +43,25 @@ final class ConsoleSession {
             if let reason = runs.stopReason { return reason.exitStatus }
         }
         var lines: [String] = []
-        while let line = await read(prompt: lines.isEmpty ? "mscript> " : "     ..> ") {
+        reading: while let line = await read(prompt: lines.isEmpty ? "mscript> " : "     ..> ") {
             input.remember(line)
-            let command = line.trimmingCharacters(in: .whitespaces)
-            if lines.isEmpty, command == "help" || command == ":help" {
-                print(Self.help)
-                continue
+            switch ConsoleInput(line, inScript: !lines.isEmpty) {
+            case .help: print(Self.help)
+            case .quit: break reading
+            case .save(let path): save(to: path)
+            case .load(let path): if let text = load(path) { await runOne(text) }
+            case .methodFile(let path): if let text = method(":method", ["--method", path]) { await runOne(text) }
+            case .method(let technique, let settings):
+                let arguments = ["--technique", technique.rawValue] + settings.flatMap { ["--set", $0] }
+                if let text = method(":run", arguments) { await runOne(text) }
+            case .misuse(let message): StandardError.report(message)
+            case .scriptLine(let line): lines.append(line)
+            case .run:
+                guard !lines.isEmpty else { continue }
+                let text = lines.joined(separator: "\n")
+                lines = []
+                await runOne(text)
             }
-            if lines.isEmpty, command == ":quit" { break }
-            if lines.isEmpty, command == ":save" || command.hasPrefix(":save ") {
-                save(to: String(command.dropFirst(5)).trimmingCharacters(in: .whitespaces))
-                continue
-            }
-            if lines.isEmpty, let text = method(command) {
-                if let text = text {
-                    await runOne(text)
-                    if let reason = runs.stopReason { return reason.exitStatus }
-                }
-                continue
-            }
-            if lines.isEmpty, command == ":load" || command.hasPrefix(":load ") {
-                if let text = load(String(command.dropFirst(5)).trimmingCharacters(in: .whitespaces)) {
-                    await runOne(text)
-                    if let reason = runs.stopReason { return reason.exitStatus }
-                }
-                continue
-            }
-            if !line.isEmpty {
-                lines.append(line)
-                continue
-            }
-            guard !lines.isEmpty else { continue }
-            let text = lines.joined(separator: "\n")
-            lines = []
-            await runOne(text)
             if let reason = runs.stopReason { return reason.exitStatus }
         }
         if !lines.isEmpty { StandardError.report("the last \(lines.count) lines were never run (no empty line)") }
@@ -123,35 +108,15 @@ final class ConsoleSession {
         }
     }
 
-    private func method(_ command: String) -> String?? {
-        let words = command.split(separator: " ").map(String.init)
-        var arguments: [String]
-        switch words.first {
-        case ":method":
-            guard words.count == 2 else {
-                StandardError.report(":method needs one file name")
-                return .some(nil)
-            }
-            arguments = ["--method", words[1]]
-        case ":run":
-            guard words.count >= 2 else {
-                StandardError.report(":run needs a technique ('hcipico methods' lists them)")
-                return .some(nil)
-            }
-            guard Technique(argument: words[1]) != nil else {
-                StandardError.report(":run: \(MethodError.unknownTechnique(words[1]))")
-                return .some(nil)
-            }
-            arguments = ["--technique", words[1]] + words.dropFirst(2).flatMap { ["--set", $0] }
-        default: return nil
-        }
+    /// The script of the method `arguments` give as `connect`'s options would, or nil (reported as
+    /// `command`'s problem).
+    private func method(_ command: String, _ arguments: [String]) -> String? {
         do {
             let options = try MethodOptions.parse(arguments)
-            guard let method = try options.resolvedMethod() else { return .some(nil) }
-            return .some(try method.script())
+            return try options.resolvedMethod()?.script()
         } catch {
-            if !(error is ExitCode) { StandardError.report("\(words[0]): \(MethodOptions.oneLine(error))") }
-            return .some(nil)
+            if !(error is ExitCode) { StandardError.report("\(command): \(MethodOptions.oneLine(error))") }
+            return nil
         }
     }
 

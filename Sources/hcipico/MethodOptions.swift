@@ -71,19 +71,13 @@ struct MethodOptions: ParsableArguments {
             }
         }
         guard let technique else { return nil }
-        var values: [String: Double] = [:]
-        for setting in settings {
-            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let value = Double(parts[1]), value.isFinite else {
-                StandardError.report("--set \(setting): not KEY=VALUE with a number in SI units (scan_rate=0.05)")
-                throw ExitStatus.badInput.exitCode
-            }
-            values[parts[0]] = value
-        }
         do {
-            let method = try Method(technique: technique, values: values)
+            let method = try Method(technique: technique, values: try Method.values(settings: settings))
             try method.validate()
             return method
+        } catch .malformedSetting(let setting) {
+            StandardError.report("--set \(MethodError.malformedSetting(setting))")
+            throw ExitStatus.badInput.exitCode
         } catch {
             let lines = error.description.split(separator: "\n").map { "--technique \(technique.rawValue): \($0)" }
             StandardError.report(lines.joined(separator: "\n"))
@@ -114,5 +108,5 @@ extension MethodOptions {
 
 extension Technique: ExpressibleByArgument {
     /// `--technique CV` is `cv`.
-    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public init?(argument: String) { self.init(named: argument) }
 }

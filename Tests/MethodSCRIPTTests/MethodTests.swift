@@ -147,4 +147,23 @@ import Testing
         let short = try Method(technique: .ma, values: ["level2_time": 0.05, "interval_time": 0.1])
         #expect(short.problems().map(\.message) == ["level 2 must last at least one interval time (or 0 to skip it)"])
     }
+
+    @Test func settingsAreKeyEqualsNumberAndAMalformedOneIsNamed() throws {
+        #expect(
+            try Method.values(settings: ["scan_rate=0.05", "n_scans=2", "scan_rate=0.1"]) == [
+                "scan_rate": 0.1, "n_scans": 2,
+            ]
+        )
+        for bad in ["scan_rate", "scan_rate=", "scan_rate=fast", "scan_rate=inf", "=1e"] {
+            #expect(throws: MethodError.malformedSetting(bad)) { try Method.values(settings: ["n_scans=2", bad]) }
+        }
+        #expect(
+            MethodError.malformedSetting("x=y").description
+                == "x=y: not KEY=VALUE with a number in SI units (scan_rate=0.05)"
+        )
+    }
+
+    @Test func aTechniqueIsNamedInAnyCase() {
+        #expect(Technique(named: "CV") == .cv && Technique(named: "Eis") == .eis && Technique(named: "cv ") == nil)
+    }
 }

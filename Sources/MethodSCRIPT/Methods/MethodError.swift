@@ -6,6 +6,8 @@ public enum MethodError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownTechnique(String)
     /// Values the instrument cannot do, each with its bound.
     case invalid([MethodProblem])
+    /// A setting that is not `KEY=VALUE` with a number (`Method.values(settings:)`).
+    case malformedSetting(String)
 
     /// One line per problem.
     public var description: String {
@@ -17,6 +19,8 @@ public enum MethodError: Error, Sendable, Hashable, CustomStringConvertible {
             let known = Technique.allCases.map(\.rawValue).joined(separator: ", ")
             return "no technique \(name) (there are \(known))"
         case .invalid(let problems): return problems.map(\.message).joined(separator: "\n")
+        case .malformedSetting(let setting):
+            return "\(setting): not KEY=VALUE with a number in SI units (scan_rate=0.05)"
         }
     }
 }
