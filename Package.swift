@@ -339,7 +339,7 @@ let package = Package(
             name: "PicoLinkTests",
             dependencies: [
                 "Coordination", "PicoLink", "PicoSimulator", "BLEHost", "BLEWire", "BLETesting", "MethodSCRIPT",
-                "RunResults", "PicoAnalysis",
+                "RunResults", "PicoAnalysis", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
