@@ -14,6 +14,19 @@ public enum RunExport {
     /// The files of one run, after `DEVICE-runID`.
     public static let suffixes = [".csv", ".jsonl", ".pstrace.csv", ".svg", ".results.json", ".results.csv"]
 
+    /// One run's files' name before their suffixes, in a folder or as a download: `DEVICE-runID`.
+    public static func name(of run: RunSummary) -> String { "\(run.device)-run\(run.id)" }
+
+    /// Where one run's files go before their suffixes: `FOLDER/DEVICE-runID`.
+    public static func base(of run: RunSummary, in folder: String) -> String { "\(folder)/\(name(of: run))" }
+
+    /// The files exporting `runs` into `folder` would replace: an export that would replace one
+    /// writes nothing unless told to overwrite.
+    public static func existingFiles(of runs: [RunSummary], in folder: String) -> [String] {
+        runs.flatMap { run in suffixes.map { base(of: run, in: folder) + $0 } }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// Writes `base` + each suffix; returns the packages written. A sink's failure is thrown as the
     /// `SinkError` it is; the journal's as `JournalError`.
     @discardableResult

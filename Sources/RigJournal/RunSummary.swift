@@ -31,33 +31,3 @@ public struct RunSummary: Sendable, Equatable {
     /// Seconds from start to end (nil while running).
     public var duration: Double? { endedAt.map { $0 - startedAt } }
 }
-
-/// Which runs to select: every field narrows the selection; the default selects all.
-public struct RunFilter: Sendable, Equatable {
-    public var ids: [Int64]?
-    public var devices: [String]?
-    /// Runs that started at or after this time (seconds since the Unix epoch).
-    public var since: Double?
-    /// Runs that started before this time.
-    public var until: Double?
-    /// Only the newest this many of the runs selected (still listed oldest first).
-    public var latest: Int?
-    /// Only runs recorded before this one (a smaller row id): the next page of older runs.
-    public var before: Int64?
-
-    public init(
-        ids: [Int64]? = nil,
-        devices: [String]? = nil,
-        since: Double? = nil,
-        until: Double? = nil,
-        latest: Int? = nil,
-        before: Int64? = nil
-    ) {
-        self.ids = ids
-        self.devices = devices
-        self.since = since
-        self.until = until
-        self.latest = latest.map { max(0, $0) }
-        self.before = before
-    }
-}

@@ -25,7 +25,7 @@ enum RunDownload {
             attributes: [.posixPermissions: 0o700]
         )
         defer { try? FileManager.default.removeItem(at: folder) }
-        let name = "\(run.device)-run\(run.id)"
+        let name = RunExport.name(of: run)
         try RunExport.write(run, from: journal, base: folder.appendingPathComponent(name).path, overwrite: false)
         let data = try Data(contentsOf: folder.appendingPathComponent(name + suffix))
         let type =

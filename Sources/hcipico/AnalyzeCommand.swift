@@ -120,45 +120,23 @@ struct AnalyzeCommand: ParsableCommand {
     func analyseJournal() throws {
         let settings = try settings()
         let journal = try JournalSelection.open(file)
-        let analyses: [(run: RunSummary, deviceRun: Int, analysis: StoredAnalysis)]
+        let analyses: JournalAnalyses
         do {
             let runs = try journal.runs(selection.filter)
             guard !runs.isEmpty else {
                 StandardError.report("no run matches in \(file)")
                 throw ExitStatus.badInput.exitCode
             }
-            analyses = try runs.map { run in
-                let analysis = try JournalAnalyser.analysis(of: run.id, in: journal, stored: stored, settings: settings)
-                return (run, run.deviceRun, analysis)
-            }
+            analyses = try JournalAnalyses(runs: runs, in: journal, stored: stored, settings: settings)
         } catch let exit as ExitCode {
             throw exit
         } catch {
             StandardError.report("\(file): \(error)")
             throw ExitStatus.failure.exitCode
         }
-        if json {
-            let objects = analyses.map { $0.analysis.json(device: $0.run.device, deviceRun: $0.deviceRun) }
-            print("{\"runs\":[" + objects.joined(separator: ",") + "]}")
-        } else {
-            var blocks: [String] = []
-            for entry in analyses {
-                let name = "\(entry.run.device) run \(entry.deviceRun) (id \(entry.run.id))"
-                if let results = entry.analysis.results {
-                    blocks.append(AnalysisReport(analyses: [results], names: [name]).text)
-                } else {
-                    blocks.append("\(name): \(entry.analysis.note ?? "nothing to analyse")")
-                }
-            }
-            print(blocks.joined(separator: "\n\n"))
-        }
-        let failures = analyses.compactMap { entry in
-            entry.analysis.results?.fitFailure.map { (entry, $0.error) }
-        }
-        for (entry, error) in failures {
-            StandardError.report("\(file): \(entry.run.device) run \(entry.deviceRun) (id \(entry.run.id)): \(error)")
-        }
-        if !failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }
+        print(json ? analyses.json : analyses.text)
+        for failure in analyses.failures { StandardError.report("\(file): \(failure.run): \(failure.error)") }
+        if !analyses.failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }
     }
 }
 

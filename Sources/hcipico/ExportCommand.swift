@@ -32,9 +32,6 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace files that exist.")
     var overwrite = false
 
-    /// The files of one run, after `DEVICE-runID`.
-    static let suffixes = RunExport.suffixes
-
     func run() async throws {
         do {
             try OutputFolder.prepare(out)
@@ -51,9 +48,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
             // Every file is checked before any is made: an export that would replace one writes nothing.
             if !overwrite {
-                let existing = runs.flatMap { run in
-                    Self.suffixes.map { "\(out)/\(run.device)-run\(run.id)\($0)" }
-                }.filter { FileManager.default.fileExists(atPath: $0) }
+                let existing = RunExport.existingFiles(of: runs, in: out)
                 if !existing.isEmpty {
                     for path in existing { StandardError.report("\(path): exists (--overwrite replaces it)") }
                     StandardError.report("nothing was written")
@@ -61,7 +56,7 @@ struct ExportCommand: AsyncParsableCommand {
                 }
             }
             for run in runs {
-                let base = "\(out)/\(run.device)-run\(run.id)"
+                let base = RunExport.base(of: run, in: out)
                 if let pruned = run.prunedAt {
                     StandardError.report(
                         "run \(run.id) (\(run.device)): its packages were pruned from the journal on \(UTCTime.iso8601(pruned)) after being forwarded to PostgreSQL; nothing written"
@@ -70,7 +65,7 @@ struct ExportCommand: AsyncParsableCommand {
                 }
                 let count = try RunExport.write(run, from: opened, base: base, overwrite: overwrite)
                 print(
-                    "\(base)\(Self.suffixes.joined(separator: ", ")): run \(run.id) (\(run.device), \(count) packages, \(run.state))"
+                    "\(base)\(RunExport.suffixes.joined(separator: ", ")): run \(run.id) (\(run.device), \(count) packages, \(run.state))"
                 )
             }
         } catch let exit as ExitCode {

@@ -18,7 +18,7 @@ struct JournalSelection: ParsableArguments {
 
     func validate() throws {
         for (name, text) in [("--since", since), ("--until", until)] {
-            if let text, Self.time(text) == nil {
+            if let text, RunFilter.time(parsing: text) == nil {
                 throw ValidationError("\(name) '\(text)' is not a time (YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS])")
             }
         }
@@ -28,28 +28,9 @@ struct JournalSelection: ParsableArguments {
         RunFilter(
             ids: runs.isEmpty ? nil : runs,
             devices: devices.isEmpty ? nil : devices,
-            since: since.flatMap(Self.time),
-            until: until.flatMap(Self.time)
+            since: since.flatMap(RunFilter.time(parsing:)),
+            until: until.flatMap(RunFilter.time(parsing:))
         )
-    }
-
-    /// Seconds since the epoch for a local date or date and time.
-    static func time(_ text: String) -> Double? {
-        for pattern in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = pattern
-            if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
-        }
-        return nil
-    }
-
-    /// `2026-11-25 14:03:07`, local time.
-    static func text(_ seconds: Double) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
     /// Opens the journal to read; a missing or foreign file is exit 64.
