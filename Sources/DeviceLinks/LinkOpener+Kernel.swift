@@ -11,6 +11,15 @@ extension LinkOpener {
         capture: BTSnoopWriter?
     ) async throws(LinkOpenError) -> DeviceLink {
         let security = options.security
+        if let request = security, request.forcePairing {
+            // The kernel encrypts from a key it holds instead of pairing: forget the old bond first.
+            await KernelLinkSecurity.forget(
+                address,
+                adapter: adapter,
+                bondDirectory: request.bondDirectory,
+                logger: logger
+            )
+        }
         let agent = try await security.asyncMap { request throws(LinkOpenError) in
             try await KernelLinkSecurity.startAgent(for: address, adapter: adapter, request: request, logger: logger)
         }

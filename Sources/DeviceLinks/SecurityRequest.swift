@@ -10,7 +10,8 @@ public struct SecurityRequest: Sendable {
     public let passkey: UInt32?
     /// Where the bond store of each controller lives.
     public let bondDirectory: String
-    /// Pair even when a bond exists.
+    /// Pair even when a bond exists (on the kernel path the old bond is forgotten first: the kernel
+    /// would encrypt with it instead of pairing).
     public var forcePairing: Bool
     /// Who answers pairing's questions (nil: nobody, as in a rig that runs unattended).
     public var prompter: (any PairingPrompter)?

@@ -47,19 +47,9 @@ struct BondsCommand: AsyncParsableCommand {
                     failed = true
                     continue
                 }
-                for bond in bonds { ValueText.emit(line(bond, controller: store.controller) + "\n") }
+                for bond in bonds { ValueText.emit(bond.listing(controller: store.controller, json: json) + "\n") }
             }
             if failed { throw ExitStatus.badInput.exitCode }
-        }
-
-        private func line(_ bond: SecurityBond, controller: BluetoothAddress) -> String {
-            let identity = bond.identityAddress?.description
-            guard json else {
-                return "\(controller)  \(bond.peer)  \(bond.level)" + (identity.map { "  identity \($0)" } ?? "")
-            }
-            return "{\"controller\":\"\(controller)\",\"device\":\"\(bond.peer)\","
-                + "\"secure_connections\":\(bond.secureConnections),\"authenticated\":\(bond.authenticated),"
-                + "\"key_size\":\(bond.keySize),\"identity\":\(identity.map { "\"\($0)\"" } ?? "null")}"
         }
     }
 
@@ -79,14 +69,12 @@ struct BondsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let address = BluetoothAddress(device) else { throw ExitStatus.badInput.exitCode }
-            var removed = 0
-            for store in location.stores() {
-                do {
-                    if try store.remove(address) { removed += 1 }
-                } catch {
-                    StandardError.report(error.description)
-                    throw ExitStatus.writeFailed.exitCode
-                }
+            let removed: Int
+            do {
+                removed = try BondStore.forget(address, in: location.directory)
+            } catch {
+                StandardError.report(error.description)
+                throw ExitStatus.writeFailed.exitCode
             }
             let kernel = await BondStore.forgetInKernel(address)
             guard removed + kernel > 0 else {

@@ -64,9 +64,7 @@ struct GATTSubscribeCommand: AsyncParsableCommand {
                 throw .invalidArgument("\(characteristic) does not indicate")
             }
             let writeHandle = try target?.handle(in: profile) ?? characteristic.valueHandle
-            // A characteristic that takes only Write Commands gets Write Commands.
-            let written = profile.characteristic(at: writeHandle)?.properties ?? []
-            let withoutResponse = !written.contains(.write) && written.contains(.writeWithoutResponse)
+            let withoutResponse = profile.takesOnlyWriteCommands(at: writeHandle)
             let subscription = try await client.subscribe(
                 to: characteristic,
                 kind: indicate ? .indications : nil,

@@ -88,23 +88,15 @@ struct GATTWriteCommand: AsyncParsableCommand {
                     ? try await link.client.writeWithoutResponse(bytes, to: handle)
                     : try await link.client.write(bytes, to: handle)
             }
-            // The write kind follows what the characteristic declares: a Write Command to one that
-            // does not take it would be dropped by the peer without a word.
             let profile = try await link.client.discoverProfile()
             let handle = try selector.handle(in: profile)
-            if let characteristic = profile.characteristic(at: handle), characteristic.valueHandle == handle,
-                !characteristic.properties.contains(.writeWithoutResponse)
-            {
+            if let characteristic = profile.characteristicRefusingWriteCommands(at: handle) {
                 throw .invalidArgument(
                     "\(characteristic.uuid) declares \(characteristic.properties), not write without response; "
                         + "give --force to send a Write Command anyway"
                 )
             }
-            if withoutResponse {
-                try await link.client.writeWithoutResponse(bytes, to: handle)
-            } else {
-                try await link.client.write(bytes, to: handle)
-            }
+            try await link.client.writeWithoutResponse(bytes, to: handle)
         }
     }
 }

@@ -36,15 +36,6 @@ struct PairCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if case .radio(let address, .kernel(let adapter)) = try link.target() {
-            // The kernel encrypts from a key it holds instead of pairing: forget the old bond first.
-            await KernelLinkSecurity.forget(
-                address,
-                adapter: adapter,
-                bondDirectory: link.bondDirectory,
-                logger: ReportLogHandler.logger
-            )
-        }
         let outcome = try await link.withClient(mtu: ATTBearer.defaultMTU, forcePairing: true, "pair") {
             link throws(GATTError) -> Result<String, PairingShortfall> in await link.newPairing()
         }

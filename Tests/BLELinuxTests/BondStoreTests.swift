@@ -30,6 +30,24 @@ import Testing
         try body(folder)
     }
 
+    @Test func aDeviceIsForgottenInEveryControllersFileAndListedWithoutItsKeys() throws {
+        try withFolder { folder in
+            let other = BluetoothAddress("00:00:5E:00:53:02")!
+            for controller in [Self.controller, other] {
+                try BondStore(directory: folder, controller: controller).save(Self.bond(1))
+            }
+            let line = Self.bond(1).listing(controller: Self.controller, json: false)
+            #expect(line.hasPrefix("00:00:5E:00:53:01  F0:11:22:33:44:55  "))
+            #expect(line.hasSuffix("  identity F0:11:22:33:44:56"))
+            let json = Self.bond(1).listing(controller: Self.controller, json: true)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            #expect(object["device"] as? String == "F0:11:22:33:44:55" && object["key_size"] as? Int == 16)
+            #expect(!json.contains("0101") && !line.contains("0101"), "no key is ever listed")
+            #expect(try BondStore.forget(Self.peer, in: folder) == 2)
+            #expect(try BondStore.forget(Self.peer, in: folder) == 0)
+        }
+    }
+
     @Test func aBondIsKeptReplacedFoundByIdentityAndRemoved() throws {
         try withFolder { folder in
             let store = BondStore(directory: folder, controller: Self.controller)

@@ -12,6 +12,14 @@ extension BondStore {
         }
     }
 
+    /// Forgets `peer` in every controller's file in `directory`; returns how many files held it. A file
+    /// that cannot be rewritten stops it there, with the bond still in that file and the ones after it.
+    public static func forget(_ peer: BluetoothAddress, in directory: String) throws(Failure) -> Int {
+        var removed = 0
+        for store in all(in: directory) where try store.remove(peer) { removed += 1 }
+        return removed
+    }
+
     /// Forgets `peer`'s keys in every kernel adapter, unless bluetoothd runs (it keeps the kernel's keys
     /// and files of its own); returns in how many adapters it had keys.
     public static func forgetInKernel(_ peer: BluetoothAddress) async -> Int {
