@@ -145,6 +145,7 @@ let package = Package(
             dependencies: [
                 "RigModel",
                 "Coordination",
+                "BLELinux",
                 "DeviceLinks",
                 "DeviceRuns",
                 "PicoLink",
@@ -265,7 +266,6 @@ let package = Package(
                 "PicoSimulator",
                 "PicoAnalysis",
                 "RigCore",
-                "RigModel",
                 "RigJournal",
                 "RigService",
                 "CLineEditing",

@@ -18,6 +18,17 @@ public struct SerialPortInventory: Sendable {
 
         /// Whether the adapter is an FTDI one, as a Pico's cable is.
         public var isFTDI: Bool { usb?.vendorID == USBAdapter.ftdiVendorID }
+
+        /// The adapter's `vendor:product` ids, or `-` off USB.
+        public var usbIDs: String { usb.map { "\($0.vendorID):\($0.productID)" } ?? "-" }
+
+        /// The adapter in words: maker, product, serial number, and whether it is FTDI as a Pico's
+        /// cable is; `-` off USB.
+        public var adapterSummary: String {
+            guard let usb else { return "-" }
+            let words = [usb.manufacturer, usb.product, usb.serialNumber.map { "serial \($0)" }].compactMap { $0 }
+            return words.joined(separator: " ") + (isFTDI ? " (FTDI, as a Pico's cable)" : "")
+        }
     }
 
     /// A USB adapter as sysfs describes it.

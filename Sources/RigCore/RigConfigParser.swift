@@ -1,4 +1,5 @@
 import BLEHost
+import BLELinux
 import BLEWire
 import Foundation
 import PicoAnalysis
@@ -24,8 +25,18 @@ import TOMLKit
 /// circuit = "R(Q(RW))"
 /// ```
 public struct RigConfigParser: Sendable {
-    /// Checks a transport other than `sim` (the CLI knows the forms); returns a problem or nil.
+    /// Checks a transport other than `sim` and `tty:…`; returns a problem or nil.
     public typealias TransportCheck = @Sendable (String) -> String?
+
+    /// The transports a rig reaches devices over: one of `TransportSpec`'s forms.
+    public static let transportSpecCheck: TransportCheck = { transport in
+        do throws(ArgumentSyntaxError) {
+            _ = try TransportSpec(parsing: transport)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
 
     public let transportCheck: TransportCheck
     /// The environment the rig will run in: `password_env` must name a variable set there.
@@ -36,7 +47,7 @@ public struct RigConfigParser: Sendable {
     public let checksListenAddress: Bool
 
     public init(
-        transportCheck: @escaping TransportCheck,
+        transportCheck: @escaping TransportCheck = transportSpecCheck,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         journalOverride: String? = nil,
         checksListenAddress: Bool = false

@@ -49,31 +49,14 @@ struct PortsCommand: AsyncParsableCommand {
         let opener = LinkOpener(logger: ReportLogHandler.logger)
         var rows: [[String]] = []
         for port in found {
-            var row = [port.path, port.device, usbIDs(port), adapterText(port)]
-            if probe { row.append(await answer(port, opener: opener)) }
+            var row = [port.path, port.device, port.usbIDs, port.adapterSummary]
+            if probe {
+                let spec = SerialPortSpec(path: port.path, baudRate: baud)
+                row.append(await opener.probeSerialPort(spec).description)
+            }
             rows.append(row)
         }
         let header = ["port", "device", "usb", "adapter"] + (probe ? ["answer"] : [])
         print(TextColumn.table(header: header, rows: rows))
-    }
-
-    private func usbIDs(_ port: SerialPortInventory.Port) -> String {
-        guard let usb = port.usb else { return "-" }
-        return "\(usb.vendorID):\(usb.productID)"
-    }
-
-    private func adapterText(_ port: SerialPortInventory.Port) -> String {
-        guard let usb = port.usb else { return "-" }
-        let words = [usb.manufacturer, usb.product, usb.serialNumber.map { "serial \($0)" }].compactMap { $0 }
-        return (words.isEmpty ? "" : words.joined(separator: " ")) + (port.isFTDI ? " (FTDI, as a Pico's cable)" : "")
-    }
-
-    /// What the device on `port` answers to `t` and `i`, in words.
-    private func answer(_ port: SerialPortInventory.Port, opener: LinkOpener) async -> String {
-        switch await opener.probeSerialPort(SerialPortSpec(path: port.path, baudRate: baud)) {
-        case .unopened(let error): error.description
-        case .silent(let error): "no answer to t (\(error))"
-        case .answered(let version, let serial): "\(version.device) \(version.firmware), serial \(serial ?? "unknown")"
-        }
     }
 }

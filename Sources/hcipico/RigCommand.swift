@@ -91,12 +91,8 @@ struct RigCommand: AsyncParsableCommand {
             StandardError.report(message)
             throw ExitStatus.failure.exitCode
         }
-        RigSummary(
-            snapshots: outcome.snapshots,
-            adapters: outcome.adapters,
-            fleet: outcome.fleet,
-            journal: config.journal
-        ).print()
+        let dropped = StandardError.dropped.load(ordering: .relaxed)
+        print(outcome.summary(journal: config.journal, droppedLogLines: dropped))
         if let failure = outcome.journalFailure {
             StandardError.report(failure)
             throw ExitStatus.writeFailed.exitCode
@@ -107,18 +103,7 @@ struct RigCommand: AsyncParsableCommand {
     /// Reads and checks the config (with `journal` in place of its journal, when given); prints every
     /// problem and exits 64 when there are any.
     static func load(_ path: String, journal: String? = nil, checkingListenAddress: Bool = false) throws -> RigConfig {
-        let parser = RigConfigParser(
-            transportCheck: { transport in
-                do throws(ArgumentSyntaxError) {
-                    _ = try TransportSpec(parsing: transport)
-                    return nil
-                } catch {
-                    return "\(error)"
-                }
-            },
-            journalOverride: journal,
-            checksListenAddress: checkingListenAddress
-        )
+        let parser = RigConfigParser(journalOverride: journal, checksListenAddress: checkingListenAddress)
         do throws(ConfigProblems) {
             return try parser.parse(file: path)
         } catch {

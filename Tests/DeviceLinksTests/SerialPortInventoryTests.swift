@@ -62,5 +62,9 @@ import Testing
         #expect(ports[0].isFTDI)
         #expect(ports[1].usb?.vendorID == "2fe3" && ports[1].usb?.manufacturer == nil && !ports[1].isFTDI)
         #expect(ports[2].usb == nil)
+        // As `hcipico ports` shows them.
+        #expect(ports.map(\.usbIDs) == ["0403:6015", "2fe3:0100", "-"])
+        #expect(ports[0].adapterSummary == "FTDI FT230X Basic UART serial DK0ABCDE (FTDI, as a Pico's cable)")
+        #expect(ports[1].adapterSummary == "" && ports[2].adapterSummary == "-")
     }
 }

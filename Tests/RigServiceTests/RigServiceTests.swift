@@ -65,6 +65,13 @@ import Testing
         #expect(device.completeRuns == 1 && device.packages == 6, "\(device)")
         #expect(outcome.journalFailure == nil)
         #expect(outcome.fleet.isEmpty)
+        // The table `hcipico rig` prints as it ends.
+        let summary = outcome.summary(journal: "bench.sqlite", droppedLogLines: 0).split(separator: "\n")
+        #expect(summary.first == "device            runs  complete  incomplete  packages  reconnects  state")
+        #expect(summary.dropFirst().first?.hasPrefix("cell-1               1         1           0         6") == true)
+        #expect(summary.last == "journal: bench.sqlite")
+        let dropped = outcome.summary(journal: "bench.sqlite", droppedLogLines: 3)
+        #expect(dropped.hasSuffix("log: 3 writes to standard error dropped (closed, full or not read)"))
     }
 
     /// (How many runs fit in the time depends on the load of the machine running the tests, so only

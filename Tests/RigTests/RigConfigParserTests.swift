@@ -179,6 +179,39 @@ import Testing
         #expect(StatusConfig(host: "127.0.0.1", port: 0).listenProblem() == nil)
     }
 
+    /// Without a check of its own, the parser takes the transports hcipico reaches devices over, and
+    /// says where one that is not is, and why.
+    @Test func theDefaultTransportCheckTakesEveryFormTheLinksTake() throws {
+        func problems(_ transport: String) throws -> [String] {
+            let text = """
+                [rig]
+                name = "forms"
+
+                [[device]]
+                name = "pico"
+                address = "C0:FF:EE:00:00:01"
+                transport = "\(transport)"
+                script = "CV.mscr"
+                schedule = "once"
+                """
+            let folder = try Self.folder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            do throws(ConfigProblems) {
+                _ = try RigConfigParser().parse(text: text, file: folder + "/rig.toml")
+                return []
+            } catch {
+                return error.problems.map { "\($0.line.map(String.init) ?? "-") \($0.key): \($0.message)" }
+            }
+        }
+        for good in ["kernel", "kernel:hci1", "user:hci0", "serial:/dev/ttyACM0@1000000", "tcp:127.0.0.1:9000"] {
+            let found = try problems(good)
+            #expect(found.isEmpty, "\(good): \(found)")
+        }
+        let refused = try problems("bogus:1")
+        #expect(refused.count == 1, "\(refused)")
+        #expect(refused.first?.contains("transport: invalid transport 'bogus:1' at character 1") == true, "\(refused)")
+    }
+
     @Test func securityAndPasskeyAreReadAndChecked() throws {
         let good = """
             [rig]

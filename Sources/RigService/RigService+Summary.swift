@@ -1,17 +1,11 @@
 import RigCore
-import RigModel
 import RunResults
 
-/// The table `hcipico rig` prints when it ends: one line per device.
-struct RigSummary {
-    let snapshots: [DeviceSnapshot]
-    /// One line per adapter or controller the rig watched (what happened to it).
-    let adapters: [String]
-    /// The forwarder's line, when one ran.
-    let fleet: [String]
-    let journal: String
-
-    func print() {
+extension RigService.Outcome {
+    /// The table `hcipico rig` prints when it ends: a line per device (runs, complete, incomplete,
+    /// packages, reconnects, state), then what became of each adapter, the forwarder, the journal, and
+    /// how many log lines standard error dropped, when it dropped any.
+    public func summary(journal: String, droppedLogLines: Int) -> String {
         var lines = ["device            runs  complete  incomplete  packages  reconnects  state"]
         for device in snapshots {
             lines.append(
@@ -23,11 +17,12 @@ struct RigSummary {
         lines += adapters.map { "adapter: \($0)" }
         lines += fleet
         lines.append("journal: \(journal)")
-        let dropped = StandardError.dropped.load(ordering: .relaxed)
-        if dropped > 0 {
-            lines.append("log: \(CountText.of(dropped, "write")) to standard error dropped (closed, full or not read)")
+        if droppedLogLines > 0 {
+            lines.append(
+                "log: \(CountText.of(droppedLogLines, "write")) to standard error dropped (closed, full or not read)"
+            )
         }
-        Swift.print(lines.joined(separator: "\n"))
+        return lines.joined(separator: "\n")
     }
 
     /// Right-aligned in `width`, with at least one space before it.
