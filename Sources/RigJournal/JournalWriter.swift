@@ -380,10 +380,13 @@ public final class JournalWriter: @unchecked Sendable {
             waiters.removeAll { $0.sequence <= sequence }
         }
         condition.unlock()
-        for continuation in ready {
-            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+        if let failure {
+            for continuation in ready { continuation.resume(throwing: failure) }
+            return
         }
-        guard failure == nil else { return }
+        // The observers hear of the commit before `flush` returns: what a flush is waited for has
+        // been observed once it returns.
+        defer { for continuation in ready { continuation.resume() } }
         let finished = Self.now()
         let committedAt = Date().timeIntervalSince1970
         checkpointer.request()

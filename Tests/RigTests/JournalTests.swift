@@ -275,6 +275,26 @@ import Testing
         #expect(seen.last?.sequence == 1001)
     }
 
+    /// A flush returns once the commit it waited for has been observed, even by a slow observer, so a
+    /// caller that flushes may count on what observers do with that commit.
+    @Test func aFlushReturnsAfterItsCommitWasObserved() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let journal = try Journal.open(path: path, rig: "bench")
+        let writer = journal.writer(commitInterval: 0.01)
+        let commits = CommitLog()
+        writer.onCommit { commit in
+            usleep(100_000)
+            commits.add(commit)
+        }
+        let run = Self.provenance()
+        try await writer.runStarted(run)
+        for index in 0..<10 { try await writer.record(Self.package(index), run: run.runID) }
+        try await writer.flush()
+        #expect(commits.all.last?.sequence == 11, "\(commits.all.map(\.sequence))")
+        await writer.close()
+    }
+
     @Test func theWriteAheadLogIsCopiedBackAndStaysBoundedWhileTheWriterCommits() async throws {
         let path = Self.path()
         defer { Self.remove(path) }
