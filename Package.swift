@@ -145,7 +145,6 @@ let package = Package(
             dependencies: [
                 "RigModel",
                 "Coordination",
-                "BLELinux",
                 "DeviceLinks",
                 "DeviceRuns",
                 "PicoLink",

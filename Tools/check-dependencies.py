@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Declared dependencies equal imports: for every target of Package.swift, each module its sources
 import is a declared dependency (or one of the toolchain's), and each declared dependency is imported
-by at least one of its files. Prints every mismatch with its target and exits 1 when there is one.
+by at least one of its files, and none is declared twice. Prints every mismatch with its target and exits 1 when there is one.
 
 A dependency that is linked but never imported (a C library a Swift module needs at link time) is
 named in LINKED_ONLY with the reason."""
@@ -44,13 +44,17 @@ def package():
     return json.loads(out)
 
 
-def dependency_names(target):
-    names = set()
+def dependency_list(target):
+    names = []
     for dependency in target.get("dependencies", []):
         for kind in ("byName", "target", "product"):
             if kind in dependency:
-                names.add(dependency[kind][0])
+                names.append(dependency[kind][0])
     return names
+
+
+def dependency_names(target):
+    return set(dependency_list(target))
 
 
 def target_path(target):
@@ -80,7 +84,10 @@ def main():
         path = target_path(target)
         if not any(path.rglob("*.swift")):
             continue  # a C target
-        declared = dependency_names(target)
+        listed = dependency_list(target)
+        for module in sorted({name for name in listed if listed.count(name) > 1}):
+            problems.append(f"{target['name']}: declares {module} more than once (SwiftPM warns on every build)")
+        declared = set(listed)
         used = imports(path) - TOOLCHAIN - {target["name"]}
         for module in sorted(used - declared):
             problems.append(f"{target['name']}: imports {module}, which it does not declare")
