@@ -83,7 +83,9 @@ let package = Package(
         // Diagnostics around the engine: inter-arrival statistics, the echo round-trip probe.
         .target(
             name: "BLEDiagnostics",
-            dependencies: ["BLEHost", "BLEWire", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: [
+                "BLEHost", "BLEWire", "Coordination", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             swiftSettings: strict
         ),
 

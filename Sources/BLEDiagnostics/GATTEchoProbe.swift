@@ -1,5 +1,6 @@
 import BLEHost
 import BLEWire
+public import Coordination
 import Synchronization
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ public final class GATTEchoProbe: Sendable {
     public let warmup: Int
     private let boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)?
 
-    /// What the round trips touch. The waiting task's continuation lives apart, in `waiter`: it is a
+    /// What the round trips touch. The outcome's waiters live apart, in `ended`: a continuation is a
     /// resilient type, and in here it would make every lock of the state look up its layout at run time.
     private struct State: ~Copyable {
         var payload: [UInt8]
@@ -54,19 +55,24 @@ public final class GATTEchoProbe: Sendable {
     }
 
     private let state: Mutex<State>
-    private let waiter = Mutex<CheckedContinuation<Result<[Int64], Failure>, Never>?>(nil)
+    /// The outcome, for the waiting task: given once, by `finish`.
+    private let ended = Latch<Result<[Int64], Failure>>()
+    /// What the stall timeout is measured on.
+    private let clock: any TimeSource
 
     /// The payload is `payloadSize` bytes (4 to ATT_MTU − 3): the round trip's number as a
     /// little-endian UInt32, then a fixed filler, so that a stale or reordered echo is caught.
     /// `boundaries` is called on the reader thread with true just before the first timed write and
-    /// with false just after the last timed echo (to read a CPU clock around exactly those).
+    /// with false just after the last timed echo (to read a CPU clock around exactly those). The stall
+    /// timeout is measured on `clock`.
     public init(
         client: GATTClient,
         writeHandle: UInt16,
         payloadSize: Int,
         count: Int,
         warmup: Int = 0,
-        boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)? = nil
+        boundaries: (@Sendable (_ timedRoundTripsBegin: Bool) -> Void)? = nil,
+        clock: any TimeSource = SystemClock()
     ) throws(GATTError) {
         guard payloadSize >= 4, payloadSize <= client.mtu - 3 else {
             throw .invalidArgument("payload of \(payloadSize) bytes: give 4 to ATT_MTU − 3 = \(client.mtu - 3)")
@@ -78,6 +84,7 @@ public final class GATTEchoProbe: Sendable {
         self.count = count
         self.warmup = warmup
         self.boundaries = boundaries
+        self.clock = clock
         let payload = (0..<payloadSize).map { UInt8(truncatingIfNeeded: 0x41 + $0 % 26) }
         var samples: [Int64] = []
         samples.reserveCapacity(count)
@@ -88,37 +95,28 @@ public final class GATTEchoProbe: Sendable {
     /// written, the link closes, or no echo arrives for `stallTimeout`. The samples are sorted for the
     /// result here, in the waiting task, not on the reader thread.
     public func run(stallTimeout: Duration = .seconds(5)) async throws(Failure) -> GATTEchoResult {
-        // `self` strongly: the task ends with this call. (A weak reference would give the probe a side
-        // table, and each retain of it on the reader thread the runtime's slow path.)
-        let watchdog = Task { [self] in
-            var seen = -1
-            while !Task.isCancelled {
-                try? await Task.sleep(for: stallTimeout)
-                guard !Task.isCancelled else { return }
-                let now = state.withLock { $0.completed }
-                if now == seen {
-                    finish(.failure(.stalled(roundTrip: now + 1, after: stallTimeout)))
-                    return
-                }
-                seen = now
-            }
-        }
-        defer { watchdog.cancel() }
-        let samples = await withCheckedContinuation { continuation in
-            // Under the state lock, so that `finish` either sees the waiter or has left its outcome.
-            let early = state.withLock { state -> Result<[Int64], Failure>? in
-                if let outcome = state.outcome { return outcome }
-                waiter.withLock { $0 = continuation }
-                return nil
-            }
-            if let early {
-                continuation.resume(returning: early)
-            } else {
-                sendNext()
-            }
-        }
+        // A run that already ended (the link closed before it began) sends nothing.
+        if state.withLock({ $0.outcome == nil }) { sendNext() }
+        let samples = await outcome(stallTimeout: stallTimeout)
         let notifications = state.withLock { $0.notifications }
         return GATTEchoResult(nanoseconds: try samples.get(), notifications: notifications)
+    }
+
+    /// The outcome, once `finish` gave it. Every `stallTimeout` the round trips must have moved on (the
+    /// first look only notes where they are), or the run ends as stalled; a cancelled wait ends it as
+    /// cancelled.
+    private func outcome(stallTimeout: Duration) async -> Result<[Int64], Failure> {
+        var seen = -1
+        while true {
+            if let outcome = await ended.wait(upTo: stallTimeout, on: clock) { return outcome }
+            let now = state.withLock { $0.completed }
+            if Task.isCancelled {
+                finish(.failure(.gatt(.cancelled)))
+            } else if now == seen {
+                finish(.failure(.stalled(roundTrip: now + 1, after: stallTimeout)))
+            }
+            seen = now
+        }
     }
 
     /// Feeds one notification of the echoing characteristic (call it from the subscription callback).
@@ -221,11 +219,11 @@ public final class GATTEchoProbe: Sendable {
     }
 
     private func finish(_ outcome: Result<[Int64], Failure>) {
-        let waiting = state.withLock { state -> CheckedContinuation<Result<[Int64], Failure>, Never>? in
-            guard state.outcome == nil else { return nil }
+        let first = state.withLock { state -> Bool in
+            guard state.outcome == nil else { return false }
             state.outcome = outcome
-            return waiter.withLock { $0.take() }
+            return true
         }
-        waiting?.resume(returning: outcome)
+        if first { ended.settle(outcome) }
     }
 }

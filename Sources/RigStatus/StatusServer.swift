@@ -4,7 +4,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import RigJournal
-import Synchronization
 
 /// The rig's web side on one port: the status page and its assets, `/api/status`, `/api/runs`, the
 /// live event stream (`/events`, server-sent events), run downloads from the journal, `/metrics` and
@@ -29,7 +28,8 @@ public final class StatusServer: Sendable {
     let feeds: RunFeeds
     /// What paces the event streams (and the run feeds' followers).
     let clock: any TimeSource
-    private let bound = Mutex<(port: Int?, waiters: [CheckedContinuation<Int, Never>])>((nil, []))
+    /// The port, once listening.
+    private let bound = Latch<Int>()
 
     /// `token`: when set, every request must carry it or the control token (see `TokenCheck`).
     /// `control`: the rig's run queues, and its control token (nil: read-only).
@@ -88,11 +88,7 @@ public final class StatusServer: Sendable {
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? self.port
-                let waiters = bound.withLock { state in
-                    defer { state = (port, []) }
-                    return state.waiters
-                }
-                for waiter in waiters { waiter.resume(returning: port) }
+                bound.settle(port)
                 onListening(port)
             },
             logger: serverLogger
@@ -100,16 +96,7 @@ public final class StatusServer: Sendable {
     }
 
     /// The port once listening (the one asked for, or the one picked for port 0).
-    public func boundPort() async -> Int {
-        await withCheckedContinuation { continuation in
-            let port = bound.withLock { state -> Int? in
-                if let port = state.port { return port }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let port { continuation.resume(returning: port) }
-        }
-    }
+    public func boundPort() async -> Int { await bound.wait() }
 
     private func routes(_ router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in Self.asset(StatusPageAssets.index, type: "text/html; charset=utf-8") }

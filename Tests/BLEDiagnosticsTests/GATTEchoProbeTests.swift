@@ -178,6 +178,23 @@ import Testing
         #expect(box.writes.withLock { $0.count } == 1)
     }
 
+    /// A cancelled wait ends the run as cancelled, at once: not as a stall a minute later.
+    @Test func aCancelledRunEndsAsCancelled() async throws {
+        let (peer, writes) = try await Self.make(.silent)
+        let probe = try await Self.probe(peer, size: 10, count: 5)
+        let run = Task { () -> GATTEchoProbe.Failure? in
+            do throws(GATTEchoProbe.Failure) {
+                _ = try await probe.run(stallTimeout: .seconds(60))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await eventually(.seconds(30)) { writes.writes.withLock { $0.count } >= 1 })
+        run.cancel()
+        #expect(await run.value == GATTEchoProbe.Failure.gatt(.cancelled))
+    }
+
     @Test func theLinkClosingEndsTheRun() async throws {
         let (link, box) = try await Self.make(.silent)
         let probe = try await Self.probe(link, size: 10, count: 5)
