@@ -151,7 +151,7 @@ public final class StatusServer: Sendable {
             }
         }
         // A run's packages as server-sent events, resumable (`Last-Event-ID`, `?after=`); see `RunEventStream`.
-        router.get("/api/runs/:id/events") { [sources, feeds, logger] request, context in
+        router.get("/api/runs/:id/events") { [sources, feeds, logger, clock] request, context in
             guard let id = context.parameters.get("id", as: Int64.self) else {
                 return Self.problem(.badRequest, "not a run id", parameter: "id")
             }
@@ -159,7 +159,7 @@ public final class StatusServer: Sendable {
                 return Self.problem(.notFound, "no run \(id) in the journal")
             }
             let after = RunEventStream.after(request)
-            let stream = RunEventStream(journal: sources.journal, feeds: feeds, logger: logger)
+            let stream = RunEventStream(journal: sources.journal, feeds: feeds, logger: logger, clock: clock)
             return RunEventStream.response { writer in try await stream.stream(run: id, after: after, into: &writer) }
         }
         router.get("/events") { [self] _, _ in

@@ -21,6 +21,8 @@ struct RunEventStream {
     static let readAttempts = 40
     /// Where a failed read is told.
     let logger: Logger
+    /// What keep-alives, retries and looks are measured on (the status server's clock).
+    let clock: any TimeSource
     /// How long a stream stays silent before it sends a comment line, so that proxies keep it open.
     static let keepAlive: Duration = .seconds(15)
     /// The longest a request's follower waits for a change before it looks again while the request
@@ -37,16 +39,11 @@ struct RunEventStream {
         var packages: Int
     }
 
-    /// Sends a comment line when nothing was written for `keepAlive` since `lastWrite`.
-    static func keepAlive(
-        after lastWrite: inout ContinuousClock.Instant,
-        into writer: inout any ResponseBodyWriter
-    )
-        async throws
-    {
-        guard ContinuousClock.now - lastWrite >= keepAlive else { return }
+    /// Sends a comment line when nothing was written for `keepAlive` since `lastWrite` (on `clock`).
+    func keepAlive(after lastWrite: inout Duration, into writer: inout any ResponseBodyWriter) async throws {
+        guard clock.now - lastWrite >= Self.keepAlive else { return }
         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-        lastWrite = .now
+        lastWrite = clock.now
     }
 
     /// The first index to send: after `Last-Event-ID`, or `?after=`, else from the first package.
@@ -71,7 +68,7 @@ struct RunEventStream {
         let follower = feeds.join(run)
         defer { feeds.leave(follower) }
         var last = after
-        var lastWrite = ContinuousClock.now
+        var lastWrite = clock.now
         var failures = 0
         while !Task.isCancelled {
             let slice: RunFeeds.Slice?
@@ -88,14 +85,14 @@ struct RunEventStream {
                     try await writer.write(ByteBuffer(string: "event: error\ndata: \(reason)\n\n"))
                     return
                 }
-                try await Task.sleep(for: .milliseconds(50))
+                try await clock.sleep(until: clock.now + .milliseconds(50))
                 continue
             }
             guard let slice else { return }
             if !slice.isEmpty {
                 try await writer.write(slice.bytes)
                 last = slice.last
-                lastWrite = .now
+                lastWrite = clock.now
                 continue  // more may be there already (a follower far behind)
             }
             if let summary = slice.end {
@@ -103,7 +100,7 @@ struct RunEventStream {
                 try await writer.write(ByteBuffer(string: "event: end\ndata: \(try Self.encode(end))\n\n"))
                 return
             }
-            try await Self.keepAlive(after: &lastWrite, into: &writer)
+            try await keepAlive(after: &lastWrite, into: &writer)
             await follower.signal.wait()
         }
     }
@@ -117,19 +114,19 @@ struct RunEventStream {
         into writer: inout any ResponseBodyWriter
     ) async throws {
         var sentState: RunRequest.State?
-        let changed = WakeSignal(clock: SystemClock())
+        let changed = WakeSignal(clock: clock)
         let watch = control.watchRequests { changed.signal() }
         defer { control.unwatchRequests(watch) }
-        var lastWrite = ContinuousClock.now
+        var lastWrite = clock.now
         while !Task.isCancelled {
             guard let request = control.request(id: id) else { return }
             if request.state != sentState {
                 let document = RequestDocument(request, run: nil)
                 try await writer.write(ByteBuffer(string: "event: request\ndata: \(try Self.encode(document))\n\n"))
                 sentState = request.state
-                lastWrite = .now
+                lastWrite = clock.now
             } else {
-                try await Self.keepAlive(after: &lastWrite, into: &writer)  // a long wait in the queue
+                try await keepAlive(after: &lastWrite, into: &writer)  // a long wait in the queue
             }
             if let uuid = request.runID {
                 // Its run, once the journal has committed its start (a failed read looks again).

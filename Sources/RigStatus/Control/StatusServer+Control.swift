@@ -72,11 +72,11 @@ extension StatusServer {
                 return try Self.json(document(request))
             }
         }
-        router.get("/api/requests/:id/events") { [sources, feeds, logger] request, context in
+        router.get("/api/requests/:id/events") { [sources, feeds, logger, clock] request, context in
             let id = context.parameters.get("id") ?? ""
             guard control.rig.request(id: id) != nil else { return Self.problem(.notFound, "no run request \(id)") }
             let after = RunEventStream.after(request)
-            let stream = RunEventStream(journal: sources.journal, feeds: feeds, logger: logger)
+            let stream = RunEventStream(journal: sources.journal, feeds: feeds, logger: logger, clock: clock)
             return RunEventStream.response { writer in
                 try await stream.follow(request: id, control: control.rig, after: after, into: &writer)
             }
