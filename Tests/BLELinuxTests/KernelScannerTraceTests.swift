@@ -1,6 +1,7 @@
 import BLEHost
 import BLETesting
 import BLEWire
+import Coordination
 import Glibc
 import Synchronization
 import Testing
@@ -127,6 +128,22 @@ import Testing
                 [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00],
             ]
         )
+    }
+
+    /// The scan's duration is measured on the scanner's clock: an hour of a manual clock ends it.
+    @Test func theDurationIsMeasuredOnTheScannersClock() async throws {
+        let kernel = Self.kernel()
+        let clock = ManualClock()
+        let outcome = try await Self.withKernel(kernel) { socket, _ in
+            let scanner = KernelScanner(socket: socket, clock: clock)
+            async let scanned = scanner.scan(ScanParameters(), for: .seconds(3600)) { _ in true }
+            // Once scanning is enabled (Read Local Supported Commands, parameters, enable), the hour passes.
+            #expect(await eventually { kernel.commands.count == 3 })
+            clock.advance(by: .seconds(3600))
+            return try await scanned
+        }
+        #expect(outcome.ending == .duration)
+        #expect(kernel.commands.count == 4, "scanning was disabled again")
     }
 
     @Test func extendedCommandsWhenTheBitmapListsThemAndTheExtendedReportDecodes() async throws {

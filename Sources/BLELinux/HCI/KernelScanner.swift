@@ -1,5 +1,6 @@
 public import BLEHost
 public import BLEWire
+public import Coordination
 
 /// LE scanning on the kernel path: the raw HCI socket sends the scan commands the kernel does not
 /// send itself and reads the advertising reports the controller sends back.
@@ -14,11 +15,15 @@ public struct KernelScanner: Sendable {
     public let socket: HCISocket
     /// How long each scan command may wait for its Command Complete or Command Status.
     public var commandTimeout: Duration
+    /// What a scan's duration is measured on.
+    public var clock: any TimeSource
 
-    /// A scanner on `socket`; `commandTimeout` bounds the wait for each command's answer.
-    public init(socket: HCISocket, commandTimeout: Duration = .seconds(2)) {
+    /// A scanner on `socket`; `commandTimeout` bounds the wait for each command's answer, and a scan's
+    /// duration is measured on `clock`.
+    public init(socket: HCISocket, commandTimeout: Duration = .seconds(2), clock: any TimeSource = SystemClock()) {
         self.socket = socket
         self.commandTimeout = commandTimeout
+        self.clock = clock
     }
 
     /// The adapter's Supported_Commands bitmap (HCI_Read_Local_Supported_Commands).
@@ -55,15 +60,10 @@ public struct KernelScanner: Sendable {
             for await event in events { feed.yield(.event(event)) }
             feed.yield(.closed)
         }
-        let timer = duration.map { duration in
-            Task {
-                try? await Task.sleep(for: duration)
-                feed.yield(.deadline)
-            }
-        }
+        // A deadline after the scan ended finds the feed finished and yields nothing.
+        if let duration { clock.wake(at: clock.now + duration) { feed.yield(.deadline) } }
         defer {
             forwarder.cancel()
-            timer?.cancel()
             feed.finish()
         }
         var enableSent = false
