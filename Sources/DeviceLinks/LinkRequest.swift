@@ -11,8 +11,14 @@ public struct LinkRequest: Sendable {
     /// Where the opening reports (a program's standard error, a rig's log).
     public let logger: Logger
 
-    /// A request for `target`, opened with `options`, its reports on `logger`.
+    /// A request for `target`, opened with `options`, its reports on `logger`. A simulator given no
+    /// noise seed gets a fresh one here, so that its run's provenance can name it and the run can be
+    /// repeated exactly.
     public init(target: DeviceTarget, options: LinkOpener.Options, logger: Logger) {
+        var options = options
+        if target.isSimulator, options.simulator.seed == nil {
+            options.simulator.seed = UInt64.random(in: 1...UInt64(Int64.max))
+        }
         self.target = target
         self.options = options
         self.logger = logger
@@ -20,7 +26,7 @@ public struct LinkRequest: Sendable {
 
     /// `--security` and its companions (nil: the link is used as it comes).
     public var security: SecurityRequest? { options.security }
-    /// The simulated Pico's noise seed (nil: not a simulator).
+    /// The simulated Pico's noise seed, given or chosen (nil: not a simulator).
     public var simulatorSeed: UInt64? { target.isSimulator ? options.simulator.seed : nil }
 
     private var opener: LinkOpener { LinkOpener(logger: logger) }

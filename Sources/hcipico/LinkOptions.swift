@@ -115,9 +115,6 @@ struct LinkOptions: ParsableArguments {
         } catch {
             throw LinkOpenError(error.message, cause: .badInput)
         }
-        // A simulator's noise seed is chosen here when none is given, so that the run's provenance
-        // can name it and `--seed` repeat the run exactly.
-        let simulatorSeed = seed ?? (target.isSimulator ? UInt64.random(in: 1...UInt64(Int64.max)) : nil)
         let options = LinkOpener.Options(
             timeout: .milliseconds(Int(timeout * 1000)),
             btsnoop: btsnoop,
@@ -134,7 +131,7 @@ struct LinkOptions: ParsableArguments {
                 fast: fast,
                 fault: simFault,
                 trace: simTrace,
-                seed: simulatorSeed,
+                seed: seed,
                 cell: CellModel(name: simCell),
                 socket: simSocket
             )

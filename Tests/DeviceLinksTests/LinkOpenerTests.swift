@@ -26,6 +26,26 @@ import Testing
         await link.close()
     }
 
+    /// A simulator's run can always be repeated: a request that gives no noise seed gets one, which
+    /// the run's provenance names; a seed given is kept, and a radio has none.
+    @Test func aSimulatorRequestAlwaysCarriesANoiseSeed() {
+        let logger = RecordedLog().logger()
+        let chosen = LinkRequest(target: .simulator(.pico), options: LinkOpener.Options(), logger: logger)
+        #expect(chosen.simulatorSeed != nil && chosen.options.simulator.seed == chosen.simulatorSeed)
+        let given = LinkRequest(
+            target: .simulator(.pico),
+            options: LinkOpener.Options(simulator: SimulatorSettings(seed: 42)),
+            logger: logger
+        )
+        #expect(given.simulatorSeed == 42)
+        let radio = LinkRequest(
+            target: .radio(BluetoothAddress("C0:FF:EE:00:00:01")!, .kernel(adapter: nil)),
+            options: LinkOpener.Options(),
+            logger: logger
+        )
+        #expect(radio.simulatorSeed == nil && radio.options.simulator.seed == nil)
+    }
+
     @Test func theMTUOfferedIsTheOneAsked() async throws {
         let link = try await LinkOpener(logger: RecordedLog().logger()).open(
             .simulator(.hm10),
