@@ -47,7 +47,16 @@ import Testing
     @Test func killedSixTimesTheJournalKeepsEveryCommittedPackageAndClosesEveryRun() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
+        // The CA device runs in real time (about 5 s a run), so a run whose start is committed is in
+        // progress whenever the rig is killed; the two fast devices' runs mostly start and end in one
+        // commit, which a kill leaves nothing of.
+        let slowCA = "script = \"CA.mscr\"\nschedule = \"continuous\"\nrealtime = true"
+        let config = Self.config.replacingOccurrences(
+            of: "script = \"CA.mscr\"\nschedule = \"continuous\"\nrealtime = false",
+            with: slowCA
+        )
+        #expect(config.contains(slowCA))
+        try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
         let journalPath = directory.appendingPathComponent("crash.sqlite").path
         var committedBefore = 0
         for round in 0..<6 {
