@@ -135,8 +135,9 @@ struct AnalyzeCommand: ParsableCommand {
             throw ExitStatus.failure.exitCode
         }
         print(json ? analyses.json : analyses.text)
-        for failure in analyses.failures { StandardError.report("\(file): \(failure.run): \(failure.error)") }
-        if !analyses.failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }
+        let failures = analyses.failures
+        for failure in failures { StandardError.report("\(file): \(failure.run): \(failure.error)") }
+        if !failures.isEmpty { throw ExitStatus.analysisFailed.exitCode }
     }
 }
 

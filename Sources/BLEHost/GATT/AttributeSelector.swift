@@ -38,7 +38,7 @@ public enum AttributeSelector: Sendable, Equatable, CustomStringConvertible {
     /// `0x002A` or the UUID.
     public var description: String {
         switch self {
-        case .handle(let handle): Self.text(handle)
+        case .handle(let handle): AttributeValueText.handle(handle)
         case .uuid(let uuid): uuid.description
         }
     }
@@ -66,15 +66,9 @@ public enum AttributeSelector: Sendable, Equatable, CustomStringConvertible {
         case .uuid(let uuid): return try profile.characteristic(withUUID: uuid)
         case .handle(let handle):
             guard let found = profile.characteristic(at: handle) else {
-                throw .notFound("no characteristic declared or valued at handle \(Self.text(handle))")
+                throw .notFound("no characteristic declared or valued at handle \(AttributeValueText.handle(handle))")
             }
             return found
         }
-    }
-
-    /// `0x002A`: a handle as `hcipico gatt services` prints it.
-    static func text(_ handle: UInt16) -> String {
-        let digits = String(handle, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

@@ -65,11 +65,11 @@ public struct GATTProfile: Sendable, Hashable {
         public var description: String {
             switch self {
             case .characteristic(let characteristic, let service):
-                "characteristic \(characteristic.uuid) (value handle 0x\(handleText(characteristic.valueHandle)), "
-                    + "service \(service.uuid) at 0x\(handleText(service.handle)))"
+                "characteristic \(characteristic.uuid) (value handle \(AttributeValueText.handle(characteristic.valueHandle)), "
+                    + "service \(service.uuid) at \(AttributeValueText.handle(service.handle)))"
             case .descriptor(let descriptor, let characteristic):
-                "descriptor \(descriptor.uuid) (handle 0x\(handleText(descriptor.handle)), "
-                    + "characteristic \(characteristic.uuid) at 0x\(handleText(characteristic.valueHandle)))"
+                "descriptor \(descriptor.uuid) (handle \(AttributeValueText.handle(descriptor.handle)), "
+                    + "characteristic \(characteristic.uuid) at \(AttributeValueText.handle(characteristic.valueHandle)))"
             }
         }
     }
@@ -176,10 +176,4 @@ extension GATTClient {
         services.sort { $0.service.handle < $1.service.handle }
         return GATTProfile(services: services)
     }
-}
-
-/// A handle as `services` prints it: four uppercase hex digits.
-private func handleText(_ handle: UInt16) -> String {
-    let digits = String(handle, radix: 16, uppercase: true)
-    return String(repeating: "0", count: 4 - digits.count) + digits
 }
