@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "DeviceLinks", targets: ["DeviceLinks"]),
         .library(name: "DeviceRuns", targets: ["DeviceRuns"]),
         .library(name: "PicoAnalysis", targets: ["PicoAnalysis"]),
+        .library(name: "Terminal", targets: ["Terminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -230,8 +231,19 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
 
-        // BSD editline (libedit) for the console's line editing and history (the CLI only).
+        // BSD editline (libedit) for the console's line editing and history (Terminal only).
         .target(name: "CLineEditing", linkerSettings: [.linkedLibrary("edit")]),
+
+        // A program's standard streams and terminal: stderr that never stalls or ends a run, swift-log
+        // lines for a terminal or journald, typed lines, passkey prompts, a run's live view.
+        .target(
+            name: "Terminal",
+            dependencies: [
+                "Coordination", "BLEHost", "DeviceLinks", "DeviceRuns", "RunResults", "PicoLink", "PicoAnalysis",
+                "CLineEditing", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: In-memory transports and fakes (tests and Bench only)
         .target(
@@ -269,7 +281,7 @@ let package = Package(
                 "RigCore",
                 "RigJournal",
                 "RigService",
-                "CLineEditing",
+                "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -362,6 +374,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "BLETesting"], swiftSettings: strict),
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: [
+                "Terminal", "Coordination", "DeviceLinks", "PicoLink", "MethodSCRIPT",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RigServiceTests",
             dependencies: [

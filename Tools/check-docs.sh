@@ -4,7 +4,7 @@
 # unless DocC builds their documentation without a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(Coordination BLEHost BLELinux DeviceLinks DeviceRuns PicoLink MethodSCRIPT MethodSCRIPTBatch BLEDiagnostics PicoAnalysis)
+targets=(Coordination BLEHost BLELinux DeviceLinks DeviceRuns PicoLink MethodSCRIPT MethodSCRIPTBatch BLEDiagnostics PicoAnalysis Terminal)
 config=$(mktemp)
 log=$(mktemp)
 trap 'rm -f "$config" "$log"' EXIT

@@ -4,6 +4,7 @@ import BLELinux
 import BLEWire
 import DeviceLinks
 import Foundation
+import Terminal
 
 /// `hcipico adapters`: the kernel's Bluetooth adapters, one a line: name, address, up or down; or,
 /// with a user-space transport, what the controller there says about itself.

@@ -3,6 +3,7 @@ import Foundation
 import PicoAnalysis
 import RigJournal
 import RunResults
+import Terminal
 
 /// `hcipico analyze FILE`: the peaks of each voltammogram and an equivalent-circuit fit of each
 /// impedance spectrum in a per-point CSV or in a rig's journal, as a table or JSON.

@@ -3,6 +3,7 @@ import BLEHost
 import BLELinux
 import BLEWire
 import Foundation
+import Terminal
 
 /// `hcipico bonds [list|remove ADDRESS]`: the bonds in the store, without their keys.
 struct BondsCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MethodSCRIPT
 import RigCore
+import Terminal
 
 /// `hcipico check FILE…`: the MethodSCRIPT checker for any script (`.mscr`), and the method checks for
 /// method files (`.toml`), before anything is sent anywhere.

@@ -6,6 +6,7 @@ import Foundation
 import MethodSCRIPT
 import PicoLink
 import RunResults
+import Terminal
 
 /// `hcipico connect sim`: connect, print the version, run one script, show it live and write the sinks.
 struct ConnectCommand: AsyncParsableCommand {

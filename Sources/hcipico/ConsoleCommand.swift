@@ -4,8 +4,9 @@ import DeviceLinks
 import DeviceRuns
 import Foundation
 import PicoLink
+import Terminal
 
-/// `hcipico console DEVICE`: type a MethodSCRIPT, an empty line runs it (`ConsoleSession`): line
+/// `hcipico console DEVICE`: type a MethodSCRIPT, an empty line runs it (`ConsoleSession`, Terminal): line
 /// editing and history on a terminal, `help`, `:save FILE`, `--csv`/`--jsonl` for every run. A signal
 /// during a run (Ctrl-C, SIGTERM, SIGHUP) aborts it with `Z`, disconnects and quits with its status;
 /// end of input quits, with 3 when a run met a device error.
@@ -103,7 +104,8 @@ struct ConsoleCommand: AsyncParsableCommand {
             toolVersion: "hcipico \(HCIPico.configuration.version)",
             note: { print($0) }
         )
-        let console = ConsoleSession(runs: runs)
+        let input = LineInput(historyPath: LineInput.historyPath(program: "hcipico"))
+        let console = ConsoleSession(runs: runs, input: input, methodScript: Self.methodScript)
         let shutdown = Shutdown.shared
         shutdown.install()
         // A stop during a run stops it and waits for it to be recorded to its end; then the console
@@ -116,8 +118,29 @@ struct ConsoleCommand: AsyncParsableCommand {
                 Foundation.exit(reason.exitStatus.rawValue)
             }
         }
-        let status = await console.converse(first: first, firstUnchecked: what.unchecked)
+        let ending = await console.converse(first: first, firstUnchecked: what.unchecked)
         runs.syncFiles()
-        return status
+        switch ending {
+        case .stopped(let reason): return reason.exitStatus
+        case .ended(let deviceErrors): return deviceErrors > 0 ? .deviceError : .success
+        }
+    }
+
+    /// The script of a `:method FILE` or `:run NAME KEY=VALUE…` line, made as `--method` or `--technique`
+    /// and `--set` would make it; nil when it cannot be (told on standard error as that line's problem).
+    static func methodScript(for typed: ConsoleInput) -> String? {
+        let (command, arguments): (String, [String])
+        switch typed {
+        case .methodFile(let path): (command, arguments) = (":method", ["--method", path])
+        case .method(let technique, let settings):
+            (command, arguments) = (":run", ["--technique", technique.rawValue] + settings.flatMap { ["--set", $0] })
+        default: return nil
+        }
+        do {
+            return try MethodOptions.parse(arguments).resolvedMethod()?.script()
+        } catch {
+            if !(error is ExitCode) { StandardError.report("\(command): \(MethodOptions.oneLine(error))") }
+            return nil
+        }
     }
 }

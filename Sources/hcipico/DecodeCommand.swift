@@ -3,6 +3,7 @@ import Foundation
 import MethodSCRIPT
 import RunResults
 import SystemPackage
+import Terminal
 
 /// `hcipico decode [FILE|-]`: a MethodSCRIPT device transcript → a table, CSV or JSON Lines.
 struct DecodeCommand: ParsableCommand {

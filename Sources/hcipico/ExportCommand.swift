@@ -3,6 +3,7 @@ import Foundation
 import PicoLink
 import RigJournal
 import RunResults
+import Terminal
 
 /// `hcipico export JOURNAL --out DIR`: the selected runs as a per-point CSV table, JSON Lines, a
 /// PSTrace-style CSV and an SVG plot, each with the run's provenance from the journal.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import PicoLink
+import Terminal
 
 /// `hcipico gatt DEVICE read HANDLE|UUID`: one value, however long.
 struct GATTReadCommand: AsyncParsableCommand {

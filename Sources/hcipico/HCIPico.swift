@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coordination
+import Terminal
 
 #if canImport(Glibc)
 import Glibc
@@ -63,16 +64,9 @@ struct HCIPico: AsyncParsableCommand {
         Glibc.exit(code.rawValue)
     }
 
-    /// The subcommand `word` was probably meant to be: the one nearest to it, when exactly one is
-    /// nearest and within one edit (two for words of five letters or more); an edit is a letter left
-    /// out, added or changed, or two letters swapped.
+    /// The subcommand `word` was probably meant to be (`TextDistance.suggestion`); none for an option.
     static func suggestion(for word: String) -> String? {
         guard !word.hasPrefix("-") else { return nil }
-        let names = configuration.subcommands.map { $0._commandName }
-        guard !names.contains(word) else { return nil }
-        let distances = names.map { (name: $0, edits: TextDistance.edits(word.lowercased(), $0)) }
-        guard let nearest = distances.map(\.edits).min(), nearest <= (word.count >= 5 ? 2 : 1) else { return nil }
-        let closest = distances.filter { $0.edits == nearest }
-        return closest.count == 1 ? closest[0].name : nil
+        return TextDistance.suggestion(for: word, among: configuration.subcommands.map { $0._commandName })
     }
 }

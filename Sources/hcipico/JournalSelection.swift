@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RigJournal
+import Terminal
 
 /// `--run`, `--device`, `--since` and `--until`, shared by `runs` and `export`.
 struct JournalSelection: ParsableArguments {

@@ -1,6 +1,7 @@
 import BLEHost
 import Coordination
 import DeviceLinks
+import Terminal
 
 extension LinkOptions {
     /// Opens the link (offering `mtu`), runs `body` on its client and closes it, on the shutdown path:

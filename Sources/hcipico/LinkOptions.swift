@@ -4,6 +4,7 @@ import BLELinux
 import DeviceLinks
 import PicoLink
 import PicoSimulator
+import Terminal
 
 /// The DEVICE argument and the options that say how to reach it, shared by every command that talks
 /// to a device: `sim[:KIND]`, or an address over the kernel path or hcipico's own HCI host.
@@ -102,19 +103,18 @@ struct LinkOptions: ParsableArguments {
 
     /// The parsed target; `validate()` has already rejected a malformed one.
     func target() throws(ValidationError) -> DeviceTarget {
-        try DeviceTarget.parse(device, random: random, adapter: adapter, transport: transport)
+        do {
+            return try DeviceTarget(parsing: device, random: random, adapter: adapter, transport: transport)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// What these options ask for, as a value a command's work task can carry (and, from here on,
     /// diagnostics at `--log-level` on standard error).
     func request(forcePairing: Bool = false) throws(LinkOpenError) -> LinkRequest {
         log.apply()
-        let target: DeviceTarget
-        do {
-            target = try self.target()
-        } catch {
-            throw LinkOpenError(error.message, cause: .badInput)
-        }
+        let target = try DeviceTarget(parsing: device, random: random, adapter: adapter, transport: transport)
         let options = LinkOpener.Options(
             timeout: .milliseconds(Int(timeout * 1000)),
             btsnoop: btsnoop,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import Terminal
 
 /// `--log-level` and `-v`: how much of the diagnostics (swift-log, `LineLogHandler`) reach standard
 /// error. The rig logs its life at info; links log what the bearer dropped (warning), and with `-v`

@@ -2,6 +2,7 @@ import ArgumentParser
 import RigClient
 import RigCore
 import RigMCP
+import Terminal
 
 /// `hcipico mcp`: an MCP server on standard input and output for agents that spawn their tools, using a
 /// running rig through its API (`RigMCPServer`).

@@ -4,6 +4,7 @@ import MethodSCRIPT
 import PicoAnalysis
 import PicoLink
 import RigCore
+import Terminal
 
 /// What to run, for `connect`: a script file, a technique with its parameters, or a method file.
 struct MethodOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEHost
 import BLELinux
 import DeviceLinks
+import Terminal
 
 /// `hcipico pair DEVICE`: pair now and keep the bond, so later commands encrypt without pairing.
 struct PairCommand: AsyncParsableCommand {

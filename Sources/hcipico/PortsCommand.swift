@@ -3,6 +3,7 @@ import DeviceLinks
 import Foundation
 import PicoLink
 import RunResults
+import Terminal
 
 /// `hcipico ports`: the serial ports that may have an EmStat Pico on them, and with `--probe` what
 /// answers on each, so that a user can write `transport = "tty:…"` in a rig's config.

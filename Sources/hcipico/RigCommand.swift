@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import RigCore
 import RigService
+import Terminal
 
 /// `hcipico rig CONFIG`: several instruments on a schedule into the journal, until stopped.
 struct RigCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RigJournal
+import Terminal
 
 /// `hcipico runs JOURNAL`: the runs a rig recorded, as a table or JSON.
 struct RunsCommand: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import BLEWire
 import Coordination
 import DeviceLinks
 import Foundation
+import Terminal
 
 /// `hcipico scan`: the devices around, by default those advertising the Laird VSP service.
 struct ScanCommand: AsyncParsableCommand {
@@ -96,7 +97,11 @@ struct ScanCommand: AsyncParsableCommand {
 
     /// The transport: --transport, else HCIPICO_TRANSPORT, else the kernel; --adapter picks the kernel's.
     func resolvedTransport() throws -> TransportSpec {
-        try TransportSpec.fromOptions(transport: transport, adapter: adapter)
+        do {
+            return try TransportSpec.resolve(transport, adapter: adapter)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() async throws {

@@ -6,6 +6,7 @@ import DeviceLinks
 import DeviceRuns
 import Foundation
 import PicoLink
+import Terminal
 
 /// `hcipico serial DEVICE`: a transparent bridge between standard input/output (or a pseudo-terminal)
 /// and a serial-over-GATT service: HM-10, Laird VSP, Nordic UART, or the UUIDs given.
@@ -89,15 +90,9 @@ struct SerialCommand: AsyncParsableCommand {
             do throws(SerialLinkError) {
                 return .success(
                     try await SerialBridge.open(on: opened, profile: profile) { value in
-                        guard !output.write(value) else { return }
-                        // A reader that left ends the session (141); any other failure (ENOSPC) is
-                        // recorded, and the session then ends as a failed write (6), never a success.
-                        let code = errno
-                        if code == EPIPE {
-                            shutdown.stop(.outputClosed)
-                        } else {
-                            StandardStream.outputFailed(errno: code)
-                        }
+                        // A reader that left ends the session (141); any other failure (ENOSPC) ends it as
+                        // a failed write (6), never a success.
+                        if !output.write(value) { StandardStream.outputFailed(errno: errno, stop: shutdown) }
                     }
                 )
             } catch {

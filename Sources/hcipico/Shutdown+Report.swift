@@ -1,4 +1,5 @@
 import Coordination
+import Terminal
 
 extension Shutdown {
     /// Catches the signals, the stop path's own messages on standard error.

@@ -3,6 +3,7 @@ import Coordination
 import DeviceLinks
 import Foundation
 import PicoSimulator
+import Terminal
 
 /// `hcipico simulate`: a simulated EmStat Pico in a process of its own, on a Unix socket (as a Pico
 /// behind its Bluetooth module, so that a host can be killed and started again while the device goes on)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEHost
 import Coordination
+import Terminal
 
 #if canImport(Glibc)
 import Glibc
@@ -19,10 +20,6 @@ enum ValueText {
     }
 
     static func emit(_ text: String) {
-        switch StandardStream.write(text, to: 1) {
-        case nil: break
-        case EPIPE?: Shutdown.shared.stop(.outputClosed)
-        case let error?: StandardStream.outputFailed(errno: error)
-        }
+        if let error = StandardStream.write(text, to: 1) { StandardStream.outputFailed(errno: error, stop: .shared) }
     }
 }

@@ -60,11 +60,4 @@ import Testing
         #expect(GATTError.notFound("x").exitStatus == .badInput)
         #expect(GATTError.invalidArgument("x").exitStatus == .badInput)
     }
-
-    @Test func simCalculatorIsASimulator() throws {
-        #expect(
-            try DeviceTarget.parse("sim:calculator", random: false, adapter: nil, transport: nil)
-                == .simulator(.calculator)
-        )
-    }
 }

@@ -14,20 +14,4 @@ import Testing
         #expect(throws: (any Error).self) { try LogOptions.parse(["--log-level", "loud"]) }
         #expect(throws: (any Error).self) { try LogOptions.parse(["-v", "--log-level", "error"]) }
     }
-
-    @Test func theHandlerFollowsTheOneThreshold() throws {
-        let before = LineLogHandler.threshold.load(ordering: .relaxed)
-        defer { LineLogHandler.threshold.store(before, ordering: .relaxed) }
-        try LogOptions.parse(["--log-level", "error"]).apply()
-        let handler = LineLogHandler(label: "test", underSystemd: true)
-        #expect(handler.logLevel == .error)
-        try LogOptions.parse(["-v"]).apply()
-        #expect(handler.logLevel == .debug, "a handler made earlier follows too")
-        // A library that quietens its own logger (the status server's HTTP logger) quietens only that one.
-        var quiet = LineLogHandler(label: "server", underSystemd: true)
-        quiet.logLevel = .critical
-        #expect(quiet.logLevel == .critical)
-        #expect(handler.logLevel == .debug && LineLogHandler(label: "other").logLevel == .debug)
-        #expect(LineLogHandler.priority(.warning) == 4 && LineLogHandler.priority(.debug) == 7)
-    }
 }

@@ -1,10 +1,6 @@
-import ArgumentParser
-import Coordination
-import DeviceLinks
-import DeviceRuns
+public import Coordination
+public import DeviceRuns
 import Foundation
-import MethodSCRIPT
-import PicoAnalysis
 import PicoLink
 import RunResults
 
@@ -12,15 +8,27 @@ import RunResults
 /// far; `help`, `:load FILE`, `:save FILE` and `:quit` are the console's own. Every run goes to the
 /// `--csv` and `--jsonl` files, each with its own provenance (a run whose columns differ from the
 /// table's gets a CSV file of its own, `NAME-runN.csv`), and is kept for `:save`. Ctrl-C during a run
-/// aborts it and the console goes on. The result is the console's exit status: 0, or 3 when a run
-/// met a device error (so a piped script that fails is not a success).
-final class ConsoleSession {
+/// aborts it and the console goes on. The result says whether a stop ended it and how many runs met
+/// a device error (for `hcipico console`, exit 3: a piped script that fails is not a success).
+public final class ConsoleSession {
+    /// How a conversation ended.
+    public enum Ending: Sendable, Equatable {
+        /// A stop (a signal, a closed output) ended it.
+        case stopped(StopReason)
+        /// The input ended or `:quit` was typed; `deviceErrors` runs met a device error or could not start.
+        case ended(deviceErrors: Int)
+    }
+
     /// The runs: recorded into the files, kept for `:save`, stopped by a stop.
-    let runs: SessionRuns
-    let input = LineInput()
+    public let runs: SessionRuns
+    /// Where the typed lines come from.
+    public let input: LineInput
+    /// The script of a `:method` or `:run` line, or nil when it cannot be made (the closure says why).
+    private let methodScript: (ConsoleInput) -> String?
     private var deviceErrors = 0
 
-    static let help = """
+    /// What `help` prints.
+    public static let help = """
         Type MethodSCRIPT lines; an empty line sends them as one script and shows its packages.
           help          this text
           :load FILE    run the script in FILE (as if typed, then an empty line)
@@ -33,27 +41,33 @@ final class ConsoleSession {
         Up and Down recall earlier lines, also those of earlier sessions.
         """
 
-    init(runs: SessionRuns) { self.runs = runs }
+    /// A console on `runs`, reading `input`; `methodScript` makes the script of a `:method FILE` or
+    /// `:run NAME …` line as the program's own options would (and reports what is wrong).
+    public init(runs: SessionRuns, input: LineInput, methodScript: @escaping (ConsoleInput) -> String?) {
+        self.runs = runs
+        self.input = input
+        self.methodScript = methodScript
+    }
 
-    func converse(first: String? = nil, firstUnchecked: Bool = false) async -> ExitStatus {
+    /// The conversation: `first` run first (checked unless `firstUnchecked`), then line after line until
+    /// the input ends, `:quit`, or a stop.
+    public func converse(first: String? = nil, firstUnchecked: Bool = false) async -> Ending {
         let version = runs.version
         print("\(version.device) \(version.firmware). Type a script; an empty line runs it; 'help' for more.")
         if let first {
             await runOne(first, checked: !firstUnchecked)
-            if let reason = runs.stopReason { return reason.exitStatus }
+            if let reason = runs.stopReason { return .stopped(reason) }
         }
         var lines: [String] = []
         reading: while let line = await read(prompt: lines.isEmpty ? "mscript> " : "     ..> ") {
             input.remember(line)
-            switch ConsoleInput(line, inScript: !lines.isEmpty) {
+            let typed = ConsoleInput(line, inScript: !lines.isEmpty)
+            switch typed {
             case .help: print(Self.help)
             case .quit: break reading
             case .save(let path): save(to: path)
             case .load(let path): if let text = load(path) { await runOne(text) }
-            case .methodFile(let path): if let text = method(":method", ["--method", path]) { await runOne(text) }
-            case .method(let technique, let settings):
-                let arguments = ["--technique", technique.rawValue] + settings.flatMap { ["--set", $0] }
-                if let text = method(":run", arguments) { await runOne(text) }
+            case .methodFile, .method: if let text = methodScript(typed) { await runOne(text) }
             case .misuse(let message): StandardError.report(message)
             case .scriptLine(let line): lines.append(line)
             case .run:
@@ -62,10 +76,10 @@ final class ConsoleSession {
                 lines = []
                 await runOne(text)
             }
-            if let reason = runs.stopReason { return reason.exitStatus }
+            if let reason = runs.stopReason { return .stopped(reason) }
         }
         if !lines.isEmpty { StandardError.report("the last \(lines.count) lines were never run (no empty line)") }
-        return deviceErrors > 0 ? .deviceError : .success
+        return .ended(deviceErrors: deviceErrors)
     }
 
     /// A line read off the cooperative pool (the editor blocks its thread).
@@ -105,18 +119,6 @@ final class ConsoleSession {
         } catch {
             StandardError.report("\(error)")
             deviceErrors += 1
-        }
-    }
-
-    /// The script of the method `arguments` give as `connect`'s options would, or nil (reported as
-    /// `command`'s problem).
-    private func method(_ command: String, _ arguments: [String]) -> String? {
-        do {
-            let options = try MethodOptions.parse(arguments)
-            return try options.resolvedMethod()?.script()
-        } catch {
-            if !(error is ExitCode) { StandardError.report("\(command): \(MethodOptions.oneLine(error))") }
-            return nil
         }
     }
 

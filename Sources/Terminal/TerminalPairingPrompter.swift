@@ -1,28 +1,35 @@
 import BLEHost
 import Coordination
-import DeviceLinks
+public import DeviceLinks
 import Foundation
 
 /// Pairing's questions on the controlling terminal (`/dev/tty`), so they work while standard input and
 /// output carry data: type the passkey the device shows, read out the one to type on the device, or
 /// confirm that six digits match.
-struct TerminalPairingPrompter: PairingPrompter {
+public struct TerminalPairingPrompter: PairingPrompter {
     /// The prompter, when a person is at a terminal to answer.
-    static var available: TerminalPairingPrompter? {
+    public static var available: TerminalPairingPrompter? {
         isatty(STDIN_FILENO) != 0 && access("/dev/tty", R_OK | W_OK) == 0 ? TerminalPairingPrompter() : nil
     }
 
-    func enterPasskey() async -> UInt32? {
-        guard let line = await Self.ask("hcipico: enter the passkey the device shows: ") else { return nil }
+    /// Asks for the passkey the device shows; nil when none (or not six digits) is typed.
+    public func enterPasskey() async -> UInt32? {
+        guard let line = await Self.ask("\(StandardError.program): enter the passkey the device shows: ") else {
+            return nil
+        }
         return UInt32(line.trimmingCharacters(in: .whitespaces)).flatMap { $0 <= 999_999 ? $0 : nil }
     }
 
-    func show(passkey: UInt32) async {
+    /// Says which passkey to type on the device.
+    public func show(passkey: UInt32) async {
         StandardError.report("type \(PairingInteraction.digits(passkey)) on the device to pair")
     }
 
-    func confirm(number: UInt32) async -> Bool {
-        let answer = await Self.ask("hcipico: does the device show \(PairingInteraction.digits(number))? [y/N] ")
+    /// Asks whether the device shows `number`; yes only for an answer starting with y.
+    public func confirm(number: UInt32) async -> Bool {
+        let answer = await Self.ask(
+            "\(StandardError.program): does the device show \(PairingInteraction.digits(number))? [y/N] "
+        )
         return answer?.lowercased().hasPrefix("y") == true
     }
 

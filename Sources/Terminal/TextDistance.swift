@@ -1,8 +1,8 @@
 /// How far apart two short words are, for "did you mean …" suggestions.
-enum TextDistance {
+public enum TextDistance {
     /// Optimal string alignment distance: insertions, deletions, substitutions and transpositions of
     /// adjacent characters, each one edit.
-    static func edits(_ a: String, _ b: String) -> Int {
+    public static func edits(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }
@@ -20,5 +20,17 @@ enum TextDistance {
             }
         }
         return table[a.count][b.count]
+    }
+}
+
+extension TextDistance {
+    /// The one of `names` that `word` was probably meant to be: the nearest, when exactly one is nearest
+    /// and within one edit (two for words of five letters or more); nil for a word that is one of them.
+    public static func suggestion(for word: String, among names: [String]) -> String? {
+        guard !names.contains(word) else { return nil }
+        let distances = names.map { (name: $0, edits: edits(word.lowercased(), $0)) }
+        guard let nearest = distances.map(\.edits).min(), nearest <= (word.count >= 5 ? 2 : 1) else { return nil }
+        let closest = distances.filter { $0.edits == nearest }
+        return closest.count == 1 ? closest[0].name : nil
     }
 }
