@@ -18,6 +18,16 @@ public enum DeviceTarget: Equatable, Sendable {
         return false
     }
 
+    /// The device as the start of a file's name (`connect --out`): `sim-KIND`, its address, or its
+    /// serial port's last path component.
+    public var fileNamePart: String {
+        switch self {
+        case .simulator(let kind): "sim-\(kind.rawValue)"
+        case .radio(let address, _): address.description
+        case .serialPort(let port): port.path.split(separator: "/").last.map(String.init) ?? "tty"
+        }
+    }
+
     /// The name the device is known by in reports and records: its address, `sim:KIND`, or
     /// `tty:PATH@BAUD`.
     public var name: String {

@@ -180,14 +180,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 StandardError.report(error.description)
                 throw ExitStatus.badInput.exitCode
             }
-            let device = (try? link.target()).map { target in
-                switch target {
-                case .simulator(let kind): "sim-\(kind.rawValue)"
-                case .radio(let address, _): address.description
-                case .serialPort(let port): port.path.split(separator: "/").last.map(String.init) ?? "tty"
-                }
-            }
-            outputs.name(in: out, device: device ?? link.device, title: title, start: started)
+            let device = (try? link.target())?.fileNamePart ?? link.device
+            outputs.name(in: out, device: device, title: title, start: started)
         }
         var named = outputs.named
         if let btsnoop = link.btsnoop { named.append(OutputCheck.Named("--btsnoop", btsnoop)) }

@@ -76,4 +76,12 @@ import Testing
         }
         #expect(badTransport?.contains("transport") == true)
     }
+
+    @Test func aFileNameStartsWithTheDeviceAsItWasNamed() throws {
+        #expect(try DeviceTarget(parsing: "sim", environment: Self.none).fileNamePart == "sim-pico")
+        let radio = try DeviceTarget(parsing: "AA:BB:CC:DD:EE:FF", environment: Self.none)
+        #expect(radio.fileNamePart == "AA:BB:CC:DD:EE:FF")
+        let port = try DeviceTarget(parsing: "tty:/dev/serial/by-id/usb-FTDI-if00@230400", environment: Self.none)
+        #expect(port.fileNamePart == "usb-FTDI-if00")
+    }
 }
