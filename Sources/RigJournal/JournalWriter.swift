@@ -27,6 +27,9 @@ public final class JournalWriter: @unchecked Sendable {
     private var commitStartedAt: Double?
     private var appended: UInt64 = 0
     private var committed: UInt64 = 0
+    /// Operations whose commit the observers have heard of (`onCommit`): what `flush` and the waits
+    /// for a commit wait for, so that a caller may count on what the observers did with it.
+    private var observed: UInt64 = 0
     private var packagesCommitted = 0
     private var failure: JournalError?
     private var closing = false
@@ -143,7 +146,7 @@ public final class JournalWriter: @unchecked Sendable {
     public func flush() async throws(JournalError) {
         let target: UInt64? = try locked { () throws(JournalError) -> UInt64? in
             if let failure { throw failure }
-            guard committed < appended else { return nil }
+            guard observed < appended else { return nil }
             flushRequested = true
             condition.signal()
             return appended
@@ -222,7 +225,7 @@ public final class JournalWriter: @unchecked Sendable {
                 if let failure {
                     condition.unlock()
                     continuation.resume(throwing: failure)
-                } else if committed >= sequence {
+                } else if observed >= sequence {
                     condition.unlock()
                     continuation.resume()
                 } else {
@@ -366,27 +369,29 @@ public final class JournalWriter: @unchecked Sendable {
         }
         condition.lock()
         commitStartedAt = nil
-        let ready: [CheckedContinuation<Void, any Error>]
         let observers = commitObservers
         if let failure {
             self.failure = failure
-            ready = waiters.map(\.continuation)
+            let failed = waiters.map(\.continuation)
             waiters.removeAll()
-        } else {
-            committed = sequence
-            packagesCommitted += packages
-            analysisStoringCPU += storingCPU
-            ready = waiters.filter { $0.sequence <= sequence }.map(\.continuation)
-            waiters.removeAll { $0.sequence <= sequence }
-        }
-        condition.unlock()
-        if let failure {
-            for continuation in ready { continuation.resume(throwing: failure) }
+            condition.unlock()
+            for continuation in failed { continuation.resume(throwing: failure) }
             return
         }
-        // The observers hear of the commit before `flush` returns: what a flush is waited for has
-        // been observed once it returns.
-        defer { for continuation in ready { continuation.resume() } }
+        committed = sequence
+        packagesCommitted += packages
+        analysisStoringCPU += storingCPU
+        condition.unlock()
+        // The observers hear of the commit before a wait for it returns (`flush`, `record`): what a
+        // flush waited for has been observed once it returns, even when the commit came before the flush.
+        defer {
+            condition.lock()
+            observed = sequence
+            let ready = waiters.filter { $0.sequence <= sequence }.map(\.continuation)
+            waiters.removeAll { $0.sequence <= sequence }
+            condition.unlock()
+            for continuation in ready { continuation.resume() }
+        }
         let finished = Self.now()
         let committedAt = Date().timeIntervalSince1970
         checkpointer.request()
