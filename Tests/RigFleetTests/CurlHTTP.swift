@@ -1,3 +1,4 @@
+import BLETesting
 import Foundation
 
 /// A GET through curl, a real HTTP client (`make test` installs it): the status, the header fields as
@@ -20,22 +21,15 @@ enum CurlHTTP {
         guard FileManager.default.isExecutableFile(atPath: curl) else {
             throw Failure(description: "\(curl) is missing: these tests ask through curl (make unit installs it)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: curl)
         var arguments = ["--silent", "--show-error", "--include", "--http1.1", "--max-time", "10"]
         for (name, value) in headers { arguments += ["--header", "\(name): \(value)"] }
-        process.arguments = arguments + ["http://127.0.0.1:\(port)\(path)"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "curl \(path) ended \(process.terminationStatus): \(said)")
+        // Started as every test starts a program (`TestProgram`, posix_spawn): Foundation's `Process.run`
+        // crashed copying its arguments when several tests started programs at once.
+        let ended = try TestProgram.run(curl, arguments + ["http://127.0.0.1:\(port)\(path)"])
+        guard ended.status == 0 else {
+            throw Failure(description: "curl \(path) ended \(ended.status): \(ended.errorText)")
         }
+        let data = ended.output
         let text = String(decoding: data, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else { throw Failure(description: "no header end: \(text)") }
         let lines = text[..<split.lowerBound].split(separator: "\r\n")
