@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// The one way tests run a program: started with `posix_spawn` (Foundation's `Process` needs a
-/// socketpair the qemu guest's minimal system cannot give it), in a directory, with its standard input
+/// socketpair the qemu guest's minimal system cannot give it, and its `run()` can read past a buffer
+/// while it lists `/proc/self/fd`, which crashed the unit tests once), in a directory, with its standard input
 /// read from given bytes and its standard output and error going to temporary files, so that no pipe
 /// can fill and stall it and a test can read them while it runs. The files go when this does.
 public final class TestProgram: @unchecked Sendable {
