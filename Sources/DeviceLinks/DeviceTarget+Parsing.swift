@@ -44,14 +44,13 @@ extension DeviceTarget {
             self = .simulator(kind)
             return
         }
+        let address: BluetoothAddress
         do {
-            let address = try BluetoothAddress(parsing: device, type: random ? .random : .public)
-            self = .radio(address, try TransportSpec.resolve(transport, adapter: adapter, environment: environment))
-        } catch let error as LinkOpenError {
-            throw error
+            address = try BluetoothAddress(parsing: device, type: random ? .random : .public)
         } catch {
             throw LinkOpenError("\(error)", cause: .badInput)
         }
+        self = .radio(address, try TransportSpec.resolve(transport, adapter: adapter, environment: environment))
     }
 }
 
@@ -65,21 +64,21 @@ extension TransportSpec {
         adapter: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(LinkOpenError) -> TransportSpec {
+        let spec: TransportSpec
+        let name: HCIAdapterName?
         do {
-            let spec = try TransportSpec.resolve(transport, environment: environment)
-            guard let adapter else { return spec }
-            let name = try HCIAdapterName(parsing: adapter)
-            guard case .kernel = spec else {
-                throw LinkOpenError(
-                    "--adapter goes with the kernel transport; give user:\(adapter) instead",
-                    cause: .badInput
-                )
-            }
-            return .kernel(adapter: name)
-        } catch let error as LinkOpenError {
-            throw error
+            spec = try TransportSpec.resolve(transport, environment: environment)
+            name = try adapter.map { try HCIAdapterName(parsing: $0) }
         } catch {
             throw LinkOpenError("\(error)", cause: .badInput)
         }
+        guard let adapter, let name else { return spec }
+        guard case .kernel = spec else {
+            throw LinkOpenError(
+                "--adapter goes with the kernel transport; give user:\(adapter) instead",
+                cause: .badInput
+            )
+        }
+        return .kernel(adapter: name)
     }
 }

@@ -2,7 +2,6 @@ public import Coordination
 public import DeviceRuns
 import Foundation
 import PicoLink
-import RunResults
 
 /// One console conversation: lines typed (or piped) become scripts, an empty line runs the script so
 /// far; `help`, `:load FILE`, `:save FILE` and `:quit` are the console's own. Every run goes to the
@@ -112,9 +111,7 @@ public final class ConsoleSession {
             if result.deviceError { deviceErrors += 1 }
             let end = result.end
             print(end.complete ? "done: \(end.packages) packages" : "incomplete after \(end.packages) packages")
-            if let analysis = result.analysis {
-                print(AnalysisReport(analyses: [analysis], names: ["the run"]).text)
-            }
+            if let analysis = result.analysis { display.report(analysis) }
             fflush(nil)
         } catch {
             StandardError.report("\(error)")
