@@ -1,5 +1,6 @@
 import BLEHost
 import BLEWire
+import Coordination
 import Glibc
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// Finding and ending a link the kernel holds (`hcipico pair` needs a fresh one): the `HCIGETCONNINFO`
 /// request, and HCI Disconnect answered over a local pair standing in for the kernel.
-@Suite struct HCISocketConnectionTests {
+@Suite(.timeLimit(.minutes(2))) struct HCISocketConnectionTests {
     static let peer = BluetoothAddress("F0:11:22:33:44:55", type: .random)!
     static let socketFD = 907
 
@@ -52,7 +53,8 @@ import Testing
     }
 
     @Test func disconnectWaitsForItsOwnDisconnectionComplete() async throws {
-        let (hci, kernel) = try HCISocketTests.socket()
+        // The system's clock: the last wait ends by its timeout.
+        let (hci, kernel) = try HCISocketTests.socket(clock: SystemClock())
         defer { close(kernel) }
         async let ended = hci.endConnection(handle: 0x0041, describing: "the link", timeout: .seconds(30))
         let sent = try #require(await received(kernel))
@@ -86,7 +88,8 @@ import Testing
     }
 
     @Test func aRefusalAndAMissingEventAreErrors() async throws {
-        let (hci, kernel) = try HCISocketTests.socket()
+        // The system's clock: the last wait ends by its timeout.
+        let (hci, kernel) = try HCISocketTests.socket(clock: SystemClock())
         defer { close(kernel) }
         let refused = Task {
             await Self.failure { () throws(BLELinuxError) in

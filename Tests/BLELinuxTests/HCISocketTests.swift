@@ -7,7 +7,9 @@ import Testing
 @testable import BLELinux
 
 /// `HCISocket`'s command and event handling over a local SEQPACKET pair standing in for the kernel.
-@Suite struct HCISocketTests {
+/// The socket's clock moves only when a test moves it (see `socket(clock:)`); the time limit turns an
+/// answer that never comes into a failure instead of a hang.
+@Suite(.timeLimit(.minutes(2))) struct HCISocketTests {
     static let adapter = HCIAdapterInfo(
         name: HCIAdapterName(index: 0),
         address: BluetoothAddress(value: 0x0011_2233_4455),
@@ -15,7 +17,10 @@ import Testing
         flags: 1
     )
 
-    static func socket(clock: any TimeSource = SystemClock()) throws -> (HCISocket, CInt) {
+    /// A socket on one end of the pair, the test playing the kernel on the other. The default clock
+    /// never moves: a test that is not about a timeout is never failed by one, however long the whole
+    /// suite running at once on two cores holds the test's task back.
+    static func socket(clock: any TimeSource = ManualClock()) throws -> (HCISocket, CInt) {
         let (ours, theirs) = socketPair()
         let link = try DescriptorChannel(
             socket: OwnedDescriptor(rawValue: ours),

@@ -1,5 +1,7 @@
 import BLEHost
+import BLETesting
 import BLEWire
+import Coordination
 import Glibc
 import Testing
 
@@ -8,7 +10,9 @@ import Testing
 /// Link tuning on the kernel path over a local SEQPACKET pair standing in for the raw HCI socket: the
 /// exact command bytes, the events parsed (including a kernel's event for another handle), and the
 /// refusals mapped to named statuses.
-@Suite struct KernelLinkTuningTests {
+/// The time limit turns an answer that never comes to a clock that never moves into a failure
+/// instead of a hang.
+@Suite(.timeLimit(.minutes(2))) struct KernelLinkTuningTests {
     static let handle: UInt16 = 0x0040
 
     /// The next command the tuner sent: opcode and parameters (after the 0x01 indicator and length).
@@ -38,7 +42,9 @@ import Testing
             name: "test-hci",
             receiveCapacity: 1024
         )
-        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link)
+        // A clock that never moves: the steps end by their answers and events, never by a timeout,
+        // however long the whole suite running at once holds this test's part of the kernel back.
+        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link, clock: ManualClock())
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .seconds(5))
         var tuner = LinkTuner()
         tuner.eventTimeout = .seconds(5)
@@ -89,6 +95,42 @@ import Testing
         #expect(report.phy == .refused(opcode: 0x2032, status: .unsupportedRemoteFeature))
         #expect(report.lines[4].contains("Unsupported Remote Feature (0x1A)"))
         hci.close()
+    }
+
+    /// The wait for a command's event is measured on the socket's clock, as its answer's is: an event
+    /// that never comes ends the wait when that clock passes the event timeout, not before.
+    @Test func anEventThatDoesNotComeIsWaitedForOnTheSocketsClock() async throws {
+        let (ours, kernel) = socketPair()
+        defer { close(kernel) }
+        let link = try DescriptorChannel(
+            socket: OwnedDescriptor(rawValue: ours),
+            name: "test-hci",
+            receiveCapacity: 1024
+        )
+        let clock = ManualClock()
+        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link, clock: clock)
+        defer { hci.close() }
+        let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .seconds(2))
+        let exchange = Task {
+            try await target.exchange(
+                HCILEReadRemoteFeatures(connectionHandle: 0x40),
+                awaiting: 0x04,
+                eventTimeout: .seconds(7)
+            )
+        }
+        let sent = try await Self.command(kernel)
+        #expect(sent.opcode == 0x2016)
+        Self.status(kernel, 0x2016, 0x00)
+        try #require(
+            await eventually { clock.pendingDeadlines.contains(.seconds(7)) },
+            "the event's wait is on the clock"
+        )
+        clock.advance(by: .seconds(6))
+        #expect(clock.pendingDeadlines.contains(.seconds(7)), "not before its time")
+        clock.advance(by: .seconds(1))
+        let (answer, event) = try await exchange.value
+        #expect(answer == .status(0x00))
+        #expect(event == nil)
     }
 
     @Test func aSilentControllerAndAClosedSocketAreReported() async throws {

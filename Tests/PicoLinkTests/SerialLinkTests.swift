@@ -15,6 +15,11 @@ import Testing
         let bytes = Mutex<[UInt8]>([])
         func append(_ value: UnsafeRawBufferPointer) { bytes.withLock { $0.append(contentsOf: value) } }
         var count: Int { bytes.withLock { $0.count } }
+
+        /// Whether `count` bytes came back. A quiet of a fraction of a second is no sign that the echo
+        /// is over while the whole suite runs at once on two cores and can hold the link's tasks back
+        /// for longer; this waits for the bytes themselves (at most a minute).
+        func received(_ count: Int) async -> Bool { await eventually(.seconds(60)) { self.count >= count } }
     }
 
     static func hm10(
@@ -69,6 +74,7 @@ import Testing
         #expect(link.writer.mode == .commandsWithBarrier(window: SerialWriter.defaultWindow))
         let data = Self.random(20_000)
         try await link.send(data)
+        #expect(await collector.received(data.count))
         try await link.waitUntilQuiet(for: .milliseconds(200))
         #expect(collector.bytes.withLock { $0 } == data)
         let statistics = peripheral.statistics
@@ -85,6 +91,7 @@ import Testing
         defer { peripheral.close() }
         let data = Self.random(4_000)
         try await link.send(data)
+        #expect(await collector.received(data.count))
         try await link.waitUntilQuiet(for: .milliseconds(300))
         #expect(peripheral.statistics.droppedBytes == 0)
         #expect(collector.bytes.withLock { $0 } == data)
@@ -98,6 +105,7 @@ import Testing
         #expect(link.writer.mode == .requests)
         let data = Self.random(2_000)
         try await link.send(data)
+        #expect(await collector.received(data.count))
         try await link.waitUntilQuiet(for: .milliseconds(200))
         #expect(collector.bytes.withLock { $0 } == data)
         #expect(peripheral.statistics.writeCommands == 0)
@@ -117,6 +125,7 @@ import Testing
         let start = ContinuousClock.now
         try await link.send(data)
         let elapsed = ContinuousClock.now - start
+        #expect(await collector.received(data.count))
         try await link.waitUntilQuiet(for: .milliseconds(200))
         #expect(collector.bytes.withLock { $0 } == data)
         #expect(peripheral.statistics.writeRequests == 0)
@@ -130,6 +139,7 @@ import Testing
         let (peripheral, link) = try await Self.hm10(profile: custom, into: collector)
         defer { peripheral.close() }
         try await link.send(Array("hello".utf8))
+        #expect(await collector.received(5))
         try await link.waitUntilQuiet(for: .milliseconds(100))
         #expect(collector.bytes.withLock { $0 } == Array("hello".utf8))
     }
@@ -188,6 +198,7 @@ import Testing
         #expect(link.writer.mode == .commands(bytesPerSecond: SerialWriter.defaultBytesPerSecond))
         let data = Self.random(3_000)
         try await link.send(data)
+        #expect(await collector.received(data.count))
         try await link.waitUntilQuiet(for: .milliseconds(200))
         #expect(collector.bytes.withLock { $0 } == data)
         #expect(client.mtu == 517)

@@ -83,7 +83,9 @@ import Testing
         try await writer.flush()
         // The refresher reads the end at its commit and wakes the follower (at the latest at its look).
         let started = ContinuousClock.now
-        while try feeds.slice(run: run, after: 49)?.end == nil, ContinuousClock.now - started < .seconds(5) {
+        // Bounded only so that a missing wake fails instead of hanging: the whole suite at once on two
+        // cores can hold the refresher back for seconds.
+        while try feeds.slice(run: run, after: 49)?.end == nil, ContinuousClock.now - started < .seconds(60) {
             await follower.signal.wait()
         }
         let behind = try #require(try feeds.slice(run: run, after: 20))
@@ -111,7 +113,7 @@ import Testing
             // Woken within the idle look at the latest, and then the package is there.
             let started = ContinuousClock.now
             var indices: [Int] = []
-            while indices.isEmpty && ContinuousClock.now - started < .seconds(5) {
+            while indices.isEmpty && ContinuousClock.now - started < .seconds(60) {
                 await follower.signal.wait()
                 indices = Self.indices(try #require(try feeds.slice(run: run, after: -1)).text)
             }

@@ -1,7 +1,7 @@
 public import BLEHost
 public import BLEWire
 internal import CBlueZ
-import Coordination
+public import Coordination
 internal import Glibc
 import Synchronization
 
@@ -23,6 +23,8 @@ public final class HCISocket: Sendable {
     /// The commands' timeouts, on the host's one timer mechanism: a command answered in time costs no
     /// timer of its own, and a wake finds what has expired. Its clock also times `endConnection`.
     let alarm: DeadlineAlarm
+    /// What this socket's timeouts are measured on; what scans and tunes through it waits on it too.
+    public var clock: any TimeSource { alarm.clock }
 
     private struct Waiter {
         let token: UInt64
@@ -42,7 +44,11 @@ public final class HCISocket: Sendable {
     ]
 
     /// Opens the named adapter, or the first adapter that is up, and starts reading its events.
-    public static func open(_ name: HCIAdapterName? = nil) throws(BLELinuxError) -> HCISocket {
+    /// Commands' timeouts, and the waits of scanners and tunings on this socket, are measured on `clock`.
+    public static func open(
+        _ name: HCIAdapterName? = nil,
+        clock: any TimeSource = SystemClock()
+    ) throws(BLELinuxError) -> HCISocket {
         let adapter = try HCIAdapters.resolve(name)
         let subject = adapter.name.description
         let channel: DescriptorChannel
@@ -56,7 +62,7 @@ public final class HCISocket: Sendable {
             throw BLELinuxError(error, subject: subject)
         }
         do throws(TransportError) {
-            return try running(adapter: adapter, channel: channel)
+            return try running(adapter: adapter, channel: channel, clock: clock)
         } catch {
             throw BLELinuxError(.system, "\(subject): cannot start the reader thread: \(error)")
         }

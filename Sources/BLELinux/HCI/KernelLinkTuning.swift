@@ -16,6 +16,7 @@ public final class KernelLinkTuning: LinkTuningTarget {
     public let commandTimeout: Duration
 
     /// Tuning of the link `connectionHandle` through `hci`; `commandTimeout` bounds each command's answer.
+    /// Every wait, for an answer or for an event, is measured on `hci`'s clock.
     public init(hci: HCISocket, connectionHandle: UInt16, commandTimeout: Duration = .seconds(2)) {
         self.hci = hci
         self.connectionHandle = connectionHandle
@@ -100,7 +101,7 @@ public final class KernelLinkTuning: LinkTuningTarget {
             }
         }
         guard let waiter, answer.hciStatus == .success else { return (answer, nil) }
-        return (answer, await waiter.wait(timeout: eventTimeout))
+        return (answer, await waiter.wait(timeout: eventTimeout, clock: hci.clock))
     }
 
     /// Closes the raw socket.

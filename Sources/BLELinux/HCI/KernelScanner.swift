@@ -19,11 +19,11 @@ public struct KernelScanner: Sendable {
     public var clock: any TimeSource
 
     /// A scanner on `socket`; `commandTimeout` bounds the wait for each command's answer, and a scan's
-    /// duration is measured on `clock`.
-    public init(socket: HCISocket, commandTimeout: Duration = .seconds(2), clock: any TimeSource = SystemClock()) {
+    /// duration is measured on `clock`, by default the socket's.
+    public init(socket: HCISocket, commandTimeout: Duration = .seconds(2), clock: (any TimeSource)? = nil) {
         self.socket = socket
         self.commandTimeout = commandTimeout
-        self.clock = clock
+        self.clock = clock ?? socket.clock
     }
 
     /// The adapter's Supported_Commands bitmap (HCI_Read_Local_Supported_Commands).
