@@ -242,10 +242,13 @@ public final class TestProgram: @unchecked Sendable {
         return Outcome(status: status, output: output, error: error, secondsAfterSignal: seconds)
     }
 
-    /// `finish()` without holding a thread of the cooperative pool while the program runs.
+    /// `finish()` without holding a thread of the cooperative pool while the program runs: the wait
+    /// is on a thread of its own, so the end (and the seconds after a signal) is taken when the program
+    /// ends, not when a held-back task next looks.
     public func finishAsync() async -> Outcome {
-        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
-        return finish()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.finish()) }
+        }
     }
 
     private func wait() -> Int32 {

@@ -1,3 +1,4 @@
+import BLETesting
 import Coordination
 import DeviceLinks
 import DeviceRuns
@@ -34,6 +35,9 @@ import Glibc
             Issue.record("\(end)")
             return
         }
+        // The subscription keeps delivering until the link closes: a 200 ms quiet is no sign that the
+        // echo is over while the whole suite at once can hold the simulator back for longer.
+        #expect(await eventually(.seconds(60)) { received.withLock { $0.count } >= sent.count })
         #expect(received.withLock { $0 } == sent)
         await link.close()
     }

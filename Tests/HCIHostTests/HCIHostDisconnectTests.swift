@@ -24,7 +24,9 @@ import Testing
     @Test func theDisconnectWaitsForTheControllerToCompleteQueuedPackets() async throws {
         var options = FakeHCIController.Options()
         options.autoComplete = false
-        let harness = try await HostHarness(options)
+        // The drain waits at most the command timeout: a generous one, so that the test's own steps
+        // before completing the packet, however long the whole suite holds them back, come first.
+        let harness = try await HostHarness(options, timeout: .seconds(120))
         let link = try await harness.connect()
         // A Write Command the controller has taken but not completed.
         let pdu: [UInt8] = [0x52, 0x10, 0x00, 0x5A]

@@ -83,7 +83,8 @@ struct HCIHostInitTests {
 
     @Test("legacy scanning decodes advertising reports through AdvertisingData")
     func scanLegacy() async throws {
-        let harness = try await HostHarness()
+        // A clock that never moves: the scan ends by finding the device, never by its timeout.
+        let harness = try await HostHarness(clock: ManualClock())
         let data = AdvertisingData(flags: 0x06, localName: "PicoSim").encodedBytes
         let report = HCILEAdvertisingReport(
             eventType: 0,
@@ -107,7 +108,8 @@ struct HCIHostInitTests {
                 HCILESetExtendedScanParameters.self, HCILESetExtendedScanEnable.self,
                 HCILEExtendedCreateConnection.self,
             ]
-        let harness = try await HostHarness(.init(commands: commands))
+        // A clock that never moves: the scan and the connection end by their events, never by a timeout.
+        let harness = try await HostHarness(.init(commands: commands), clock: ManualClock())
         #expect(harness.info.extendedScanning && harness.info.extendedConnect)
         let report = HCILEExtendedAdvertisingReport(
             eventType: 0x0013,

@@ -39,10 +39,16 @@ import Testing
         return outcome
     }
 
+    /// Control with limits no answer misses however long the whole suite at once, on two cores, holds
+    /// the session's tasks back: for tests on the system's clock where the device does answer.
+    static func patientControl(_ session: PicoSession) -> RunControl {
+        RunControl(session: session, abortReplyLimit: .seconds(60), endLimit: .seconds(60), cellOffLimit: .seconds(60))
+    }
+
     @Test func aStopAbortsTheRunWhichTheDeviceEndsAndTheLinkStays() async throws {
         let (link, run) = try await Self.running(clock: SystemClock())
         defer { link.close() }
-        let control = RunControl(session: link.session)
+        let control = Self.patientControl(link.session)
         let stopped = Latch<Void>()
         let outcome = await Self.collect(run, control) {
             Task {
@@ -63,7 +69,7 @@ import Testing
     @Test func leaveSafeDuringAStopWaitsForItAndSwitchesTheCellOff() async throws {
         let (link, run) = try await Self.running(clock: SystemClock())
         defer { link.close() }
-        let control = RunControl(session: link.session)
+        let control = Self.patientControl(link.session)
         var packages = 0
         for try await event in run.events {
             if case .package = event { packages += 1 }

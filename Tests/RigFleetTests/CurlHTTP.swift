@@ -21,7 +21,7 @@ enum CurlHTTP {
         guard FileManager.default.isExecutableFile(atPath: curl) else {
             throw Failure(description: "\(curl) is missing: these tests ask through curl (make unit installs it)")
         }
-        var arguments = ["--silent", "--show-error", "--include", "--http1.1", "--max-time", "10"]
+        var arguments = ["--silent", "--show-error", "--include", "--http1.1", "--max-time", "60"]
         for (name, value) in headers { arguments += ["--header", "\(name): \(value)"] }
         // Started as every test starts a program (`TestProgram`, posix_spawn): Foundation's `Process.run`
         // crashed copying its arguments when several tests started programs at once.

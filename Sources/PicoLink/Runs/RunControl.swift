@@ -19,6 +19,8 @@ public final class RunControl: Sendable {
     public let abortReplyLimit: Duration
     /// How long the device has, after answering `Z`, to end its script.
     public let endLimit: Duration
+    /// How long `cell_off` may take after a run that did not end normally (`leaveSafe`).
+    public let cellOffLimit: Duration
 
     private struct State {
         var ended = false
@@ -44,12 +46,14 @@ public final class RunControl: Sendable {
         interruption: RunInterruption = RunInterruption(),
         abortReplyLimit: Duration = .seconds(2),
         endLimit: Duration = .seconds(2),
+        cellOffLimit: Duration = .seconds(2),
         limits: RunLimits = RunLimits()
     ) {
         self.session = session
         self.interruption = interruption
         self.abortReplyLimit = abortReplyLimit
         self.endLimit = endLimit
+        self.cellOffLimit = cellOffLimit
         self.limits = limits
         (breaches, breach) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(1))
     }
@@ -136,9 +140,6 @@ public final class RunControl: Sendable {
         await stop(reason)
     }
 
-    /// How long `cell_off` may take after a run that did not end normally.
-    public static let cellOffLimit: Duration = .seconds(2)
-
     /// Makes the instrument safe after a run that did not end normally (a device error, an abort, a
     /// timeout, a lost link, a stop, a failed output): when the device may still run the script
     /// (`scriptEnded` false and the link up) it is aborted first; then the cell is switched off
@@ -169,7 +170,7 @@ public final class RunControl: Sendable {
                 return .unknown("no reply to Z (\(error)); the link was closed")
             }
         }
-        return await session.switchCellOff(within: Self.cellOffLimit)
+        return await session.switchCellOff(within: cellOffLimit)
     }
 
     /// Whether `enforce` stopped the run at one of its `limits`.
