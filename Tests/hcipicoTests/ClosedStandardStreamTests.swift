@@ -66,7 +66,7 @@ import Testing
         ("$HCIPICO rtt sim:hm10 --count 50", { _ in }),
         ("$HCIPICO gatt sim services", { _ in }),
         (
-            "$HCIPICO rig rig.toml --for 1s > /dev/null 2>&1; $HCIPICO export rig.sqlite --out exported",
+            "$HCIPICO rig rig.toml --for 3s > /dev/null 2>&1; $HCIPICO export rig.sqlite --out exported",
             { directory in
                 let files = try FileManager.default.contentsOfDirectory(
                     atPath: directory.appendingPathComponent("exported").path

@@ -148,7 +148,8 @@ import Testing
             config += "schedule = \"once\"\n[device.method]\ntechnique = \"\(technique.rawValue)\"\n"
         }
         try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
-        let rig = try await MethodCommandLineTests.run(["rig", "rig.toml", "--for", "6s"], in: directory)
+        // Every schedule is "once": the rig ends when they are done; `--for` only bounds a failure.
+        let rig = try await MethodCommandLineTests.run(["rig", "rig.toml", "--for", "120s"], in: directory)
         #expect(rig.status == 0, "\(rig.error)")
         let runs = try await MethodCommandLineTests.run(["runs", "rig.sqlite", "--json"], in: directory)
         for technique in Technique.allCases {
@@ -208,7 +209,8 @@ import Testing
             technique = "lsv"
             """
         try config.write(to: directory.appendingPathComponent("rig.toml"), atomically: true, encoding: .utf8)
-        let rig = try await MethodCommandLineTests.run(["rig", "rig.toml", "--for", "3s"], in: directory)
+        // The schedule is "once": the rig ends when it is done; `--for` only bounds a failure.
+        let rig = try await MethodCommandLineTests.run(["rig", "rig.toml", "--for", "120s"], in: directory)
         #expect(rig.status == 0, "\(rig.error)")
         let export = try await MethodCommandLineTests.run(["export", "rig.sqlite", "--out", "out"], in: directory)
         #expect(export.status == 0, "\(export.error)")
