@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 
 #if canImport(Glibc)
@@ -244,11 +245,11 @@ public final class TestProgram: @unchecked Sendable {
 
     /// `finish()` without holding a thread of the cooperative pool while the program runs: the wait
     /// is on a thread of its own, so the end (and the seconds after a signal) is taken when the program
-    /// ends, not when a held-back task next looks.
+    /// ends, not when a held-back task next looks. A cancelled caller polls instead.
     public func finishAsync() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.finish()) }
-        }
+        if let outcome = await Threads.blocking(name: "test-program", { self.finish() }) { return outcome }
+        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        return finish()
     }
 
     private func wait() -> Int32 {
