@@ -88,9 +88,10 @@ final class ScriptedHCIKernel: Sendable {
     }
 
     /// Blocks the reader until there is something to read, a wake-up, or a read error to give (at
-    /// most 30 s, then a wake-up so that a broken test ends).
+    /// least 120 s, then a wake-up so that a broken test ends: longer than a test may wait between
+    /// two commands while the whole suite runs at once on two cores).
     private func waitForPacket() -> MockReply {
-        for _ in 0..<150_000 {
+        for _ in 0..<600_000 {
             let ready = state.withLock { state -> UInt64? in
                 if state.woken { return 2 }
                 return state.inbound.isEmpty && state.readError == nil ? nil : 1

@@ -8,7 +8,7 @@ import Testing
 /// when its time runs out, also when the clock wakes before the waiter is in place.
 @Suite("TimedMailbox")
 struct TimedMailboxTests {
-    @Test("a wait whose time has already run out ends with nil instead of parking", .timeLimit(.minutes(1)))
+    @Test("a wait whose time has already run out ends with nil instead of parking", .timeLimit(.minutes(2)))
     func expiredBeforeWaiting() async {
         // The manual clock runs a wake whose deadline is not in the future at once, inside `next`,
         // before the waiter is installed.
@@ -20,7 +20,7 @@ struct TimedMailboxTests {
         #expect(await mailbox.next(timeout: .zero) == nil)
     }
 
-    @Test("a waiter gets the next item, or nil once its time runs out", .timeLimit(.minutes(1)))
+    @Test("a waiter gets the next item, or nil once its time runs out", .timeLimit(.minutes(2)))
     func waitsUntilAnItemOrTheDeadline() async {
         let clock = ManualClock()
         let mailbox = TimedMailbox<Int>(clock: clock)
