@@ -35,16 +35,10 @@ import Testing
     }
 
     @Test func lowLatencyOverTheRawSocket() async throws {
-        let (ours, kernel) = socketPair()
+        // The socket's clock never moves: the steps end by their answers and events, never by a
+        // timeout, however long the whole suite running at once holds this test's part of the kernel back.
+        let (hci, kernel) = try HCISocketTests.socket()
         defer { close(kernel) }
-        let link = try DescriptorChannel(
-            socket: OwnedDescriptor(rawValue: ours),
-            name: "test-hci",
-            receiveCapacity: 1024
-        )
-        // A clock that never moves: the steps end by their answers and events, never by a timeout,
-        // however long the whole suite running at once holds this test's part of the kernel back.
-        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link, clock: ManualClock())
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .seconds(5))
         var tuner = LinkTuner()
         tuner.eventTimeout = .seconds(5)
@@ -100,15 +94,9 @@ import Testing
     /// The wait for a command's event is measured on the socket's clock, as its answer's is: an event
     /// that never comes ends the wait when that clock passes the event timeout, not before.
     @Test func anEventThatDoesNotComeIsWaitedForOnTheSocketsClock() async throws {
-        let (ours, kernel) = socketPair()
-        defer { close(kernel) }
-        let link = try DescriptorChannel(
-            socket: OwnedDescriptor(rawValue: ours),
-            name: "test-hci",
-            receiveCapacity: 1024
-        )
         let clock = ManualClock()
-        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link, clock: clock)
+        let (hci, kernel) = try HCISocketTests.socket(clock: clock)
+        defer { close(kernel) }
         defer { hci.close() }
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .seconds(2))
         let exchange = Task {
@@ -134,14 +122,9 @@ import Testing
     }
 
     @Test func aSilentControllerAndAClosedSocketAreReported() async throws {
-        let (ours, kernel) = socketPair()
+        // The system's clock: the first exchange ends by its 100 ms timeout.
+        let (hci, kernel) = try HCISocketTests.socket(clock: SystemClock())
         defer { close(kernel) }
-        let link = try DescriptorChannel(
-            socket: OwnedDescriptor(rawValue: ours),
-            name: "test-hci",
-            receiveCapacity: 1024
-        )
-        let hci = try HCISocket.running(adapter: HCISocketTests.adapter, channel: link)
         let target = KernelLinkTuning(hci: hci, connectionHandle: Self.handle, commandTimeout: .milliseconds(100))
         await #expect(throws: LinkTuningFailure.noAnswer(opcode: 0x2003, waited: .milliseconds(100))) {
             _ = try await target.exchange(HCILEReadLocalSupportedFeatures(), awaiting: nil, eventTimeout: .zero)
