@@ -239,7 +239,7 @@ public final class TestProgram: @unchecked Sendable {
     /// Waits for the end and says how it went.
     public func finish() -> Outcome {
         let status = wait()
-        let seconds = lock.withLock { signalled }.map { Self.seconds(ContinuousClock.now - $0) } ?? 0
+        let seconds = lock.withLock { signalled }.map { (ContinuousClock.now - $0).inSeconds } ?? 0
         return Outcome(status: status, output: output, error: error, secondsAfterSignal: seconds)
     }
 
@@ -273,10 +273,6 @@ public final class TestProgram: @unchecked Sendable {
 
     private static func decode(_ status: Int32) -> Int32 {
         status & 0x7F == 0 ? (status >> 8) & 0xFF : -(status & 0x7F)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// The whole of the file at `path` (empty when it cannot be read).

@@ -148,7 +148,7 @@ enum APIBench {
             defer { close(stream) }
             var seen: [UInt8] = []
             let first = try RigAPIClient.readUntil(stream, "event: package", seen: &seen)
-            latencies.append(seconds(first - started))
+            latencies.append((first - started).inSeconds)
             _ = try RigAPIClient.readUntil(stream, "event: end", seen: &seen)
         }
         return latencies
@@ -183,7 +183,7 @@ enum APIBench {
         let body = "{\"script\": \(try jsonString(fullRateCA))}"
         // Enough runs queued (5 s each) for every pair of windows and the wait after each, so that the
         // device never waits.
-        let runs = Int((Double(windows) * (2 * seconds(window) + 7) + 20) / 5) + 2
+        let runs = Int((Double(windows) * (2 * window.inSeconds + 7) + 20) / 5) + 2
         var requests: [String] = []
         for _ in 0..<runs {
             let response = try http.request("POST", "/api/devices/full/requests", body: body)
@@ -213,7 +213,7 @@ enum APIBench {
             stop.set()
             try await Task.sleep(for: .seconds(6))  // the followers end with their run
             // The streams must have carried the window's packages at least, or nothing was measured.
-            let expected = Int(10 * 1_000 * seconds(window))
+            let expected = Int(10 * 1_000 * window.inSeconds)
             guard count.value >= expected else {
                 throw Failure(description: "the streams received \(count.value) packages in a window, not \(expected)")
             }
@@ -259,7 +259,7 @@ enum APIBench {
         let started = ContinuousClock.now
         try await Task.sleep(for: window)
         guard let after = processCPU(rig) else { throw Failure(description: "the rig has gone") }
-        let elapsed = seconds(ContinuousClock.now - started)
+        let elapsed = (ContinuousClock.now - started).inSeconds
         return ((after.total - before.total) / elapsed * 100, (after.system - before.system) / elapsed * 100)
     }
 
@@ -286,10 +286,6 @@ enum APIBench {
         private let flag = Atomic<Bool>(false)
         var isSet: Bool { flag.load(ordering: .relaxed) }
         func set() { flag.store(true, ordering: .relaxed) }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func requestID(_ json: String) -> String? {

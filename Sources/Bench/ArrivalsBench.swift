@@ -69,9 +69,9 @@ enum ArrivalsBench {
             rows.append(
                 StackBench.Row(
                     name: "inter-arrival p50 / p99",
-                    value: micros(summary.p50),
+                    value: summary.p50.inMicroseconds,
                     unit: "µs",
-                    note: "p99 \(StackBench.format(micros(summary.p99))) µs; \(summary.arrivals) arrivals"
+                    note: "p99 \(StackBench.format(summary.p99.inMicroseconds)) µs; \(summary.arrivals) arrivals"
                 )
             )
         }
@@ -82,9 +82,5 @@ enum ArrivalsBench {
                 .replacingOccurrences(of: "\"suite\":\"stack\"", with: "\"suite\":\"arrivals\"")
                 .replacingOccurrences(of: "stack: ATT bearer", with: "arrivals (--stats recording): ATT bearer")
         )
-    }
-
-    static func micros(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
     }
 }

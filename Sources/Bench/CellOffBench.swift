@@ -112,6 +112,6 @@ final class CellOffMarks: @unchecked Sendable {
     func mark() { lock.withLock { if start == nil { start = .now } } }
 
     func sinceMark() -> Double? {
-        lock.withLock { start.map { BenchSuite.seconds($0.duration(to: .now)) } }
+        lock.withLock { start.map { $0.duration(to: .now).inSeconds } }
     }
 }

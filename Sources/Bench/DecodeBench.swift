@@ -189,7 +189,7 @@ enum DecodeBench {
             let start = ContinuousClock.now
             body()
             let elapsed = ContinuousClock.now - start
-            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            best = min(best, elapsed.inSeconds)
         }
         return best
     }

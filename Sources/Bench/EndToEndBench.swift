@@ -54,7 +54,7 @@ let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → Pic
     repeat {
         let begun = ContinuousClock.now
         let count = try await oneRun(checked: runs % 2 == 1)
-        let took = BenchSuite.seconds(begun.duration(to: .now))
+        let took = begun.duration(to: .now).inSeconds
         if runs % 2 == 1 {
             checked.samples += count
             checked.seconds += took
@@ -64,7 +64,7 @@ let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → Pic
         }
         samples += count
         runs += 1
-        elapsed = BenchSuite.seconds(start.duration(to: .now))
+        elapsed = start.duration(to: .now).inSeconds
     } while elapsed < duration || runs < 2
     let checkRatio = (Double(checked.samples) / checked.seconds) / (Double(plain.samples) / plain.seconds)
     let cpu = ProcessMemory.cpuSeconds() - cpuStart
@@ -92,14 +92,6 @@ let endToEndSuite = BenchSuite(name: "e2e", summary: "simulator → GATT → Pic
         print(
             "  RSS \(rssStart / 1024) KiB after warm-up, \(rssEnd / 1024) KiB at the end (Δ \((rssEnd - rssStart) / 1024) KiB)"
         )
-    }
-}
-
-extension BenchSuite {
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
     }
 }
 

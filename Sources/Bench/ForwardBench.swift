@@ -64,7 +64,7 @@ enum ForwardBench {
             let started = ContinuousClock.now
             let task = Task { await forwarder.run() }
             await forwarder.finish(running: task, patience: .seconds(600))
-            let forwardSeconds = seconds(ContinuousClock.now - started)
+            let forwardSeconds = (ContinuousClock.now - started).inSeconds
             guard forwarder.status.forwardedPackages == runs * packagesPerRun else {
                 throw BenchFailure(
                     "forward: \(forwarder.status.forwardedPackages) packages forwarded, \(forwarder.status.lastError ?? "")"
@@ -89,7 +89,7 @@ enum ForwardBench {
                 script, "psql", cluster, "-c", "\\copy yardstick.packages FROM '\(packagesFile)' CSV", "-c",
                 "\\copy yardstick.package_values FROM '\(valuesFile)' CSV",
             ])
-            let copySeconds = seconds(ContinuousClock.now - copyStarted)
+            let copySeconds = (ContinuousClock.now - copyStarted).inSeconds
             rounds.append((Double(samples) / forwardSeconds, Double(samples) / copySeconds))
         }
         if json {
@@ -203,7 +203,4 @@ enum ForwardBench {
         return text
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -68,7 +68,7 @@ extension H4Bench {
         }
         let elapsed = ContinuousClock.now - start
         let allocations = Double(AllocationCount.stop()) / Double(blastCount)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let last = link.lastValue
         guard last.count == blastSize,
             UInt32(last[0]) | UInt32(last[1]) << 8 | UInt32(last[2]) << 16 == UInt32(blastCount - 1)

@@ -42,7 +42,7 @@ enum H4Bench {
         var median: Double
         var p99: Double
         init(_ samples: [Duration]) {
-            let sorted = samples.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3 }
+            let sorted = samples.map { $0.inMilliseconds }
                 .sorted()
             median = sorted[sorted.count / 2]
             p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]

@@ -67,17 +67,13 @@ enum HostFloodBench {
             ),
             StackBench.Row(
                 name: "flood rate",
-                value: Double(events + requests) * 0.95 / seconds(took),
+                value: Double(events + requests) * 0.95 / took.inSeconds,
                 unit: "pkt/s",
                 note: "link \(live ? "still open" : "closed") at the end"
             ),
         ]
         let title = "flood: HCIHost under a controller and a peer that never stop (in-memory controller, one link)"
         print(json ? StackBench.renderJSON(rows, suite: "flood") : StackBench.renderTable(rows, title: title))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// Delivers `events` controller events and `requests` signaling requests, interleaved, draining

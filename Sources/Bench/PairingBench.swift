@@ -110,14 +110,14 @@ enum PairingBench {
             var start = ContinuousClock.now
             let bond = try await connection.pair(PairingOptions()).bond
             guard try await client.read(handle) == encryptedValue else { throw Failure(description: "wrong value") }
-            pairing.append(milliseconds(ContinuousClock.now - start))
+            pairing.append((ContinuousClock.now - start).inMilliseconds)
             try await connection.disconnect()
             start = ContinuousClock.now
             let reconnected = try await host.connect(to: address)
             try await reconnected.startEncryption(bond)
             let again2 = try await GATTClient.connect(transport: reconnected.att, mtu: 247)
             guard try await again2.read(handle) == encryptedValue else { throw Failure(description: "wrong value") }
-            again.append(milliseconds(ContinuousClock.now - start))
+            again.append((ContinuousClock.now - start).inMilliseconds)
             try await reconnected.disconnect()
         }
         return Side(pair: Times(pairing), reconnect: Times(again))
@@ -138,10 +138,6 @@ enum PairingBench {
             Times(median: entry["median_ms"] as? Double ?? .nan, max: entry["max_ms"] as? Double ?? .nan)
         }
         return Side(pair: times(pair), reconnect: times(again))
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
     }
 
     static func f(_ value: Double) -> String { String(format: "%6.1f", value) }

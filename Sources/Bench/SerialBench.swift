@@ -120,7 +120,7 @@ enum SerialBench {
             try await Task.sleep(for: .microseconds(200))
         }
         let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.inSeconds
         return Run(
             seconds: seconds,
             dropped: peripheral.statistics.droppedBytes,

@@ -36,7 +36,7 @@ let simulatorSuite = BenchSuite(name: "sim", summary: "SimulatedPico package pro
             while !counter.finished { try await Task.sleep(for: .microseconds(500)) }
             let elapsed = start.duration(to: .now)
             pico.stop()
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let seconds = elapsed.inSeconds
             guard counter.packages == points else {
                 print("sim: \(name): expected \(points) packages, got \(counter.packages)")
                 return

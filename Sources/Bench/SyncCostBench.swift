@@ -39,13 +39,13 @@ enum SyncCostBench {
             let end = try await RunRecorder(sinks: sinks, syncPolicy: policy).record(
                 try await session.run(script, title: "bench", backlogLimit: packagesPerRun + 1)
             )
-            let time = start.duration(to: .now).components
+            let time = start.duration(to: .now)
             guard end.complete, end.packages == packagesPerRun, check.problems == 0 else {
                 throw BenchFailure("sync: run ended \(end), \(check.problems) sequence problems")
             }
             try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(file).csv"))
             try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(file).jsonl"))
-            return Double(end.packages * 2) / (Double(time.seconds) + Double(time.attoseconds) * 1e-18)
+            return Double(end.packages * 2) / time.inSeconds
         }
         _ = try await oneRun(.end)  // warm-up
         var pairs: [(end: Double, interval: Double)] = []

@@ -109,7 +109,7 @@ enum UARTBench {
         guard packages == seconds * 1000, sink.problems == 0, let first, let last else {
             throw Failure(description: "uart: \(packages) packages, \(sink.problems) sequence problems")
         }
-        let elapsed = BenchSuite.seconds(first.0.duration(to: last.0))
+        let elapsed = first.0.duration(to: last.0).inSeconds
         return (Double(last.1 - first.1) / elapsed, packages)
     }
 

@@ -87,7 +87,7 @@ enum UARTCableBench {
             try await waitFor(every: .milliseconds(5)) {
                 runs().count >= pulledRun && runs()[pulledRun - 1].state != "running"
             }
-            let ended = BenchSuite.seconds(pulled.duration(to: .now))
+            let ended = pulled.duration(to: .now).inSeconds
             // Out for two seconds, then in as soon as the rig announces its next retry.
             try await Task.sleep(for: .seconds(2))
             let announced = retries(log).count

@@ -50,9 +50,7 @@ enum WireBench {
                 let start = clock.now
                 for _ in 0..<iterations { checksum &+= decode(buffer) }
                 let elapsed = start.duration(to: clock.now)
-                let nanoseconds =
-                    Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-                samples.append(nanoseconds / Double(iterations))
+                samples.append(elapsed.inNanoseconds / Double(iterations))
             }
         }
         if checksum == 42 { print("") }

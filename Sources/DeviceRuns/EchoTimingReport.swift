@@ -83,7 +83,6 @@ public struct EchoTimingReport: Sendable {
     private static func ms(_ nanoseconds: Int64) -> String { String(format: "%.4f", Double(nanoseconds) / 1e6) }
 
     private static func ms(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.2f", Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
+        String(format: "%.2f", duration.inMilliseconds)
     }
 }

@@ -157,8 +157,7 @@ public final class LiveDisplay: RunDisplay {
     }
 
     private func progress(final: Bool) {
-        let (seconds, attoseconds) = (clock.now - start).components
-        let elapsed = Double(seconds) + Double(attoseconds) * 1e-18
+        let elapsed = (clock.now - start).inSeconds
         let line = PackageRows.progress(points: points, expected: expectedPoints, elapsed: elapsed, final: final)
         let text = terminal ? "\r\u{1B}[K" + line + (final ? "\n" : "") : (final ? line + "\n" : "")
         progressShown = terminal && !final

@@ -44,7 +44,7 @@ public final class ManualClock: TimeSource, Sendable {
     public var now: Duration { state.withLock { $0.now } }
 
     /// The wall clock: where it was set, plus the time moved since.
-    public var wallTime: Double { state.withLock { $0.wallOffset + Self.seconds($0.now) } }
+    public var wallTime: Double { state.withLock { $0.wallOffset + $0.now.inSeconds } }
 
     /// How many wakes and sleeps are waiting for their deadline.
     public var pendingWakes: Int { state.withLock { $0.entries.count } }
@@ -69,7 +69,7 @@ public final class ManualClock: TimeSource, Sendable {
     /// (`setWallTime(_:)`) past it ends the sleep.
     public func sleep(untilWallTime target: Double) async throws {
         try Task.checkCancellation()
-        let deadline = state.withLock { $0.now + .seconds(target - ($0.wallOffset + Self.seconds($0.now))) }
+        let deadline = state.withLock { $0.now + .seconds(target - ($0.wallOffset + $0.now.inSeconds)) }
         if skipsIdleTime { return advance(to: deadline) }
         try await waitForEntry(deadline: deadline, wallTarget: target)
     }
@@ -113,7 +113,7 @@ public final class ManualClock: TimeSource, Sendable {
     /// monotonic time does not move.
     public func setWallTime(_ wallTime: Double) {
         state.withLock { state in
-            state.wallOffset = wallTime - Self.seconds(state.now)
+            state.wallOffset = wallTime - state.now.inSeconds
             for index in state.entries.indices {
                 guard let target = state.entries[index].wallTarget else { continue }
                 state.entries[index].deadline = state.now + .seconds(target - wallTime)
@@ -156,7 +156,4 @@ public final class ManualClock: TimeSource, Sendable {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
 }

@@ -110,7 +110,7 @@ public final class RunRecorder: @unchecked Sendable {
     /// most `patience` for a sink call in progress (a write blocked on a FIFO or a pipe whose reader
     /// stopped reading never returns, a periodic sync on a busy disk): the process must still end.
     public func abandon(_ reason: String, patience: Duration = .milliseconds(500)) {
-        let seconds = Double(patience.components.seconds) + Double(patience.components.attoseconds) * 1e-18
+        let seconds = patience.inSeconds
         guard lock.lock(before: Date().addingTimeInterval(seconds)) else { return }
         defer { lock.unlock() }
         guard ending == nil else { return }
