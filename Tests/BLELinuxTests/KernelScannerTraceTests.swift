@@ -135,13 +135,17 @@ import Testing
         )
     }
 
-    /// The scan's duration is measured on the socket's clock unless the scanner is given another: an
-    /// hour of a manual clock ends it.
-    @Test func theDurationIsMeasuredOnTheSocketsClock() async throws {
+    /// A scanner measures on its socket's clock unless given another; the scan's duration is measured
+    /// on the scanner's: an hour of a manual clock ends it. (The hour passes on a clock of the scanner's
+    /// own: moved on the socket's, it could also pass the enable command's timeout before its answer
+    /// was taken.)
+    @Test func theDurationIsMeasuredOnTheScannersClockBeingTheSocketsUnlessGiven() async throws {
         let kernel = Self.kernel()
+        let socketClock = ManualClock()
         let clock = ManualClock()
-        let outcome = try await Self.withKernel(kernel, clock: clock) { socket, _ in
-            let scanner = KernelScanner(socket: socket)
+        let outcome = try await Self.withKernel(kernel, clock: socketClock) { socket, _ in
+            #expect(KernelScanner(socket: socket).clock as? ManualClock === socketClock)
+            let scanner = KernelScanner(socket: socket, clock: clock)
             async let scanned = scanner.scan(ScanParameters(), for: .seconds(3600)) { _ in true }
             // Once scanning is enabled (Read Local Supported Commands, parameters, enable), the hour passes.
             #expect(await eventually { kernel.commands.count == 3 })
