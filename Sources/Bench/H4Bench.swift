@@ -42,7 +42,7 @@ enum H4Bench {
         var median: Double
         var p99: Double
         init(_ samples: [Duration]) {
-            let sorted = samples.map { $0.inMilliseconds }
+            let sorted = samples.map(\.inMilliseconds)
                 .sorted()
             median = sorted[sorted.count / 2]
             p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]

@@ -191,7 +191,7 @@ public final class GATTByteBudgetPacing: GATTWritePacing {
             let wait: Double = bucket.withLock { bucket in
                 let now = clock.now
                 let elapsed = now - bucket.last
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                let seconds = elapsed.inSeconds
                 bucket.tokens = min(Double(burst), bucket.tokens + seconds * Double(bytesPerSecond))
                 bucket.last = now
                 if bucket.tokens >= cost {
